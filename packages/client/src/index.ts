@@ -1,0 +1,5 @@
+export { MarketApiError, MarketTransportError } from "./errors.ts";
+export { MarketClient, type MarketClientOptions } from "./market-client.ts";
+export { SandboxClient } from "./sandbox-client.ts";
+export { callOperation, type TransportOptions } from "./transport.ts";
+export { WebClient } from "./web-client.ts";

@@ -1,0 +1,39 @@
+import { Type, type TProperties } from "typebox";
+
+/** Objects on the wire reject fields they do not name (docs/design.md section 11). */
+export function StrictObject<Properties extends TProperties>(
+  properties: Properties,
+  options: { description?: string; $id?: string } = {},
+) {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/** An amount on the wire: a decimal string with exactly two decimals, e.g. `"12.50"`. */
+export const MoneyString = Type.String({ pattern: "^-?\\d+\\.\\d{2}$", examples: ["12.50"] });
+
+/**
+ * An amount given by a caller: a number or a numeric string with at most two decimals. The
+ * exact rule (decimals, sign, maximum) is applied by `parseMoney`, which names the field.
+ */
+export const MoneyInput = Type.Union([Type.Number(), Type.String()], {
+  description: "Yuan, as a number or a numeric string with at most 2 decimals",
+  examples: [12.5, "12.50"],
+});
+
+/** Ids of records (users, tokens, orders) travel as decimal strings. */
+export const IdString = Type.String({ pattern: "^[1-9]\\d{0,18}$", examples: ["1001"] });
+
+export const UnixSeconds = Type.Integer({ minimum: 0, description: "Unix time in seconds" });
+
+export const AccessLevelName = Type.Enum(["developer", "enterprise", "none"]);
+
+export const BuyOrderStatusName = Type.Enum(["online", "offline"]);
+
+/** The `{code: "OK", data, msg: null}` envelope of internal (website) routes. */
+export function InternalOk<Data extends Parameters<typeof Type.Object>[0]>(data: Data) {
+  return Type.Object({
+    code: Type.Literal("OK"),
+    data: Type.Object(data),
+    msg: Type.Null(),
+  });
+}

@@ -1,0 +1,53 @@
+import type { Static, TSchema } from "typebox";
+
+/**
+ * Who may call an operation. Every route declares exactly one (docs/design.md section 11):
+ * - `public`: anyone;
+ * - `session`: a signed-in website session (the `session` cookie);
+ * - `developer`: a bearer token of a developer or enterprise user;
+ * - `enterprise`: a bearer token of an enterprise user;
+ * - `sandbox_admin`: the sandbox admin token.
+ */
+export type AccessLevel = "public" | "session" | "developer" | "enterprise" | "sandbox_admin";
+
+/**
+ * How an operation's answers are shaped (docs/design.md section 7): official operations and the
+ * sandbox answer failures as `{code, msg}`, internal (website) routes as `{code, error, extra}`.
+ */
+export type Envelope = "official" | "internal" | "sandbox";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface OperationDefinition {
+  /** Stable camelCase name: the client method and the OpenAPI operationId. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Fastify-style path, `:name` for path parameters. */
+  readonly path: string;
+  readonly access: AccessLevel;
+  readonly envelope: Envelope;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly params?: TSchema;
+  readonly querystring?: TSchema;
+  readonly body?: TSchema;
+  /** The success body (HTTP 200). */
+  readonly response: TSchema;
+}
+
+export function defineOperation<const Definition extends OperationDefinition>(
+  definition: Definition,
+): Definition {
+  return definition;
+}
+
+type Part<Definition, Key extends string> = Definition extends { readonly [K in Key]: infer Schema }
+  ? Schema extends TSchema
+    ? Static<Schema>
+    : never
+  : undefined;
+
+export type OperationParams<Definition extends OperationDefinition> = Part<Definition, "params">;
+export type OperationQuery<Definition extends OperationDefinition> = Part<Definition, "querystring">;
+export type OperationBody<Definition extends OperationDefinition> = Part<Definition, "body">;
+export type OperationResponse<Definition extends OperationDefinition> = Static<Definition["response"]>;

@@ -1,0 +1,36 @@
+import { Type } from "typebox";
+import { BuyOrderStatusName, StrictObject } from "../common.ts";
+import { defineOperation } from "../operation.ts";
+
+const BuyOrderStatusSettings = Type.Object({
+  buy_order_auto_offline: Type.Boolean(),
+  buy_order_status: BuyOrderStatusName,
+});
+
+/** GET /api/market/developer/buy_order/status (reference: Buy orders). */
+export const getBuyOrderStatus = defineOperation({
+  id: "getBuyOrderStatus",
+  method: "GET",
+  path: "/api/market/developer/buy_order/status",
+  access: "developer",
+  envelope: "official",
+  summary: "Buy-order status and automatic-offline settings",
+  tags: ["Buy orders"],
+  response: BuyOrderStatusSettings,
+});
+
+/** PUT /api/market/developer/buy_order/status (docs/design.md section 8). */
+export const setBuyOrderStatus = defineOperation({
+  id: "setBuyOrderStatus",
+  method: "PUT",
+  path: "/api/market/developer/buy_order/status",
+  access: "developer",
+  envelope: "official",
+  summary: "Turns the caller's buy orders online or offline and sets automatic offline after a fill",
+  tags: ["Buy orders"],
+  body: StrictObject({
+    buy_order_status: Type.Optional(BuyOrderStatusName),
+    buy_order_auto_offline: Type.Optional(Type.Boolean()),
+  }),
+  response: BuyOrderStatusSettings,
+});

@@ -1,0 +1,153 @@
+import { Type } from "typebox";
+import {
+  AccessLevelName,
+  BuyOrderStatusName,
+  IdString,
+  MoneyInput,
+  MoneyString,
+  StrictObject,
+  UnixSeconds,
+} from "../common.ts";
+import { defineOperation } from "../operation.ts";
+
+/** The sandbox API (docs/design.md section 10): building test worlds, guarded by the admin token. */
+const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox"] } as const;
+
+const UserIdParams = StrictObject({ user_id: IdString });
+
+const IssuedToken = {
+  token: Type.String({ description: "The bearer token; shown only in this answer" }),
+  token_id: IdString,
+};
+
+export const SandboxBalances = Type.Object({
+  balance: MoneyString,
+  margin: MoneyString,
+  wallet: MoneyString,
+  escrow: MoneyString,
+});
+
+export const sandboxCreateUser = defineOperation({
+  ...sandbox,
+  id: "sandboxCreateUser",
+  method: "POST",
+  path: "/sandbox/users",
+  summary: "Creates a marketplace user with a password and a first API token",
+  body: StrictObject({
+    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: "^[^\\s].*[^\\s]$|^[^\\s]$" })),
+    access_level: Type.Optional(AccessLevelName),
+    password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  }),
+  response: Type.Object({
+    user_id: IdString,
+    nickname: Type.String(),
+    access_level: AccessLevelName,
+    password: Type.String(),
+    ...IssuedToken,
+  }),
+});
+
+export const sandboxCreateToken = defineOperation({
+  ...sandbox,
+  id: "sandboxCreateToken",
+  method: "POST",
+  path: "/sandbox/users/:user_id/tokens",
+  summary: "Issues another API token for a user",
+  params: UserIdParams,
+  response: Type.Object(IssuedToken),
+});
+
+export const sandboxRevokeToken = defineOperation({
+  ...sandbox,
+  id: "sandboxRevokeToken",
+  method: "DELETE",
+  path: "/sandbox/tokens/:token_id",
+  summary: "Revokes an API token; it answers Unauthorized from then on",
+  params: StrictObject({ token_id: IdString }),
+  response: Type.Object({ token_id: IdString, revoked_at: UnixSeconds }),
+});
+
+export const sandboxFundAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxFundAccount",
+  method: "POST",
+  path: "/sandbox/users/:user_id/funds",
+  summary: "Deposits into (positive amount) or withdraws from (negative amount) a user's account",
+  params: UserIdParams,
+  body: StrictObject({
+    account: Type.Enum(["balance", "margin", "wallet"]),
+    amount: MoneyInput,
+  }),
+  response: SandboxBalances,
+});
+
+export const sandboxGetBalances = defineOperation({
+  ...sandbox,
+  id: "sandboxGetBalances",
+  method: "GET",
+  path: "/sandbox/users/:user_id/balances",
+  summary: "A user's balances",
+  params: UserIdParams,
+  response: SandboxBalances,
+});
+
+export const sandboxUpdateUserSettings = defineOperation({
+  ...sandbox,
+  id: "sandboxUpdateUserSettings",
+  method: "PUT",
+  path: "/sandbox/users/:user_id/settings",
+  summary: "Changes a user's buy-order status, automatic offline or access level",
+  params: UserIdParams,
+  body: StrictObject({
+    buy_order_status: Type.Optional(BuyOrderStatusName),
+    buy_order_auto_offline: Type.Optional(Type.Boolean()),
+    access_level: Type.Optional(AccessLevelName),
+  }),
+  response: Type.Object({
+    user_id: IdString,
+    access_level: AccessLevelName,
+    buy_order_status: BuyOrderStatusName,
+    buy_order_auto_offline: Type.Boolean(),
+  }),
+});
+
+const ClockAnswer = Type.Object({ now: UnixSeconds, offset_seconds: Type.Integer() });
+
+export const sandboxGetClock = defineOperation({
+  ...sandbox,
+  id: "sandboxGetClock",
+  method: "GET",
+  path: "/sandbox/clock",
+  summary: "The marketplace clock that every timeout, cooldown and expiry follows",
+  response: ClockAnswer,
+});
+
+export const sandboxAdvanceClock = defineOperation({
+  ...sandbox,
+  id: "sandboxAdvanceClock",
+  method: "POST",
+  path: "/sandbox/clock/advance",
+  summary: "Moves the marketplace clock forward",
+  body: StrictObject({ seconds: Type.Integer({ minimum: 1, maximum: 10 * 365 * 24 * 3600 }) }),
+  response: ClockAnswer,
+});
+
+export const sandboxRunJobs = defineOperation({
+  ...sandbox,
+  id: "sandboxRunJobs",
+  method: "POST",
+  path: "/sandbox/jobs/run",
+  summary: "Runs every due job (timeouts, expiries, sweeps) now",
+  response: Type.Object({
+    jobs: Type.Array(Type.Object({ name: Type.String(), processed: Type.Integer({ minimum: 0 }) })),
+  }),
+});
+
+export const sandboxReset = defineOperation({
+  ...sandbox,
+  id: "sandboxReset",
+  method: "POST",
+  path: "/sandbox/reset",
+  summary: "Empties the world (users, tokens, money, audit) except the catalog, and resets the clock",
+  response: Type.Object({ reset: Type.Literal(true) }),
+});

@@ -1,0 +1,80 @@
+import "./http/types.ts";
+import { randomUUID } from "node:crypto";
+import cookie from "@fastify/cookie";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Clock, OffsetClock } from "./domain/clock.ts";
+import { registerAuth } from "./http/plugins/auth.ts";
+import { registerErrorHandling } from "./http/plugins/errors.ts";
+import { registerMetrics } from "./http/plugins/metrics.ts";
+import { registerOpenApi } from "./http/plugins/openapi.ts";
+import { registerRoutes } from "./http/routes/register-routes.ts";
+import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
+import type { DatabaseHandle } from "./storage/database.ts";
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  clock: Clock;
+  /** Present when the sandbox is on: its API is registered and moves this clock. */
+  sandbox?: { clock: OffsetClock; adminToken: string };
+  sessionTtlSeconds?: number;
+  secureCookies?: boolean;
+  /** A pino logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Secrets never reach the logs (docs/design.md section 11). */
+export const LOG_REDACTIONS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "*.password",
+  "*.token",
+  "*.platform_cookies",
+];
+
+/**
+ * Builds the HTTP application without listening: `main.ts` listens, tests call `app.inject()`.
+ * The caller owns the database handle; closing the app does not close it.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      // Unknown fields are refused (schemas say additionalProperties: false), never silently dropped.
+      customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(cookie);
+  registerErrorHandling(app);
+  registerAuth(app, {
+    baseContext: { db: deps.database.db, clock: deps.clock },
+    sandboxAdminToken: deps.sandbox?.adminToken,
+  });
+  const metrics = registerMetrics(app);
+  await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
+  registerSystemRoutes(app, { database: deps.database, metrics });
+  registerRoutes(app, {
+    sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
+    secureCookies: deps.secureCookies ?? false,
+    sandboxClock: deps.sandbox?.clock,
+  });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,196 @@
+import { resolve } from "node:path";
+import { SandboxClient, type TransportOptions } from "@skinmarket/client";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { readAdminTokenFile } from "../server.ts";
+
+interface AdminOptions {
+  url: string;
+  adminToken?: string;
+  dataDir: string;
+  json?: boolean;
+}
+
+type AccessLevelChoice = "developer" | "enterprise" | "none";
+
+/**
+ * `skinmarket admin ...`: the sandbox API from the command line. It talks to a running server
+ * over HTTP, because the embedded database belongs to that server while it runs.
+ */
+export function adminCommand(): Command {
+  const admin = new Command("admin")
+    .description("drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, reset")
+    .addOption(new Option("--url <url>", "base URL of the server").env("SKINMARKET_URL").default("http://127.0.0.1:8080"))
+    .addOption(
+      new Option("--admin-token <token>", "sandbox admin token (default: DATA_DIR/sandbox-admin-token)").env(
+        "SANDBOX_ADMIN_TOKEN",
+      ),
+    )
+    .addOption(new Option("--data-dir <dir>", "where the generated admin token is").env("DATA_DIR").default("./data"))
+    .option("--json", "print the answer as JSON");
+
+  const user = admin.command("user").description("marketplace users");
+  user
+    .command("create")
+    .description("create a user with a password and a first API token")
+    .option("--nickname <name>", "nickname (default: generated)")
+    .addOption(new Option("--access-level <level>", "access level").choices(["developer", "enterprise", "none"]))
+    .option("--password <password>", "password for web sign-in, at least 8 characters (default: generated)")
+    .action(async function (this: Command) {
+      const { nickname, accessLevel, password } = this.opts<{
+        nickname?: string;
+        accessLevel?: AccessLevelChoice;
+        password?: string;
+      }>();
+      await execute(
+        this,
+        (client) =>
+          client.createUser({
+            ...(nickname ? { nickname } : {}),
+            ...(accessLevel ? { access_level: accessLevel } : {}),
+            ...(password ? { password } : {}),
+          }),
+        (answer) =>
+          [
+            `user ${answer.user_id} (${answer.nickname}, ${answer.access_level})`,
+            `password: ${answer.password}`,
+            `token ${answer.token_id}: ${answer.token}`,
+          ].join("\n"),
+      );
+    });
+
+  const token = admin.command("token").description("API tokens");
+  token
+    .command("create <user_id>")
+    .description("issue another API token for a user")
+    .action(async function (this: Command, userId: string) {
+      await execute(this, (client) => client.createToken(userId), (answer) => `token ${answer.token_id}: ${answer.token}`);
+    });
+  token
+    .command("revoke <token_id>")
+    .description("revoke an API token")
+    .action(async function (this: Command, tokenId: string) {
+      await execute(this, (client) => client.revokeToken(tokenId), (answer) => `token ${answer.token_id} revoked`);
+    });
+
+  for (const [name, sign, verb] of [
+    ["deposit", "", "deposit into"],
+    ["withdraw", "-", "withdraw from"],
+  ] as const) {
+    admin
+      .command(`${name} <user_id> <account> <amount>`)
+      .description(`${verb} a user's balance, margin or wallet (amount in yuan)`)
+      .action(async function (this: Command, userId: string, account: string, amount: string) {
+        if (account !== "balance" && account !== "margin" && account !== "wallet") {
+          throw new InvalidArgumentError("account must be balance, margin or wallet");
+        }
+        await execute(this, (client) => client.fundAccount(userId, { account, amount: `${sign}${amount}` }), describeBalances);
+      });
+  }
+
+  admin
+    .command("balances <user_id>")
+    .description("show a user's balances")
+    .action(async function (this: Command, userId: string) {
+      await execute(this, (client) => client.getBalances(userId), describeBalances);
+    });
+
+  admin
+    .command("settings <user_id>")
+    .description("change a user's buy-order status, automatic offline or access level")
+    .addOption(new Option("--buy-order-status <status>").choices(["online", "offline"]))
+    .addOption(new Option("--auto-offline <on|off>").choices(["on", "off"]))
+    .addOption(new Option("--access-level <level>").choices(["developer", "enterprise", "none"]))
+    .action(async function (this: Command, userId: string) {
+      const options = this.opts<{
+        buyOrderStatus?: "online" | "offline";
+        autoOffline?: "on" | "off";
+        accessLevel?: AccessLevelChoice;
+      }>();
+      await execute(
+        this,
+        (client) =>
+          client.updateUserSettings(userId, {
+            ...(options.buyOrderStatus ? { buy_order_status: options.buyOrderStatus } : {}),
+            ...(options.autoOffline ? { buy_order_auto_offline: options.autoOffline === "on" } : {}),
+            ...(options.accessLevel ? { access_level: options.accessLevel } : {}),
+          }),
+        (answer) =>
+          `user ${answer.user_id}: ${answer.access_level}, buy orders ${answer.buy_order_status}, ` +
+          `auto offline ${answer.buy_order_auto_offline ? "on" : "off"}`,
+      );
+    });
+
+  const clock = admin.command("clock").description("the marketplace clock");
+  clock
+    .command("show", { isDefault: true })
+    .description("show the marketplace time")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.getClock(), describeClock);
+    });
+  clock
+    .command("advance <duration>")
+    .description("move the clock forward: seconds, or a number with s, m, h or d (e.g. 7d)")
+    .action(async function (this: Command, duration: string) {
+      const seconds = parseDuration(duration);
+      await execute(this, (client) => client.advanceClock(seconds), describeClock);
+    });
+
+  admin
+    .command("jobs")
+    .description("run every due job now")
+    .action(async function (this: Command) {
+      await execute(
+        this,
+        (client) => client.runJobs(),
+        (answer) => answer.jobs.map((job) => `${job.name}: ${job.processed}`).join("\n") || "no jobs",
+      );
+    });
+
+  admin
+    .command("reset")
+    .description("empty the world except the catalog")
+    .requiredOption("--yes", "confirm: this deletes every user, token, balance and record")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.reset(), () => "world reset");
+    });
+
+  return admin;
+}
+
+async function execute<Answer>(
+  command: Command,
+  action: (client: SandboxClient) => Promise<Answer>,
+  describe: (answer: Answer) => string,
+): Promise<void> {
+  const options = command.optsWithGlobals<AdminOptions>();
+  const answer = await action(new SandboxClient(await connection(options)));
+  process.stdout.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${describe(answer)}\n`);
+}
+
+async function connection(options: AdminOptions): Promise<TransportOptions & { token: string }> {
+  const token = options.adminToken ?? (await readAdminTokenFile(resolve(options.dataDir)));
+  if (!token) {
+    throw new InvalidArgumentError(
+      `no sandbox admin token: pass --admin-token, set SANDBOX_ADMIN_TOKEN, or run where ${options.dataDir}/sandbox-admin-token exists`,
+    );
+  }
+  return { baseUrl: options.url, token };
+}
+
+function describeBalances(answer: { balance: string; margin: string; wallet: string; escrow: string }): string {
+  return `balance ${answer.balance}  margin ${answer.margin}  wallet ${answer.wallet}  escrow ${answer.escrow}`;
+}
+
+function describeClock(answer: { now: number; offset_seconds: number }): string {
+  return `${new Date(answer.now * 1000).toISOString()} (${answer.offset_seconds} s ahead of real time)`;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (!match) throw new InvalidArgumentError(`duration "${text}": use seconds or a number with s, m, h or d`);
+  const seconds = Number(match[1]) * DURATION_UNITS[match[2] || "s"]!;
+  if (seconds < 1) throw new InvalidArgumentError("duration must be at least one second");
+  return seconds;
+}

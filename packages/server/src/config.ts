@@ -1,0 +1,96 @@
+import { resolve } from "node:path";
+
+/**
+ * Configuration from environment variables (each also a `skinmarket serve` flag, which wins),
+ * validated once at start. An invalid value stops the start with a message naming the variable.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sandbox: boolean;
+  sandboxAdminToken: string | undefined;
+  logLevel: LogLevel;
+  sessionTtlSeconds: number;
+  jobsIntervalMs: number;
+  secureCookies: boolean;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.variable = variable;
+  }
+}
+
+/** The variables, their defaults and meaning: the README's configuration table is this list. */
+export const CONFIG_VARIABLES = {
+  PORT: "HTTP port (default 8080)",
+  HOST: "address to listen on (default 127.0.0.1)",
+  DATA_DIR: "directory for the embedded database and generated secrets (default ./data)",
+  DATABASE_URL: "postgres:// URL of a PostgreSQL server; unset: embedded PGlite in DATA_DIR/pglite",
+  SANDBOX: "on|off: the sandbox API and movable clock (default on with the embedded database, off with DATABASE_URL)",
+  SANDBOX_ADMIN_TOKEN: "admin token of the sandbox API (default: generated into DATA_DIR/sandbox-admin-token)",
+  LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
+  SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
+  JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
+  SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
+} as const;
+
+export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
+export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
+
+export function loadConfig(source: ConfigSource): Config {
+  const databaseUrl = optional(source, "DATABASE_URL");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// or postgresql:// URL");
+  }
+  const adminToken = optional(source, "SANDBOX_ADMIN_TOKEN");
+  if (adminToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(adminToken)) {
+    throw new ConfigError("SANDBOX_ADMIN_TOKEN", "must be 16 to 256 printable characters without spaces");
+  }
+  const logLevel = optional(source, "LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+  }
+  return {
+    port: integer(source, "PORT", 8080, 0, 65_535),
+    host: optional(source, "HOST") ?? "127.0.0.1",
+    dataDir: resolve(optional(source, "DATA_DIR") ?? "./data"),
+    databaseUrl,
+    sandbox: onOff(source, "SANDBOX", databaseUrl === undefined),
+    sandboxAdminToken: adminToken,
+    logLevel: logLevel as LogLevel,
+    sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
+    jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
+    secureCookies: onOff(source, "SECURE_COOKIES", false),
+  };
+}
+
+function optional(source: ConfigSource, variable: ConfigVariable): string | undefined {
+  const value = source[variable]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function integer(source: ConfigSource, variable: ConfigVariable, fallback: number, min: number, max: number): number {
+  const text = optional(source, variable);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function onOff(source: ConfigSource, variable: ConfigVariable, fallback: boolean): boolean {
+  const text = optional(source, variable);
+  if (text === undefined) return fallback;
+  if (text === "on") return true;
+  if (text === "off") return false;
+  throw new ConfigError(variable, `must be on or off, got "${text}"`);
+}

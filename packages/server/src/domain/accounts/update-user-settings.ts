@@ -1,0 +1,54 @@
+import type { AccessLevel, BuyOrderStatus } from "../../storage/schema.ts";
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { inTransaction } from "../transaction.ts";
+
+export interface UserSettingsChange {
+  buyOrderStatus?: BuyOrderStatus;
+  buyOrderAutoOffline?: boolean;
+  accessLevel?: AccessLevel;
+}
+
+export interface UserSettings {
+  userId: number;
+  accessLevel: AccessLevel;
+  buyOrderStatus: BuyOrderStatus;
+  buyOrderAutoOffline: boolean;
+}
+
+/**
+ * Changes a user's settings. Users change their own buy-order settings; only the sandbox admin
+ * changes an access level.
+ */
+export async function updateUserSettings(
+  ctx: DomainContext,
+  input: { userId: number; change: UserSettingsChange },
+): Promise<Result<UserSettings>> {
+  const { userId, change } = input;
+  const ownSettings = ctx.actor.kind === "user" && ctx.actor.userId === userId;
+  if (ctx.actor.kind !== "admin" && !(ownSettings && change.accessLevel === undefined)) {
+    return fail("Access Denied", "these settings can only be changed by their owner or the sandbox admin");
+  }
+  return inTransaction(ctx, async (tx) => {
+    const updated = await tx.db
+      .updateTable("users")
+      .set({
+        updated_at: tx.clock.now(),
+        ...(change.buyOrderStatus !== undefined ? { buy_order_status: change.buyOrderStatus } : {}),
+        ...(change.buyOrderAutoOffline !== undefined ? { buy_order_auto_offline: change.buyOrderAutoOffline } : {}),
+        ...(change.accessLevel !== undefined ? { access_level: change.accessLevel } : {}),
+      })
+      .where("user_id", "=", userId)
+      .returning(["user_id", "access_level", "buy_order_status", "buy_order_auto_offline"])
+      .executeTakeFirst();
+    if (!updated) return fail("Not Found", `user ${userId} does not exist`);
+    await recordAudit(tx, { action: "user.settings", subject: `user:${userId}`, details: { ...change } });
+    return ok({
+      userId: updated.user_id,
+      accessLevel: updated.access_level,
+      buyOrderStatus: updated.buy_order_status,
+      buyOrderAutoOffline: updated.buy_order_auto_offline,
+    });
+  });
+}

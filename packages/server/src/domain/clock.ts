@@ -1,0 +1,48 @@
+/** Everything time-dependent reads the time from here (docs/design.md section 3). */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The sandbox's movable clock: real time plus an offset that only grows. The offset is kept in
+ * the database by `advanceClock` so that it survives restarts; this object holds the current value.
+ */
+export class OffsetClock implements Clock {
+  #offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs);
+  }
+
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  setOffset(offsetMs: number): void {
+    if (!Number.isSafeInteger(offsetMs) || offsetMs < 0) throw new RangeError(`bad clock offset ${offsetMs}`);
+    this.#offsetMs = offsetMs;
+  }
+}
+
+/** A clock that moves only when told to; for tests. */
+export class ManualClock implements Clock {
+  #now: number;
+
+  constructor(start: Date = new Date("2026-01-01T00:00:00Z")) {
+    this.#now = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.#now);
+  }
+
+  advance(seconds: number): void {
+    this.#now += seconds * 1000;
+  }
+}
+
+export function toUnixSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../storage/schema.ts";
+import type { Clock } from "./clock.ts";
+
+/** Who is acting: recorded in the audit log and used to scope every read and write. */
+export type Actor =
+  | { kind: "user"; userId: number }
+  | { kind: "admin" }
+  | { kind: "system" }
+  | { kind: "anonymous" };
+
+export interface DomainLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/**
+ * What every verb receives. `db` is the query layer (a Kysely instance or an open transaction);
+ * the driver behind it is chosen in `storage/` and never seen here.
+ */
+export interface DomainContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  actor: Actor;
+  log: DomainLogger;
+  requestId?: string;
+}
+
+export function actorLabel(actor: Actor): string {
+  return actor.kind === "user" ? `user:${actor.userId}` : actor.kind;
+}
+
+export function withActor(ctx: DomainContext, actor: Actor): DomainContext {
+  return { ...ctx, actor };
+}

@@ -1,0 +1,38 @@
+import { sql } from "kysely";
+import { recordAudit } from "../audit.ts";
+import type { OffsetClock } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+import { ok, type Result } from "../result.ts";
+import { inTransaction } from "../transaction.ts";
+
+const CLOCK_OFFSET_KEY = "sandbox_clock_offset_ms";
+
+/** Reads the persisted offset into the instance's clock (at start, and after a reset). */
+export async function loadClockOffset(ctx: DomainContext, clock: OffsetClock): Promise<void> {
+  const row = await ctx.db.selectFrom("system_settings").select("value").where("key", "=", CLOCK_OFFSET_KEY).executeTakeFirst();
+  clock.setOffset(typeof row?.value === "number" ? row.value : 0);
+}
+
+/**
+ * Moves the sandbox clock forward. The offset lives in the database, so the move survives a
+ * restart and the increment is atomic when two callers advance at once.
+ */
+export async function advanceClock(
+  ctx: DomainContext,
+  input: { clock: OffsetClock; seconds: number },
+): Promise<Result<{ now: Date; offsetMs: number }>> {
+  return inTransaction(ctx, async (tx) => {
+    const delta = input.seconds * 1000;
+    const row = await tx.db
+      .insertInto("system_settings")
+      .values({ key: CLOCK_OFFSET_KEY, value: JSON.stringify(delta) })
+      .onConflict((conflict) =>
+        conflict.column("key").doUpdateSet({ value: sql`to_jsonb(system_settings.value::bigint + ${delta}::bigint)` }),
+      )
+      .returning("value")
+      .executeTakeFirstOrThrow();
+    input.clock.setOffset(Number(row.value));
+    await recordAudit(tx, { action: "sandbox.clock.advance", details: { seconds: input.seconds } });
+    return ok({ now: input.clock.now(), offsetMs: input.clock.offsetMs });
+  });
+}

@@ -1,0 +1,37 @@
+import { sql } from "kysely";
+import { recordAudit } from "../audit.ts";
+import type { OffsetClock } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+import { ok, type Result } from "../result.ts";
+import { inTransaction } from "../transaction.ts";
+
+/** What a reset keeps: the catalog and the migration bookkeeping. Every other table is the world. */
+const KEPT_TABLES = new Set(["goods", "catalog_state", "kysely_migration", "kysely_migration_lock"]);
+
+/**
+ * Empties the world in one transaction: users, tokens, sessions, money, audit, settings (so the
+ * clock returns to real time), and whatever tables later features add, without naming them here.
+ */
+export async function resetWorld(ctx: DomainContext, input: { clock: OffsetClock }): Promise<Result<{ tables: string[] }>> {
+  const result = await inTransaction(ctx, async (tx) => {
+    const tables = await sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+      ORDER BY table_name
+    `.execute(tx.db);
+    const world = tables.rows.map((row) => row.table_name).filter((name) => !KEPT_TABLES.has(name));
+    await sql`TRUNCATE ${sql.join(world.map((name) => sql.table(name)))} RESTART IDENTITY CASCADE`.execute(tx.db);
+    await tx.db
+      .insertInto("ledger_accounts")
+      .values([
+        { user_id: null, kind: "fees" },
+        { user_id: null, kind: "external" },
+      ])
+      .execute();
+    return ok({ tables: world });
+  });
+  if (!result.ok) return result;
+  input.clock.setOffset(0);
+  await recordAudit(ctx, { action: "sandbox.reset", details: { tables: result.value.tables } });
+  return result;
+}

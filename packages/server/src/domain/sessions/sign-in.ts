@@ -1,0 +1,52 @@
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { decoyPasswordHash, generateSecret, sha256Hex, verifyPassword } from "../secrets.ts";
+import { inTransaction } from "../transaction.ts";
+
+export interface SignInInput {
+  nickname: string;
+  password: string;
+  sessionTtlSeconds: number;
+}
+
+export interface SignedIn {
+  userId: number;
+  nickname: string;
+  /** The cookie value: answered once, stored only as its SHA-256 digest. */
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Web sign-in with nickname and password. A wrong password and an unknown nickname answer the
+ * same `Unauthorized` after the same amount of work, so neither the text nor the timing tells
+ * which nicknames exist.
+ */
+export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Result<SignedIn>> {
+  const user = await ctx.db
+    .selectFrom("users")
+    .select(["user_id", "nickname", "password_hash"])
+    .where("nickname", "=", input.nickname)
+    .executeTakeFirst();
+  const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
+  if (!user || !matches) {
+    await recordAudit(ctx, {
+      action: "auth.refused",
+      ...(user ? { subject: `user:${user.user_id}` } : {}),
+      details: { reason: "bad credentials", via: "login" },
+    });
+    return fail("Unauthorized", "wrong nickname or password");
+  }
+  return inTransaction(ctx, async (tx) => {
+    const sessionId = generateSecret();
+    const now = tx.clock.now();
+    const expiresAt = new Date(now.getTime() + input.sessionTtlSeconds * 1000);
+    await tx.db
+      .insertInto("web_sessions")
+      .values({ user_id: user.user_id, session_hash: sha256Hex(sessionId), created_at: now, expires_at: expiresAt })
+      .execute();
+    await recordAudit(tx, { action: "session.create", subject: `user:${user.user_id}` });
+    return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt });
+  });
+}

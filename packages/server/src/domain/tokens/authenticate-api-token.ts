@@ -1,0 +1,60 @@
+import { sql } from "kysely";
+import type { AccessLevel } from "../../storage/schema.ts";
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { isWellFormedApiToken, sha256Hex } from "../secrets.ts";
+
+export interface AuthenticatedToken {
+  userId: number;
+  tokenId: number;
+  accessLevel: AccessLevel;
+}
+
+/** How often `last_used_at` is written: often enough to be useful, rarely enough to cost nothing. */
+const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/**
+ * Resolves `Authorization: Bearer <token>`. Missing, malformed, unknown and revoked tokens all
+ * answer `Unauthorized` (the message says which, the token itself is never echoed); each refusal
+ * of a presented token is audited.
+ */
+export async function authenticateApiToken(
+  ctx: DomainContext,
+  authorization: string | undefined,
+): Promise<Result<AuthenticatedToken>> {
+  if (!authorization) return fail("Unauthorized", "missing Authorization header: send Authorization: Bearer <token>");
+  const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
+  if (!match?.[1] || !isWellFormedApiToken(match[1])) {
+    await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
+    return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
+  }
+  const row = await ctx.db
+    .selectFrom("api_tokens")
+    .innerJoin("users", "users.user_id", "api_tokens.user_id")
+    .select(["api_tokens.token_id", "api_tokens.user_id", "api_tokens.revoked_at", "api_tokens.prefix", "users.access_level"])
+    .where("api_tokens.token_hash", "=", sha256Hex(match[1]))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) {
+    const reason = row ? "revoked" : "unknown";
+    await recordAudit(ctx, {
+      action: "auth.refused",
+      ...(row ? { subject: `user:${row.user_id}` } : {}),
+      details: { reason, ...(row ? { token_id: row.token_id } : {}) },
+    });
+    return fail("Unauthorized", row ? "this token has been revoked" : "unknown token");
+  }
+  const now = ctx.clock.now();
+  await ctx.db
+    .updateTable("api_tokens")
+    .set({ last_used_at: now })
+    .where("token_id", "=", row.token_id)
+    .where((eb) =>
+      eb.or([
+        eb("last_used_at", "is", null),
+        eb("last_used_at", "<", sql<Date>`${now}::timestamptz - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})`),
+      ]),
+    )
+    .execute();
+  return ok({ userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level });
+}

@@ -1,0 +1,62 @@
+import { sql } from "kysely";
+import type { Kysely } from "kysely";
+import type { Database } from "../../storage/schema.ts";
+
+/**
+ * The ledger invariants of docs/design.md section 5, read straight from the tables. Tests call
+ * `assertLedgerInvariants` after every step of the flows they drive; operators can run the same
+ * check against a live database.
+ *
+ * Until trades exist no money can be in flight or earned as fees, so escrow and fees must be
+ * zero; the trades issue replaces those two terms with sums over in-flight and completed trades.
+ */
+export async function findLedgerViolations(db: Kysely<Database>): Promise<string[]> {
+  const violations: string[] = [];
+
+  const unbalancedEntries = await sql<{ entry_id: number; total: string }>`
+    SELECT entry_id, SUM(amount)::text AS total FROM journal_lines GROUP BY entry_id HAVING SUM(amount) <> 0 LIMIT 10
+  `.execute(db);
+  for (const row of unbalancedEntries.rows) violations.push(`entry ${row.entry_id} lines sum to ${row.total}`);
+
+  const thinEntries = await sql<{ entry_id: number }>`
+    SELECT e.entry_id FROM journal_entries e LEFT JOIN journal_lines l ON l.entry_id = e.entry_id
+    GROUP BY e.entry_id HAVING COUNT(l.line_id) < 2 LIMIT 10
+  `.execute(db);
+  for (const row of thinEntries.rows) violations.push(`entry ${row.entry_id} has fewer than two lines`);
+
+  const drift = await sql<{ account_id: number; balance: number; lines: string }>`
+    SELECT a.account_id, a.balance, COALESCE(SUM(l.amount), 0)::text AS lines
+    FROM ledger_accounts a LEFT JOIN journal_lines l ON l.account_id = a.account_id
+    GROUP BY a.account_id, a.balance HAVING a.balance <> COALESCE(SUM(l.amount), 0) LIMIT 10
+  `.execute(db);
+  for (const row of drift.rows) {
+    violations.push(`account ${row.account_id} balance ${row.balance} differs from its lines ${row.lines}`);
+  }
+
+  const total = await sql<{ total: string }>`SELECT COALESCE(SUM(balance), 0)::text AS total FROM ledger_accounts`.execute(db);
+  if (total.rows[0]?.total !== "0") violations.push(`account balances sum to ${total.rows[0]?.total}, not 0`);
+
+  const negative = await db
+    .selectFrom("ledger_accounts")
+    .select(["account_id", "kind", "balance"])
+    .where("kind", "<>", "external")
+    .where("balance", "<", 0)
+    .execute();
+  for (const row of negative) violations.push(`${row.kind} account ${row.account_id} is negative: ${row.balance}`);
+
+  const inFlight = await db
+    .selectFrom("ledger_accounts")
+    .select(["account_id", "kind", "balance"])
+    .where("kind", "in", ["escrow", "fees"])
+    .where("balance", "<>", 0)
+    .execute();
+  for (const row of inFlight) {
+    violations.push(`${row.kind} account ${row.account_id} holds ${row.balance} with no trade to account for it`);
+  }
+  return violations;
+}
+
+export async function assertLedgerInvariants(db: Kysely<Database>): Promise<void> {
+  const violations = await findLedgerViolations(db);
+  if (violations.length > 0) throw new Error(`ledger invariants violated:\n- ${violations.join("\n- ")}`);
+}

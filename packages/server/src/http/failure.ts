@@ -1,0 +1,38 @@
+import { ERROR_HTTP_STATUS, type Envelope, type ErrorCode } from "@skinmarket/contract";
+import type { FastifyReply } from "fastify";
+import type { Failure } from "../domain/result.ts";
+
+/** Thrown by route helpers to hand a domain failure to the one error renderer. */
+export class HttpFailure extends Error {
+  readonly code: ErrorCode;
+  readonly extra: Record<string, unknown>;
+  constructor(failure: Failure, extra: Record<string, unknown> = {}) {
+    super(failure.message);
+    this.code = failure.code;
+    this.extra = extra;
+  }
+}
+
+/**
+ * Renders a failure in the envelope of the route it happened on (docs/design.md section 7):
+ * official and sandbox routes `{code, msg}`, internal routes `{code, error, extra}`.
+ */
+export function sendFailure(
+  reply: FastifyReply,
+  envelope: Envelope,
+  failure: Failure,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
+  const status = ERROR_HTTP_STATUS[failure.code];
+  const body =
+    envelope === "internal"
+      ? { code: failure.code, error: failure.message, extra }
+      : { code: failure.code, msg: failure.message };
+  return reply.code(status).type("application/json; charset=utf-8").send(body);
+}
+
+/** Internal routes live under these prefixes; a request that matched no route is judged by path. */
+export function envelopeForPath(url: string): Envelope {
+  if (url.startsWith("/account/api/") || /^\/api\/market\/goods(\/|\?|$)/.test(url)) return "internal";
+  return "official";
+}

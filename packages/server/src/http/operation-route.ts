@@ -1,0 +1,73 @@
+import {
+  InternalErrorBody,
+  OfficialErrorBody,
+  type OperationBody,
+  type OperationDefinition,
+  type OperationParams,
+  type OperationQuery,
+  type OperationResponse,
+} from "@skinmarket/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DomainContext } from "../domain/context.ts";
+import type { Result } from "../domain/result.ts";
+import { HttpFailure } from "./failure.ts";
+
+export interface OperationInput<Operation extends OperationDefinition> {
+  params: OperationParams<Operation>;
+  query: OperationQuery<Operation>;
+  body: OperationBody<Operation>;
+  ctx: DomainContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type OperationHandler<Operation extends OperationDefinition> = (
+  input: OperationInput<Operation>,
+) => Promise<Result<OperationResponse<Operation>>>;
+
+const SECURITY: Record<OperationDefinition["access"], Array<Record<string, string[]>>> = {
+  public: [],
+  session: [{ sessionCookie: [] }],
+  developer: [{ bearerToken: [] }],
+  enterprise: [{ bearerToken: [] }],
+  sandbox_admin: [{ sandboxAdminToken: [] }],
+};
+
+/**
+ * Registers a contract operation: its schemas validate the request and serialize the answer, its
+ * access level guards it, and the handler maps one domain verb's result to the answer.
+ */
+export function registerOperation<Operation extends OperationDefinition>(
+  app: FastifyInstance,
+  operation: Operation,
+  handler: OperationHandler<Operation>,
+): void {
+  const errorBody = operation.envelope === "internal" ? InternalErrorBody : OfficialErrorBody;
+  app.route({
+    method: operation.method,
+    url: operation.path,
+    config: { access: operation.access, envelope: operation.envelope },
+    schema: {
+      operationId: operation.id,
+      summary: operation.summary,
+      tags: [...operation.tags],
+      security: SECURITY[operation.access],
+      ...(operation.params ? { params: operation.params } : {}),
+      ...(operation.querystring ? { querystring: operation.querystring } : {}),
+      ...(operation.body ? { body: operation.body } : {}),
+      response: { 200: operation.response, "4xx": errorBody, "5xx": errorBody },
+    },
+    handler: async (request, reply) => {
+      const result = await handler({
+        params: request.params as OperationParams<Operation>,
+        query: request.query as OperationQuery<Operation>,
+        body: request.body as OperationBody<Operation>,
+        ctx: request.ctx,
+        request,
+        reply,
+      });
+      if (!result.ok) throw new HttpFailure(result.failure);
+      return result.value;
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from "fastify";
+import type { OffsetClock } from "../../domain/clock.ts";
+import { registerGetBalance } from "./developer/get-balance.ts";
+import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
+import { registerSetBuyOrderStatus } from "./developer/set-buy-order-status.ts";
+import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
+import { registerSandboxFunds } from "./sandbox/funds.ts";
+import { registerSandboxSettings } from "./sandbox/settings.ts";
+import { registerSandboxTokens } from "./sandbox/tokens.ts";
+import { registerSandboxWorld } from "./sandbox/world.ts";
+import { registerGetUserInfo } from "./web-account/get-user-info.ts";
+import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
+import { registerLogout } from "./web-account/logout.ts";
+
+export interface RouteOptions extends SessionCookieOptions {
+  /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
+  sandboxClock: OffsetClock | undefined;
+}
+
+export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
+  registerGetBalance(app);
+  registerGetBuyOrderStatus(app);
+  registerSetBuyOrderStatus(app);
+
+  registerLogin(app, options);
+  registerLogout(app);
+  registerGetUserInfo(app);
+
+  if (options.sandboxClock) {
+    registerSandboxCreateUser(app);
+    registerSandboxTokens(app);
+    registerSandboxFunds(app);
+    registerSandboxSettings(app);
+    registerSandboxWorld(app, options.sandboxClock);
+  }
+}

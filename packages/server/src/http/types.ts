@@ -1,0 +1,20 @@
+import type { AccessLevel, Envelope } from "@skinmarket/contract";
+import type { Actor, DomainContext } from "../domain/context.ts";
+import type { SessionUser } from "../domain/sessions/resolve-session.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Who may call the route: declared once per route, checked by the auth plugin. */
+    access?: AccessLevel;
+    envelope?: Envelope;
+  }
+  interface FastifyRequest {
+    actor: Actor;
+    /** The domain context of this request: database, clock, actor, logger, request id. */
+    ctx: DomainContext;
+    /** The signed-in user, once the auth plugin has resolved the session of a `session` route. */
+    sessionUser?: SessionUser;
+  }
+}
+
+export {};

@@ -1,0 +1,51 @@
+import { sql } from "kysely";
+import type { DomainContext } from "../domain/context.ts";
+import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
+import { inTransaction } from "../domain/transaction.ts";
+import { ok } from "../domain/result.ts";
+
+export interface Job {
+  name: string;
+  /** Advisory lock key: one instance runs a job at a time, the others skip it this round. */
+  lockKey: number;
+  run(ctx: DomainContext): Promise<number>;
+}
+
+export const JOBS: readonly Job[] = [{ name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions }];
+
+export interface JobRun {
+  name: string;
+  processed: number;
+}
+
+/**
+ * Runs every job once, now, by the marketplace clock. Safe on several instances at once: each job
+ * runs under `pg_try_advisory_xact_lock`, and an instance that does not get the lock skips it.
+ */
+export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS): Promise<JobRun[]> {
+  const runs: JobRun[] = [];
+  for (const job of jobs) {
+    const result = await inTransaction(ctx, async (tx) => {
+      const lock = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${job.lockKey}) AS locked`.execute(tx.db);
+      if (!lock.rows[0]?.locked) return ok(0);
+      return ok(await job.run(tx));
+    });
+    runs.push({ name: job.name, processed: result.ok ? result.value : 0 });
+  }
+  return runs;
+}
+
+/** Runs the jobs every `intervalMs` until stopped; a failing round is logged and the next one runs. */
+export function startJobScheduler(ctx: DomainContext, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = runDueJobs(ctx).catch((error: unknown) => ctx.log.error({ err: error }, "scheduled jobs failed"));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+import { MarketApiError, MarketTransportError } from "@skinmarket/client";
+import { Command, CommanderError, Option } from "commander";
+import { adminCommand } from "./cli/admin-commands.ts";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type ConfigSource, type ConfigVariable } from "./config.ts";
+import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
+
+/**
+ * The `skinmarket` command. Exit codes: 0 done; 1 the work failed (server error, API refusal);
+ * 2 bad usage or configuration.
+ */
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+/** Flags of `serve` and `migrate`: each overrides its environment variable. */
+const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
+  ["--port <port>", "PORT"],
+  ["--host <host>", "HOST"],
+  ["--data-dir <dir>", "DATA_DIR"],
+  ["--database-url <url>", "DATABASE_URL"],
+  ["--sandbox <on|off>", "SANDBOX"],
+  ["--sandbox-admin-token <token>", "SANDBOX_ADMIN_TOKEN"],
+  ["--log-level <level>", "LOG_LEVEL"],
+  ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
+  ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
+  ["--secure-cookies <on|off>", "SECURE_COOKIES"],
+];
+
+function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
+  for (const [flag, variable] of FLAG_VARIABLES) {
+    if (only && !only.includes(variable)) continue;
+    command.addOption(new Option(flag, CONFIG_VARIABLES[variable]).env(variable));
+  }
+  return command;
+}
+
+function configFrom(command: Command) {
+  const options = command.opts<Record<string, string | undefined>>();
+  const source: ConfigSource = {};
+  for (const [flag, variable] of FLAG_VARIABLES) {
+    const key = flag.slice(2, flag.indexOf(" ")).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+    source[variable] = options[key];
+  }
+  return loadConfig(source);
+}
+
+const program = new Command("skinmarket")
+  .description("skinmarket: a CS2 item marketplace service")
+  .showHelpAfterError()
+  .exitOverride();
+
+withConfigFlags(program.command("serve", { isDefault: true }).description("run the marketplace HTTP service")).action(
+  async function (this: Command) {
+    const config = configFrom(this);
+    const log = createLogger(config);
+    const server = await startServer(config, log);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        log.warn({ signal }, "second signal: exiting without waiting");
+        process.exit(EXIT_FAILURE);
+      }
+      stopping = true;
+      log.info({ signal }, "shutting down");
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, "shutdown failed");
+          process.exit(EXIT_FAILURE);
+        },
+      );
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+  },
+);
+
+withConfigFlags(
+  program.command("migrate").description("apply pending database migrations and exit").option("--json", "print a JSON report"),
+  ["DATA_DIR", "DATABASE_URL", "LOG_LEVEL"],
+).action(async function (this: Command) {
+  const config = configFrom(this);
+  const log = createLogger({ logLevel: this.opts<{ json?: boolean }>().json ? "silent" : config.logLevel });
+  const database = await openConfiguredDatabase(config, log);
+  await database.close();
+  if (this.opts<{ json?: boolean }>().json) {
+    process.stdout.write(`${JSON.stringify({ database: database.description, migrated: true })}\n`);
+  } else {
+    process.stdout.write(`${database.description}: schema is up to date\n`);
+  }
+});
+
+program.addCommand(adminCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = exitCodeFor(error);
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not failures; commander has already printed what went wrong otherwise.
+    return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`skinmarket: configuration: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof MarketApiError) {
+    process.stderr.write(`skinmarket: ${error.code}: ${error.msg}\n`);
+    return EXIT_FAILURE;
+  }
+  if (error instanceof MarketTransportError) {
+    process.stderr.write(`skinmarket: cannot reach the server: ${error.message}\n`);
+    return EXIT_FAILURE;
+  }
+  process.stderr.write(`skinmarket: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT_FAILURE;
+}

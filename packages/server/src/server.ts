@@ -1,0 +1,108 @@
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { pino, type Logger } from "pino";
+import { buildApp, LOG_REDACTIONS } from "./app.ts";
+import type { Config } from "./config.ts";
+import { loadCatalog } from "./domain/catalog/load-catalog.ts";
+import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
+import type { DomainContext } from "./domain/context.ts";
+import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
+import { generateSecret } from "./domain/secrets.ts";
+import { startJobScheduler } from "./jobs/run-due-jobs.ts";
+import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
+import { migrateToLatest } from "./storage/migrator.ts";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  /** Stops taking requests, lets in-flight ones finish, stops the jobs, closes the database. */
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Pick<Config, "logLevel">): Logger {
+  return pino({ level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } });
+}
+
+export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+  );
+  log.info({ database: database.description }, "database open");
+  const migrations = await migrateToLatest(database.db);
+  if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "migrations applied");
+  return database;
+}
+
+/** Opens the database, migrates, loads the catalog, listens, and starts the jobs. */
+export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(config, log);
+  try {
+    const sandboxClock = config.sandbox ? new OffsetClock() : undefined;
+    const clock: Clock = sandboxClock ?? systemClock;
+    const systemContext: DomainContext = { db: database.db, clock, actor: { kind: "system" }, log };
+    if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
+
+    const catalog = await loadCatalog(systemContext);
+    if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
+    log.info(
+      { goods: catalog.value.goodsCount, loaded: catalog.value.loaded, ms: Math.round(catalog.value.milliseconds) },
+      catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
+    );
+
+    const app = await buildApp({
+      database,
+      clock,
+      ...(sandboxClock ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } } : {}),
+      sessionTtlSeconds: config.sessionTtlSeconds,
+      secureCookies: config.secureCookies,
+      logger: log,
+    });
+    const url = await app.listen({ port: config.port, host: config.host });
+    const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
+    log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
+    return {
+      app,
+      url,
+      async close() {
+        await app.close();
+        await jobs.stop();
+        await database.close();
+        log.info("stopped cleanly");
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
+
+/**
+ * The sandbox admin token: SANDBOX_ADMIN_TOKEN if set, else the one in the data directory,
+ * generated (and printed, this once) on first start.
+ */
+async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
+  if (config.sandboxAdminToken) return config.sandboxAdminToken;
+  const path = join(config.dataDir, ADMIN_TOKEN_FILE);
+  const existing = await readAdminTokenFile(config.dataDir);
+  if (existing) return existing;
+  const token = `sma_${generateSecret()}`;
+  await mkdir(config.dataDir, { recursive: true });
+  await writeFile(path, `${token}\n`, { mode: 0o600, flag: "wx" });
+  await chmod(path, 0o600);
+  // Printed once, on purpose, outside the structured log so that redaction does not hide it.
+  process.stdout.write(`\nSandbox admin token (saved in ${path}; shown only now):\n  ${token}\n\n`);
+  log.info({ path }, "sandbox admin token generated");
+  return token;
+}
+
+export async function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
+  try {
+    return (await readFile(join(dataDir, ADMIN_TOKEN_FILE), "utf8")).trim() || undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

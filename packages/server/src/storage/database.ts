@@ -1,0 +1,24 @@
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.ts";
+
+export type { Database } from "./schema.ts";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  driver: "pglite" | "postgres";
+  /** Where the data lives, safe to log (no password). */
+  description: string;
+  close(): Promise<void>;
+}
+
+export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir?: string };
+
+/** The only place that chooses the driver (docs/design.md section 3). */
+export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
+  if (location.kind === "postgres") {
+    const { openPostgresDatabase } = await import("./postgres.ts");
+    return openPostgresDatabase({ url: location.url });
+  }
+  const { openPGliteDatabase } = await import("./pglite.ts");
+  return openPGliteDatabase(location.dataDir);
+}

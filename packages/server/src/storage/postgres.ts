@@ -1,0 +1,45 @@
+import pg from "pg";
+import { Kysely, PostgresDialect } from "kysely";
+import type { Database } from "./schema.ts";
+import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
+import type { DatabaseHandle } from "./database.ts";
+
+export interface PostgresOptions {
+  url: string;
+  maxConnections?: number;
+}
+
+/** A PostgreSQL server reached through `pg`'s pool. */
+export async function openPostgresDatabase(options: PostgresOptions): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") => {
+        if (oid === INT8_OID) return parseInt8;
+        if (oid === NUMERIC_OID) return parseNumeric;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // Fail fast with the server's own message when the URL is wrong or the server is down.
+  const client = await pool.connect();
+  client.release();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    driver: "postgres",
+    description: `PostgreSQL at ${redactUrl(options.url)}`,
+    close: () => db.destroy(),
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
