@@ -2,10 +2,11 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", "**/catalog/", "coverage/"] },
+  { ignores: ["node_modules/", "data/", "packages/server/catalog/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    files: ["**/*.ts"],
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-restricted-syntax": [
@@ -22,8 +23,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["fastify", "@fastify/*", "pg", "@electric-sql/*", "node:http", "ioredis"], message: "The domain reaches storage and transport through its context." },
-            { group: ["**/http/**", "**/storage/pglite*", "**/storage/postgres*"], message: "The domain does not import transports or drivers." },
+            {
+              group: ["fastify", "@fastify/*", "pg", "@electric-sql/*", "node:http", "ioredis"],
+              message: "The domain reaches storage and transport through its context.",
+            },
+            {
+              group: ["**/http/**", "**/storage/pglite*", "**/storage/postgres*"],
+              message: "The domain does not import transports or drivers.",
+            },
           ],
         },
       ],
@@ -33,7 +40,10 @@ export default tseslint.config(
     // The contract is shared by server and client and depends on nothing of ours.
     files: ["packages/contract/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@skinmarket/*"], message: "The contract depends on nothing of ours." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@skinmarket/*"], message: "The contract depends on nothing of ours." }] },
+      ],
     },
   },
 );

@@ -8,7 +8,13 @@ export class MarketApiError extends Error {
   readonly body: unknown;
   readonly requestId: string | undefined;
 
-  constructor(input: { code: string; msg: string; status: number; body: unknown; requestId?: string | undefined }) {
+  constructor(input: {
+    code: string;
+    msg: string;
+    status: number;
+    body: unknown;
+    requestId?: string | undefined;
+  }) {
     super(`${input.code} (HTTP ${input.status}): ${input.msg}`);
     this.name = "MarketApiError";
     this.code = input.code;

@@ -14,7 +14,9 @@ import {
 } from "@skinmarket/contract";
 import { callOperation, type TransportOptions } from "./transport.ts";
 
-type Answer<Operation> = Operation extends Parameters<typeof callOperation>[1] ? OperationResponse<Operation> : never;
+type Answer<Operation> = Operation extends Parameters<typeof callOperation>[1]
+  ? OperationResponse<Operation>
+  : never;
 
 /** The sandbox API (docs/design.md section 10), called with the sandbox admin token. */
 export class SandboxClient {
@@ -24,7 +26,9 @@ export class SandboxClient {
     this.#options = options;
   }
 
-  async createUser(body: OperationBody<typeof sandboxCreateUser> = {}): Promise<Answer<typeof sandboxCreateUser>> {
+  async createUser(
+    body: OperationBody<typeof sandboxCreateUser> = {},
+  ): Promise<Answer<typeof sandboxCreateUser>> {
     return (await callOperation(this.#options, sandboxCreateUser, { body })).body;
   }
 
@@ -40,7 +44,8 @@ export class SandboxClient {
     userId: string,
     body: OperationBody<typeof sandboxFundAccount>,
   ): Promise<Answer<typeof sandboxFundAccount>> {
-    return (await callOperation(this.#options, sandboxFundAccount, { params: { user_id: userId }, body })).body;
+    return (await callOperation(this.#options, sandboxFundAccount, { params: { user_id: userId }, body }))
+      .body;
   }
 
   async getBalances(userId: string): Promise<Answer<typeof sandboxGetBalances>> {
@@ -51,8 +56,9 @@ export class SandboxClient {
     userId: string,
     body: OperationBody<typeof sandboxUpdateUserSettings>,
   ): Promise<Answer<typeof sandboxUpdateUserSettings>> {
-    return (await callOperation(this.#options, sandboxUpdateUserSettings, { params: { user_id: userId }, body }))
-      .body;
+    return (
+      await callOperation(this.#options, sandboxUpdateUserSettings, { params: { user_id: userId }, body })
+    ).body;
   }
 
   async getClock(): Promise<Answer<typeof sandboxGetClock>> {

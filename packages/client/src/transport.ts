@@ -35,11 +35,18 @@ export async function callOperation<Operation extends OperationDefinition>(
   operation: Operation,
   input: CallInput<Operation> = {},
 ): Promise<RawAnswer<Operation>> {
-  const url = new URL(fillPath(operation.path, input.params as Record<string, unknown> | undefined), options.baseUrl);
+  const url = new URL(
+    fillPath(operation.path, input.params as Record<string, unknown> | undefined),
+    options.baseUrl,
+  );
   for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...input.headers };
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    ...options.headers,
+    ...input.headers,
+  };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
   if (input.body !== undefined) {
@@ -48,9 +55,15 @@ export async function callOperation<Operation extends OperationDefinition>(
   }
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { method: operation.method, headers, ...(body ? { body } : {}) });
+    response = await (options.fetch ?? fetch)(url, {
+      method: operation.method,
+      headers,
+      ...(body ? { body } : {}),
+    });
   } catch (error) {
-    throw new MarketTransportError(`${operation.method} ${url.pathname}: ${(error as Error).message}`, { cause: error });
+    throw new MarketTransportError(`${operation.method} ${url.pathname}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const text = await response.text();
   let parsed: unknown;
@@ -77,8 +90,15 @@ function toApiError(body: unknown, response: Response): MarketApiError {
   const requestId = response.headers.get("x-request-id") ?? undefined;
   if (typeof body === "object" && body !== null && "code" in body) {
     const record = body as { code: unknown; msg?: unknown; error?: unknown };
-    const msg = typeof record.msg === "string" ? record.msg : typeof record.error === "string" ? record.error : "";
+    const msg =
+      typeof record.msg === "string" ? record.msg : typeof record.error === "string" ? record.error : "";
     return new MarketApiError({ code: String(record.code), msg, status: response.status, body, requestId });
   }
-  return new MarketApiError({ code: `HTTP ${response.status}`, msg: response.statusText, status: response.status, body, requestId });
+  return new MarketApiError({
+    code: `HTTP ${response.status}`,
+    msg: response.statusText,
+    status: response.status,
+    body,
+    requestId,
+  });
 }

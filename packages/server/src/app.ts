@@ -5,7 +5,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
+import { createValidatorCompiler } from "./http/plugins/validation.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
+import { registerJsonBodies } from "./http/plugins/json-body.ts";
 import { registerMetrics } from "./http/plugins/metrics.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
@@ -44,24 +46,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
-    onProtoPoisoning: "error",
-    onConstructorPoisoning: "error",
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
-    ajv: {
-      // Unknown fields are refused (schemas say additionalProperties: false), never silently dropped.
-      customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true, allErrors: false },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
 
   await app.register(cookie);
+  registerJsonBodies(app);
   registerErrorHandling(app);
   registerAuth(app, {
     baseContext: { db: deps.database.db, clock: deps.clock },

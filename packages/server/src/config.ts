@@ -34,8 +34,10 @@ export const CONFIG_VARIABLES = {
   HOST: "address to listen on (default 127.0.0.1)",
   DATA_DIR: "directory for the embedded database and generated secrets (default ./data)",
   DATABASE_URL: "postgres:// URL of a PostgreSQL server; unset: embedded PGlite in DATA_DIR/pglite",
-  SANDBOX: "on|off: the sandbox API and movable clock (default on with the embedded database, off with DATABASE_URL)",
-  SANDBOX_ADMIN_TOKEN: "admin token of the sandbox API (default: generated into DATA_DIR/sandbox-admin-token)",
+  SANDBOX:
+    "on|off: the sandbox API and movable clock (default on with the embedded database, off with DATABASE_URL)",
+  SANDBOX_ADMIN_TOKEN:
+    "admin token of the sandbox API (default: generated into DATA_DIR/sandbox-admin-token)",
   LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
@@ -77,7 +79,13 @@ function optional(source: ConfigSource, variable: ConfigVariable): string | unde
   return value === undefined || value === "" ? undefined : value;
 }
 
-function integer(source: ConfigSource, variable: ConfigVariable, fallback: number, min: number, max: number): number {
+function integer(
+  source: ConfigSource,
+  variable: ConfigVariable,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const text = optional(source, variable);
   if (text === undefined) return fallback;
   const value = Number(text);

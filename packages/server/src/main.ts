@@ -2,7 +2,13 @@
 import { MarketApiError, MarketTransportError } from "@skinmarket/client";
 import { Command, CommanderError, Option } from "commander";
 import { adminCommand } from "./cli/admin-commands.ts";
-import { CONFIG_VARIABLES, ConfigError, loadConfig, type ConfigSource, type ConfigVariable } from "./config.ts";
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  loadConfig,
+  type ConfigSource,
+  type ConfigVariable,
+} from "./config.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
 
 /**
@@ -38,7 +44,9 @@ function configFrom(command: Command) {
   const options = command.opts<Record<string, string | undefined>>();
   const source: ConfigSource = {};
   for (const [flag, variable] of FLAG_VARIABLES) {
-    const key = flag.slice(2, flag.indexOf(" ")).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+    const key = flag
+      .slice(2, flag.indexOf(" "))
+      .replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
     source[variable] = options[key];
   }
   return loadConfig(source);
@@ -49,34 +57,37 @@ const program = new Command("skinmarket")
   .showHelpAfterError()
   .exitOverride();
 
-withConfigFlags(program.command("serve", { isDefault: true }).description("run the marketplace HTTP service")).action(
-  async function (this: Command) {
-    const config = configFrom(this);
-    const log = createLogger(config);
-    const server = await startServer(config, log);
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) {
-        log.warn({ signal }, "second signal: exiting without waiting");
+withConfigFlags(
+  program.command("serve", { isDefault: true }).description("run the marketplace HTTP service"),
+).action(async function (this: Command) {
+  const config = configFrom(this);
+  const log = createLogger(config);
+  const server = await startServer(config, log);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log.warn({ signal }, "second signal: exiting without waiting");
+      process.exit(EXIT_FAILURE);
+    }
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
         process.exit(EXIT_FAILURE);
-      }
-      stopping = true;
-      log.info({ signal }, "shutting down");
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, "shutdown failed");
-          process.exit(EXIT_FAILURE);
-        },
-      );
-    };
-    process.on("SIGTERM", () => stop("SIGTERM"));
-    process.on("SIGINT", () => stop("SIGINT"));
-  },
-);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+});
 
 withConfigFlags(
-  program.command("migrate").description("apply pending database migrations and exit").option("--json", "print a JSON report"),
+  program
+    .command("migrate")
+    .description("apply pending database migrations and exit")
+    .option("--json", "print a JSON report"),
   ["DATA_DIR", "DATABASE_URL", "LOG_LEVEL"],
 ).action(async function (this: Command) {
   const config = configFrom(this);
@@ -115,6 +126,8 @@ function exitCodeFor(error: unknown): number {
     process.stderr.write(`skinmarket: cannot reach the server: ${error.message}\n`);
     return EXIT_FAILURE;
   }
-  process.stderr.write(`skinmarket: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `skinmarket: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return EXIT_FAILURE;
 }

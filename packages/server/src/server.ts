@@ -26,7 +26,9 @@ export function createLogger(config: Pick<Config, "logLevel">): Logger {
 
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
   const database = await openDatabase(
-    config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+    config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
   );
   log.info({ database: database.description }, "database open");
   const migrations = await migrateToLatest(database.db);
@@ -35,7 +37,10 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
 }
 
 /** Opens the database, migrates, loads the catalog, listens, and starts the jobs. */
-export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: Logger = createLogger(config),
+): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config, log);
   try {
     const sandboxClock = config.sandbox ? new OffsetClock() : undefined;
@@ -46,14 +51,20 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const catalog = await loadCatalog(systemContext);
     if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
     log.info(
-      { goods: catalog.value.goodsCount, loaded: catalog.value.loaded, ms: Math.round(catalog.value.milliseconds) },
+      {
+        goods: catalog.value.goodsCount,
+        loaded: catalog.value.loaded,
+        ms: Math.round(catalog.value.milliseconds),
+      },
       catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
     );
 
     const app = await buildApp({
       database,
       clock,
-      ...(sandboxClock ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } } : {}),
+      ...(sandboxClock
+        ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } }
+        : {}),
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       logger: log,

@@ -34,7 +34,9 @@ export const sandboxCreateUser = defineOperation({
   path: "/sandbox/users",
   summary: "Creates a marketplace user with a password and a first API token",
   body: StrictObject({
-    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: "^[^\\s].*[^\\s]$|^[^\\s]$" })),
+    nickname: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 32, pattern: "^[^\\s].*[^\\s]$|^[^\\s]$" }),
+    ),
     access_level: Type.Optional(AccessLevelName),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   }),

@@ -19,13 +19,19 @@ type AccessLevelChoice = "developer" | "enterprise" | "none";
 export function adminCommand(): Command {
   const admin = new Command("admin")
     .description("drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, reset")
-    .addOption(new Option("--url <url>", "base URL of the server").env("SKINMARKET_URL").default("http://127.0.0.1:8080"))
+    .addOption(
+      new Option("--url <url>", "base URL of the server")
+        .env("SKINMARKET_URL")
+        .default("http://127.0.0.1:8080"),
+    )
     .addOption(
       new Option("--admin-token <token>", "sandbox admin token (default: DATA_DIR/sandbox-admin-token)").env(
         "SANDBOX_ADMIN_TOKEN",
       ),
     )
-    .addOption(new Option("--data-dir <dir>", "where the generated admin token is").env("DATA_DIR").default("./data"))
+    .addOption(
+      new Option("--data-dir <dir>", "where the generated admin token is").env("DATA_DIR").default("./data"),
+    )
     .option("--json", "print the answer as JSON");
 
   const user = admin.command("user").description("marketplace users");
@@ -33,7 +39,9 @@ export function adminCommand(): Command {
     .command("create")
     .description("create a user with a password and a first API token")
     .option("--nickname <name>", "nickname (default: generated)")
-    .addOption(new Option("--access-level <level>", "access level").choices(["developer", "enterprise", "none"]))
+    .addOption(
+      new Option("--access-level <level>", "access level").choices(["developer", "enterprise", "none"]),
+    )
     .option("--password <password>", "password for web sign-in, at least 8 characters (default: generated)")
     .action(async function (this: Command) {
       const { nickname, accessLevel, password } = this.opts<{
@@ -63,13 +71,21 @@ export function adminCommand(): Command {
     .command("create <user_id>")
     .description("issue another API token for a user")
     .action(async function (this: Command, userId: string) {
-      await execute(this, (client) => client.createToken(userId), (answer) => `token ${answer.token_id}: ${answer.token}`);
+      await execute(
+        this,
+        (client) => client.createToken(userId),
+        (answer) => `token ${answer.token_id}: ${answer.token}`,
+      );
     });
   token
     .command("revoke <token_id>")
     .description("revoke an API token")
     .action(async function (this: Command, tokenId: string) {
-      await execute(this, (client) => client.revokeToken(tokenId), (answer) => `token ${answer.token_id} revoked`);
+      await execute(
+        this,
+        (client) => client.revokeToken(tokenId),
+        (answer) => `token ${answer.token_id} revoked`,
+      );
     });
 
   for (const [name, sign, verb] of [
@@ -83,7 +99,11 @@ export function adminCommand(): Command {
         if (account !== "balance" && account !== "margin" && account !== "wallet") {
           throw new InvalidArgumentError("account must be balance, margin or wallet");
         }
-        await execute(this, (client) => client.fundAccount(userId, { account, amount: `${sign}${amount}` }), describeBalances);
+        await execute(
+          this,
+          (client) => client.fundAccount(userId, { account, amount: `${sign}${amount}` }),
+          describeBalances,
+        );
       });
   }
 
@@ -151,7 +171,11 @@ export function adminCommand(): Command {
     .description("empty the world except the catalog")
     .requiredOption("--yes", "confirm: this deletes every user, token, balance and record")
     .action(async function (this: Command) {
-      await execute(this, (client) => client.reset(), () => "world reset");
+      await execute(
+        this,
+        (client) => client.reset(),
+        () => "world reset",
+      );
     });
 
   return admin;
@@ -177,7 +201,12 @@ async function connection(options: AdminOptions): Promise<TransportOptions & { t
   return { baseUrl: options.url, token };
 }
 
-function describeBalances(answer: { balance: string; margin: string; wallet: string; escrow: string }): string {
+function describeBalances(answer: {
+  balance: string;
+  margin: string;
+  wallet: string;
+  escrow: string;
+}): string {
   return `balance ${answer.balance}  margin ${answer.margin}  wallet ${answer.wallet}  escrow ${answer.escrow}`;
 }
 

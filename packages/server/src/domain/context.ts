@@ -4,10 +4,7 @@ import type { Clock } from "./clock.ts";
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =
-  | { kind: "user"; userId: number }
-  | { kind: "admin" }
-  | { kind: "system" }
-  | { kind: "anonymous" };
+  { kind: "user"; userId: number } | { kind: "admin" } | { kind: "system" } | { kind: "anonymous" };
 
 export interface DomainLogger {
   info(details: object, message: string): void;

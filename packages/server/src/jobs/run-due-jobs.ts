@@ -11,7 +11,9 @@ export interface Job {
   run(ctx: DomainContext): Promise<number>;
 }
 
-export const JOBS: readonly Job[] = [{ name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions }];
+export const JOBS: readonly Job[] = [
+  { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
+];
 
 export interface JobRun {
   name: string;
@@ -26,7 +28,9 @@ export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS
   const runs: JobRun[] = [];
   for (const job of jobs) {
     const result = await inTransaction(ctx, async (tx) => {
-      const lock = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${job.lockKey}) AS locked`.execute(tx.db);
+      const lock = await sql<{
+        locked: boolean;
+      }>`SELECT pg_try_advisory_xact_lock(${job.lockKey}) AS locked`.execute(tx.db);
       if (!lock.rows[0]?.locked) return ok(0);
       return ok(await job.run(tx));
     });
@@ -39,7 +43,9 @@ export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS
 export function startJobScheduler(ctx: DomainContext, intervalMs: number): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = runDueJobs(ctx).catch((error: unknown) => ctx.log.error({ err: error }, "scheduled jobs failed"));
+    running = runDueJobs(ctx).catch((error: unknown) =>
+      ctx.log.error({ err: error }, "scheduled jobs failed"),
+    );
   }, intervalMs);
   timer.unref();
   return {

@@ -9,7 +9,9 @@ const MIGRATIONS_DIR = join(import.meta.dirname, "migrations");
 /** Migrations are the checked-in `migrations/NNNN-name.ts` files, applied in name order. */
 class CheckedInMigrations implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}-[a-z0-9-]+\.ts$/.test(file)).sort();
+    const files = (await readdir(MIGRATIONS_DIR))
+      .filter((file) => /^\d{4}-[a-z0-9-]+\.ts$/.test(file))
+      .sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
       const module = (await import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)) as Migration;
@@ -37,7 +39,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport>
     });
   }
   return {
-    applied: (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName),
+    applied: (results ?? [])
+      .filter((result) => result.status === "Success")
+      .map((result) => result.migrationName),
     alreadyApplied: before,
   };
 }

@@ -6,7 +6,10 @@ export interface BuyOrderSettings {
   buy_order_auto_offline: boolean;
 }
 
-export async function readBuyOrderSettings(ctx: DomainContext, userId: number): Promise<BuyOrderSettings | undefined> {
+export async function readBuyOrderSettings(
+  ctx: DomainContext,
+  userId: number,
+): Promise<BuyOrderSettings | undefined> {
   return ctx.db
     .selectFrom("users")
     .select(["buy_order_status", "buy_order_auto_offline"])

@@ -35,14 +35,31 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
       const now = tx.clock.now();
       const { user_id: userId } = await tx.db
         .insertInto("users")
-        .values({ nickname, password_hash: passwordHash, access_level: accessLevel, created_at: now, updated_at: now })
+        .values({
+          nickname,
+          password_hash: passwordHash,
+          access_level: accessLevel,
+          created_at: now,
+          updated_at: now,
+        })
         .returning("user_id")
         .executeTakeFirstOrThrow();
       await openUserAccounts(tx, userId);
-      await recordAudit(tx, { action: "user.create", subject: `user:${userId}`, details: { nickname, access_level: accessLevel } });
+      await recordAudit(tx, {
+        action: "user.create",
+        subject: `user:${userId}`,
+        details: { nickname, access_level: accessLevel },
+      });
       const issued = await createApiToken(tx, { userId });
       if (!issued.ok) return issued;
-      return ok({ userId, nickname, accessLevel, password, token: issued.value.token, tokenId: issued.value.tokenId });
+      return ok({
+        userId,
+        nickname,
+        accessLevel,
+        password,
+        token: issued.value.token,
+        tokenId: issued.value.tokenId,
+      });
     });
   } catch (error) {
     if (sqlState(error) === "23505" && constraintName(error) === "users_nickname_key") {

@@ -36,7 +36,9 @@ export async function updateUserSettings(
       .set({
         updated_at: tx.clock.now(),
         ...(change.buyOrderStatus !== undefined ? { buy_order_status: change.buyOrderStatus } : {}),
-        ...(change.buyOrderAutoOffline !== undefined ? { buy_order_auto_offline: change.buyOrderAutoOffline } : {}),
+        ...(change.buyOrderAutoOffline !== undefined
+          ? { buy_order_auto_offline: change.buyOrderAutoOffline }
+          : {}),
         ...(change.accessLevel !== undefined ? { access_level: change.accessLevel } : {}),
       })
       .where("user_id", "=", userId)

@@ -23,15 +23,26 @@ const CATALOG_LOCK_KEY = 730_001;
  * yet (first start, or after `npm run catalog:build`). Goods are upserted by their stable id and
  * never deleted, so records that point at a goods id stay valid across catalog versions.
  */
-export async function loadCatalog(ctx: DomainContext, path = CATALOG_FILE_PATH): Promise<Result<CatalogLoadReport>> {
+export async function loadCatalog(
+  ctx: DomainContext,
+  path = CATALOG_FILE_PATH,
+): Promise<Result<CatalogLoadReport>> {
   const started = performance.now();
   const bytes = await readFile(path);
   const checksum = createHash("sha256").update(bytes).digest("hex");
   return inTransaction<CatalogLoadReport>(ctx, async (tx) => {
     await sql`SELECT pg_advisory_xact_lock(${CATALOG_LOCK_KEY})`.execute(tx.db);
-    const state = await tx.db.selectFrom("catalog_state").select(["checksum", "goods_count"]).executeTakeFirst();
+    const state = await tx.db
+      .selectFrom("catalog_state")
+      .select(["checksum", "goods_count"])
+      .executeTakeFirst();
     if (state?.checksum === checksum) {
-      return ok({ loaded: false, goodsCount: state.goods_count, checksum, milliseconds: performance.now() - started });
+      return ok({
+        loaded: false,
+        goodsCount: state.goods_count,
+        checksum,
+        milliseconds: performance.now() - started,
+      });
     }
     const goods = await readCatalogFile(path);
     for (let start = 0; start < goods.length; start += BATCH_SIZE) {
@@ -44,7 +55,12 @@ export async function loadCatalog(ctx: DomainContext, path = CATALOG_FILE_PATH):
       .onConflict((conflict) => conflict.column("id").doUpdateSet(row))
       .execute();
     ctx.log.info({ goods: goods.length, checksum }, "catalog loaded");
-    return ok({ loaded: true, goodsCount: goods.length, checksum, milliseconds: performance.now() - started });
+    return ok({
+      loaded: true,
+      goodsCount: goods.length,
+      checksum,
+      milliseconds: performance.now() - started,
+    });
   });
 }
 

@@ -9,7 +9,11 @@ const CLOCK_OFFSET_KEY = "sandbox_clock_offset_ms";
 
 /** Reads the persisted offset into the instance's clock (at start, and after a reset). */
 export async function loadClockOffset(ctx: DomainContext, clock: OffsetClock): Promise<void> {
-  const row = await ctx.db.selectFrom("system_settings").select("value").where("key", "=", CLOCK_OFFSET_KEY).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom("system_settings")
+    .select("value")
+    .where("key", "=", CLOCK_OFFSET_KEY)
+    .executeTakeFirst();
   clock.setOffset(typeof row?.value === "number" ? row.value : 0);
 }
 
@@ -27,7 +31,9 @@ export async function advanceClock(
       .insertInto("system_settings")
       .values({ key: CLOCK_OFFSET_KEY, value: JSON.stringify(delta) })
       .onConflict((conflict) =>
-        conflict.column("key").doUpdateSet({ value: sql`to_jsonb(system_settings.value::bigint + ${delta}::bigint)` }),
+        conflict
+          .column("key")
+          .doUpdateSet({ value: sql`to_jsonb(system_settings.value::bigint + ${delta}::bigint)` }),
       )
       .returning("value")
       .executeTakeFirstOrThrow();

@@ -12,7 +12,10 @@ const KEPT_TABLES = new Set(["goods", "catalog_state", "kysely_migration", "kyse
  * Empties the world in one transaction: users, tokens, sessions, money, audit, settings (so the
  * clock returns to real time), and whatever tables later features add, without naming them here.
  */
-export async function resetWorld(ctx: DomainContext, input: { clock: OffsetClock }): Promise<Result<{ tables: string[] }>> {
+export async function resetWorld(
+  ctx: DomainContext,
+  input: { clock: OffsetClock },
+): Promise<Result<{ tables: string[] }>> {
   const result = await inTransaction(ctx, async (tx) => {
     const tables = await sql<{ table_name: string }>`
       SELECT table_name FROM information_schema.tables
@@ -20,7 +23,9 @@ export async function resetWorld(ctx: DomainContext, input: { clock: OffsetClock
       ORDER BY table_name
     `.execute(tx.db);
     const world = tables.rows.map((row) => row.table_name).filter((name) => !KEPT_TABLES.has(name));
-    await sql`TRUNCATE ${sql.join(world.map((name) => sql.table(name)))} RESTART IDENTITY CASCADE`.execute(tx.db);
+    await sql`TRUNCATE ${sql.join(world.map((name) => sql.table(name)))} RESTART IDENTITY CASCADE`.execute(
+      tx.db,
+    );
     await tx.db
       .insertInto("ledger_accounts")
       .values([

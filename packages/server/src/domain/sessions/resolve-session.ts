@@ -12,12 +12,21 @@ export interface SessionUser {
 }
 
 /** The user behind a `session` cookie, if the session exists, is not revoked and has not expired. */
-export async function resolveSession(ctx: DomainContext, sessionId: string | undefined): Promise<Result<SessionUser>> {
+export async function resolveSession(
+  ctx: DomainContext,
+  sessionId: string | undefined,
+): Promise<Result<SessionUser>> {
   if (!sessionId || !isWellFormedSessionId(sessionId)) return fail("Login Required", "sign in first");
   const row = await ctx.db
     .selectFrom("web_sessions")
     .innerJoin("users", "users.user_id", "web_sessions.user_id")
-    .select(["users.user_id", "users.nickname", "users.access_level", "users.buy_order_status", "users.created_at"])
+    .select([
+      "users.user_id",
+      "users.nickname",
+      "users.access_level",
+      "users.buy_order_status",
+      "users.created_at",
+    ])
     .where("web_sessions.session_hash", "=", sha256Hex(sessionId))
     .where("web_sessions.revoked_at", "is", null)
     .where("web_sessions.expires_at", ">", ctx.clock.now())

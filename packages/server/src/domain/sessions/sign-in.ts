@@ -44,7 +44,12 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
     const expiresAt = new Date(now.getTime() + input.sessionTtlSeconds * 1000);
     await tx.db
       .insertInto("web_sessions")
-      .values({ user_id: user.user_id, session_hash: sha256Hex(sessionId), created_at: now, expires_at: expiresAt })
+      .values({
+        user_id: user.user_id,
+        session_hash: sha256Hex(sessionId),
+        created_at: now,
+        expires_at: expiresAt,
+      })
       .execute();
     await recordAudit(tx, { action: "session.create", subject: `user:${user.user_id}` });
     return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt });

@@ -5,7 +5,10 @@ import { isWellFormedSessionId, sha256Hex } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
 
 /** Ends the session behind the cookie. Signing out without a live session is not an error. */
-export async function signOut(ctx: DomainContext, sessionId: string | undefined): Promise<Result<{ ended: boolean }>> {
+export async function signOut(
+  ctx: DomainContext,
+  sessionId: string | undefined,
+): Promise<Result<{ ended: boolean }>> {
   if (!sessionId || !isWellFormedSessionId(sessionId)) return ok({ ended: false });
   return inTransaction(ctx, async (tx) => {
     const ended = await tx.db

@@ -23,7 +23,8 @@ export async function authenticateApiToken(
   ctx: DomainContext,
   authorization: string | undefined,
 ): Promise<Result<AuthenticatedToken>> {
-  if (!authorization) return fail("Unauthorized", "missing Authorization header: send Authorization: Bearer <token>");
+  if (!authorization)
+    return fail("Unauthorized", "missing Authorization header: send Authorization: Bearer <token>");
   const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
   if (!match?.[1] || !isWellFormedApiToken(match[1])) {
     await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
@@ -32,7 +33,13 @@ export async function authenticateApiToken(
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.user_id", "api_tokens.user_id")
-    .select(["api_tokens.token_id", "api_tokens.user_id", "api_tokens.revoked_at", "api_tokens.prefix", "users.access_level"])
+    .select([
+      "api_tokens.token_id",
+      "api_tokens.user_id",
+      "api_tokens.revoked_at",
+      "api_tokens.prefix",
+      "users.access_level",
+    ])
     .where("api_tokens.token_hash", "=", sha256Hex(match[1]))
     .executeTakeFirst();
   if (!row || row.revoked_at) {
@@ -52,7 +59,11 @@ export async function authenticateApiToken(
     .where((eb) =>
       eb.or([
         eb("last_used_at", "is", null),
-        eb("last_used_at", "<", sql<Date>`${now}::timestamptz - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})`),
+        eb(
+          "last_used_at",
+          "<",
+          sql<Date>`${now}::timestamptz - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})`,
+        ),
       ]),
     )
     .execute();

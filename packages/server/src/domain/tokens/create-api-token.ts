@@ -10,9 +10,16 @@ export interface IssuedToken {
   tokenId: number;
 }
 
-export async function createApiToken(ctx: DomainContext, input: { userId: number }): Promise<Result<IssuedToken>> {
+export async function createApiToken(
+  ctx: DomainContext,
+  input: { userId: number },
+): Promise<Result<IssuedToken>> {
   return inTransaction(ctx, async (tx) => {
-    const user = await tx.db.selectFrom("users").select("user_id").where("user_id", "=", input.userId).executeTakeFirst();
+    const user = await tx.db
+      .selectFrom("users")
+      .select("user_id")
+      .where("user_id", "=", input.userId)
+      .executeTakeFirst();
     if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
     const token = generateApiToken();
     const { token_id: tokenId } = await tx.db

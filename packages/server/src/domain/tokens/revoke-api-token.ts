@@ -4,7 +4,10 @@ import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 
 /** Revokes a token; revoking an already revoked token answers when it was revoked, unchanged. */
-export async function revokeApiToken(ctx: DomainContext, input: { tokenId: number }): Promise<Result<{ revokedAt: Date }>> {
+export async function revokeApiToken(
+  ctx: DomainContext,
+  input: { tokenId: number },
+): Promise<Result<{ revokedAt: Date }>> {
   return inTransaction(ctx, async (tx) => {
     const revoked = await tx.db
       .updateTable("api_tokens")
@@ -14,7 +17,11 @@ export async function revokeApiToken(ctx: DomainContext, input: { tokenId: numbe
       .returning(["user_id", "revoked_at"])
       .executeTakeFirst();
     if (revoked?.revoked_at) {
-      await recordAudit(tx, { action: "token.revoke", subject: `user:${revoked.user_id}`, details: { token_id: input.tokenId } });
+      await recordAudit(tx, {
+        action: "token.revoke",
+        subject: `user:${revoked.user_id}`,
+        details: { token_id: input.tokenId },
+      });
       return ok({ revokedAt: revoked.revoked_at });
     }
     const existing = await tx.db

@@ -16,7 +16,8 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   const unbalancedEntries = await sql<{ entry_id: number; total: string }>`
     SELECT entry_id, SUM(amount)::text AS total FROM journal_lines GROUP BY entry_id HAVING SUM(amount) <> 0 LIMIT 10
   `.execute(db);
-  for (const row of unbalancedEntries.rows) violations.push(`entry ${row.entry_id} lines sum to ${row.total}`);
+  for (const row of unbalancedEntries.rows)
+    violations.push(`entry ${row.entry_id} lines sum to ${row.total}`);
 
   const thinEntries = await sql<{ entry_id: number }>`
     SELECT e.entry_id FROM journal_entries e LEFT JOIN journal_lines l ON l.entry_id = e.entry_id
@@ -33,7 +34,9 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
     violations.push(`account ${row.account_id} balance ${row.balance} differs from its lines ${row.lines}`);
   }
 
-  const total = await sql<{ total: string }>`SELECT COALESCE(SUM(balance), 0)::text AS total FROM ledger_accounts`.execute(db);
+  const total = await sql<{
+    total: string;
+  }>`SELECT COALESCE(SUM(balance), 0)::text AS total FROM ledger_accounts`.execute(db);
   if (total.rows[0]?.total !== "0") violations.push(`account balances sum to ${total.rows[0]?.total}, not 0`);
 
   const negative = await db
@@ -42,7 +45,8 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
     .where("kind", "<>", "external")
     .where("balance", "<", 0)
     .execute();
-  for (const row of negative) violations.push(`${row.kind} account ${row.account_id} is negative: ${row.balance}`);
+  for (const row of negative)
+    violations.push(`${row.kind} account ${row.account_id} is negative: ${row.balance}`);
 
   const inFlight = await db
     .selectFrom("ledger_accounts")
@@ -51,7 +55,9 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
     .where("balance", "<>", 0)
     .execute();
   for (const row of inFlight) {
-    violations.push(`${row.kind} account ${row.account_id} holds ${row.balance} with no trade to account for it`);
+    violations.push(
+      `${row.kind} account ${row.account_id} holds ${row.balance} with no trade to account for it`,
+    );
   }
   return violations;
 }

@@ -18,12 +18,19 @@ export interface FundAccountInput {
  * A deposit from, or a withdrawal to, the outside world (the `external` account). A withdrawal
  * larger than the account holds is refused with `Insufficient Balance` and changes nothing.
  */
-export async function fundAccount(ctx: DomainContext, input: FundAccountInput): Promise<Result<UserBalances>> {
+export async function fundAccount(
+  ctx: DomainContext,
+  input: FundAccountInput,
+): Promise<Result<UserBalances>> {
   const parsed = parseMoney(input.amount, { allowNegative: true, allowZero: false });
   if (!parsed.ok) return invalidArgument("amount", parsed.reason);
   const amount = parsed.fen;
   return inTransaction(ctx, async (tx) => {
-    const user = await tx.db.selectFrom("users").select("user_id").where("user_id", "=", input.userId).executeTakeFirst();
+    const user = await tx.db
+      .selectFrom("users")
+      .select("user_id")
+      .where("user_id", "=", input.userId)
+      .executeTakeFirst();
     if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
     const posted = await postJournalEntry(tx, {
       kind: amount > 0 ? "deposit" : "withdrawal",

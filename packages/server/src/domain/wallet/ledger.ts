@@ -60,7 +60,13 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
     .executeTakeFirstOrThrow();
   await ctx.db
     .insertInto("journal_lines")
-    .values(lines.map((line, index) => ({ entry_id: entryId, account_id: accountIds[index]!, amount: line.amount })))
+    .values(
+      lines.map((line, index) => ({
+        entry_id: entryId,
+        account_id: accountIds[index]!,
+        amount: line.amount,
+      })),
+    )
     .execute();
 
   // Balances change in account-id order, so two entries touching the same accounts always lock

@@ -26,7 +26,9 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     routes.push(route);
   });
   app.addHook("onReady", async () => {
-    const undeclared = routes.filter((route) => !route.config?.access).map((route) => `${route.method} ${route.url}`);
+    const undeclared = routes
+      .filter((route) => !route.config?.access)
+      .map((route) => `${route.method} ${route.url}`);
     if (undeclared.length > 0) throw new Error(`routes without an access level: ${undeclared.join(", ")}`);
   });
 
@@ -58,9 +60,13 @@ async function authorize(
       if (!authenticated.ok) return authenticated.failure;
       request.actor = { kind: "user", userId: authenticated.value.userId };
       const level = authenticated.value.accessLevel;
-      const allowed = access === "enterprise" ? level === "enterprise" : level === "developer" || level === "enterprise";
+      const allowed =
+        access === "enterprise" ? level === "enterprise" : level === "developer" || level === "enterprise";
       if (!allowed) {
-        return { code: "Access Denied", message: `this operation needs ${access} access; this account has ${level}` };
+        return {
+          code: "Access Denied",
+          message: `this operation needs ${access} access; this account has ${level}`,
+        };
       }
       return undefined;
     }
@@ -73,9 +79,19 @@ async function authorize(
     }
     case "sandbox_admin": {
       const presented = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? "")?.[1];
-      if (!options.sandboxAdminToken || !presented || !constantTimeEqual(presented, options.sandboxAdminToken)) {
-        await recordAudit(request.ctx, { action: "auth.refused", details: { reason: "sandbox admin token", path: request.url } });
-        return { code: "Unauthorized", message: "the sandbox API needs Authorization: Bearer <sandbox admin token>" };
+      if (
+        !options.sandboxAdminToken ||
+        !presented ||
+        !constantTimeEqual(presented, options.sandboxAdminToken)
+      ) {
+        await recordAudit(request.ctx, {
+          action: "auth.refused",
+          details: { reason: "sandbox admin token", path: request.url },
+        });
+        return {
+          code: "Unauthorized",
+          message: "the sandbox API needs Authorization: Bearer <sandbox admin token>",
+        };
       }
       request.actor = { kind: "admin" };
       return undefined;

@@ -41,24 +41,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 function describeClientError(error: FastifyError): Failure | undefined {
   if (error.validation) {
-    return { code: "Invalid Argument", message: describeValidation(error.validation, error.validationContext) };
+    return {
+      code: "Invalid Argument",
+      message: describeValidation(error.validation, error.validationContext),
+    };
   }
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return { code: "Payload Too Large", message: "body: larger than the 1 MiB limit" };
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return { code: "Unsupported Media Type", message: "body: send Content-Type: application/json" };
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return { code: "Invalid Argument", message: "body: Content-Type is application/json but the body is empty" };
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return { code: "Invalid Argument", message: "body: not valid JSON" };
-  }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    const proto = /prototype property|constructor property/i.test(error.message);
-    return {
-      code: "Invalid Argument",
-      message: proto ? "body: __proto__ and constructor.prototype are not allowed" : "body: not valid JSON",
-    };
   }
   return undefined;
 }
@@ -80,10 +72,14 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     return `${field}: must be one of ${issue.params.allowedValues.join(", ")}`;
   }
   // A union reports one issue per branch and then `anyOf`: name the forms it accepts.
-  const branches = issues.filter((other) => other.instancePath === issue.instancePath && other.keyword !== "anyOf");
+  const branches = issues.filter(
+    (other) => other.instancePath === issue.instancePath && other.keyword !== "anyOf",
+  );
   if (issues.some((other) => other.keyword === "anyOf" && other.instancePath === issue.instancePath)) {
     const forms = branches.map((branch) =>
-      branch.keyword === "const" ? JSON.stringify(branch.params.allowedValue) : String(branch.params.type ?? branch.message),
+      branch.keyword === "const"
+        ? JSON.stringify(branch.params.allowedValue)
+        : String(branch.params.type ?? branch.message),
     );
     return `${field}: must be ${[...new Set(forms)].join(" or ")}`;
   }

@@ -19,7 +19,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandbox: 
       },
       components: {
         securitySchemes: {
-          bearerToken: { type: "http", scheme: "bearer", description: "API token: Authorization: Bearer smk_..." },
+          bearerToken: {
+            type: "http",
+            scheme: "bearer",
+            description: "API token: Authorization: Bearer smk_...",
+          },
           sessionCookie: { type: "apiKey", in: "cookie", name: "session" },
           sandboxAdminToken: { type: "http", scheme: "bearer", description: "The sandbox admin token" },
         },

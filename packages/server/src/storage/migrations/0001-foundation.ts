@@ -119,6 +119,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`DROP TABLE system_settings, audit_events, journal_lines, journal_entries, ledger_accounts, web_sessions, api_tokens, users, catalog_state, goods`.execute(db);
+  await sql`DROP TABLE system_settings, audit_events, journal_lines, journal_entries, ledger_accounts, web_sessions, api_tokens, users, catalog_state, goods`.execute(
+    db,
+  );
   await sql`DROP FUNCTION reject_change_of_append_only_row()`.execute(db);
 }

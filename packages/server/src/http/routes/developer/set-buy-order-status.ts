@@ -7,7 +7,9 @@ export function registerSetBuyOrderStatus(app: FastifyInstance): void {
   registerOperation(app, operation, ({ ctx, body }) =>
     setBuyOrderStatus(ctx, {
       ...(body.buy_order_status !== undefined ? { buyOrderStatus: body.buy_order_status } : {}),
-      ...(body.buy_order_auto_offline !== undefined ? { buyOrderAutoOffline: body.buy_order_auto_offline } : {}),
+      ...(body.buy_order_auto_offline !== undefined
+        ? { buyOrderAutoOffline: body.buy_order_auto_offline }
+        : {}),
     }),
   );
 }

@@ -17,7 +17,11 @@ function balancesView(balances: UserBalances) {
 
 export function registerSandboxFunds(app: FastifyInstance): void {
   registerOperation(app, sandboxFundAccount, async ({ ctx, params, body }) => {
-    const funded = await fundAccount(ctx, { userId: Number(params.user_id), account: body.account, amount: body.amount });
+    const funded = await fundAccount(ctx, {
+      userId: Number(params.user_id),
+      account: body.account,
+      amount: body.amount,
+    });
     if (!funded.ok) return funded;
     return ok(balancesView(funded.value));
   });

@@ -10,7 +10,9 @@ export function registerSandboxSettings(app: FastifyInstance): void {
       userId: Number(params.user_id),
       change: {
         ...(body.buy_order_status !== undefined ? { buyOrderStatus: body.buy_order_status } : {}),
-        ...(body.buy_order_auto_offline !== undefined ? { buyOrderAutoOffline: body.buy_order_auto_offline } : {}),
+        ...(body.buy_order_auto_offline !== undefined
+          ? { buyOrderAutoOffline: body.buy_order_auto_offline }
+          : {}),
         ...(body.access_level !== undefined ? { accessLevel: body.access_level } : {}),
       },
     });

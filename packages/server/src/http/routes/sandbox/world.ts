@@ -9,7 +9,10 @@ import { registerOperation } from "../../operation-route.ts";
 
 /** The sandbox's world controls: clock, jobs and reset. */
 export function registerSandboxWorld(app: FastifyInstance, clock: OffsetClock): void {
-  const clockView = () => ({ now: toUnixSeconds(clock.now()), offset_seconds: Math.floor(clock.offsetMs / 1000) });
+  const clockView = () => ({
+    now: toUnixSeconds(clock.now()),
+    offset_seconds: Math.floor(clock.offsetMs / 1000),
+  });
 
   registerOperation(app, sandboxGetClock, async () => ok(clockView()));
 

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { OPERATIONS, type OperationDefinition } from "@skinmarket/contract";
+import Fastify from "fastify";
+import { registerAuth } from "../../src/http/plugins/auth.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+/** Shared security cases, run for every route of the contract. */
+function samplePath(operation: OperationDefinition): string {
+  return operation.path.replace(/:([a-z_]+)/g, "1001");
+}
+
+describe("access levels, for every route", () => {
+  let t: TestApp;
+  let developer: { token: string; tokenId: string };
+  let enterprise: { token: string };
+  let noAccess: { token: string };
+  let revoked: { token: string };
+
+  before(async () => {
+    t = await createTestApp();
+    developer = await t.createUser({ nickname: "dev" });
+    enterprise = await t.createUser({ nickname: "corp", access_level: "enterprise" });
+    noAccess = await t.createUser({ nickname: "nobody", access_level: "none" });
+    revoked = await t.createUser({ nickname: "gone" });
+    const revokedUser = await t.createUser({ nickname: "gone2" });
+    await t.admin("DELETE", `/sandbox/tokens/${revokedUser.tokenId}`);
+    revoked = { token: revokedUser.token };
+  });
+  after(() => t.close());
+
+  const tokenRoutes: OperationDefinition[] = OPERATIONS.filter(
+    (op: OperationDefinition) => op.access === "developer" || op.access === "enterprise",
+  );
+
+  for (const operation of tokenRoutes) {
+    const label = `${operation.method} ${operation.path}`;
+    test(`${label}: a missing, malformed, unknown or revoked token is Unauthorized 401`, async () => {
+      const cases: Array<[string, Record<string, string>]> = [
+        ["missing", {}],
+        ["not bearer", { authorization: "Basic abc" }],
+        ["malformed", { authorization: "Bearer not-a-token" }],
+        ["unknown", { authorization: `Bearer smk_${"A".repeat(43)}` }],
+        ["revoked", { authorization: `Bearer ${revoked.token}` }],
+      ];
+      for (const [name, headers] of cases) {
+        const response = await t.app.inject({
+          method: operation.method,
+          url: samplePath(operation),
+          headers,
+        });
+        assert.equal(response.statusCode, 401, `${name}: ${response.body}`);
+        const body = response.json<{ code: string; msg: string }>();
+        assert.equal(body.code, "Unauthorized", name);
+        assert.equal(typeof body.msg, "string");
+        assert.ok(!response.body.includes("smk_AAAA"), "the token is never echoed");
+      }
+    });
+
+    test(`${label}: a user without the access level is Access Denied 403`, async () => {
+      const response = await t.as(
+        noAccess.token,
+        operation.method,
+        samplePath(operation),
+        operation.body ? {} : undefined,
+      );
+      assert.equal(response.statusCode, 403, response.body);
+      assert.equal(response.json().code, "Access Denied");
+      if (operation.access === "enterprise") {
+        const asDeveloper = await t.as(developer.token, operation.method, samplePath(operation));
+        assert.equal(asDeveloper.statusCode, 403);
+      }
+    });
+  }
+
+  test("developer routes admit both developer and enterprise tokens", async () => {
+    for (const token of [developer.token, enterprise.token]) {
+      const response = await t.as(token, "GET", "/api/market/developer/balance");
+      assert.equal(response.statusCode, 200, response.body);
+    }
+  });
+
+  for (const operation of OPERATIONS.filter((op: OperationDefinition) => op.access === "sandbox_admin")) {
+    test(`${operation.method} ${operation.path}: needs the sandbox admin token`, async () => {
+      for (const headers of [
+        {},
+        { authorization: "Bearer wrong-admin-token-000000" },
+        { authorization: `Bearer ${developer.token}` },
+      ]) {
+        const response = await t.app.inject({
+          method: operation.method,
+          url: samplePath(operation),
+          headers,
+        });
+        assert.equal(response.statusCode, 401, response.body);
+        assert.equal(response.json().code, "Unauthorized");
+      }
+    });
+  }
+
+  for (const operation of OPERATIONS.filter((op: OperationDefinition) => op.access === "session")) {
+    test(`${operation.method} ${operation.path}: without a signed-in session answers the Login Required form`, async () => {
+      for (const headers of [
+        {},
+        { cookie: "session=forged" },
+        { authorization: `Bearer ${developer.token}` },
+      ]) {
+        const response = await t.app.inject({
+          method: operation.method,
+          url: samplePath(operation),
+          headers,
+        });
+        assert.equal(response.statusCode, 401);
+        const body = response.json();
+        assert.equal(body.code, "Login Required");
+        assert.equal(typeof body.error, "string");
+        assert.deepEqual(body.extra, {});
+      }
+    });
+  }
+
+  test("refusals of presented credentials are written to the audit log", async () => {
+    const before = await t.database.db
+      .selectFrom("audit_events")
+      .select("event_id")
+      .where("action", "=", "auth.refused")
+      .execute();
+    await t.app.inject({
+      method: "GET",
+      url: "/api/market/developer/balance",
+      headers: { authorization: "Bearer junk" },
+    });
+    const afterRows = await t.database.db
+      .selectFrom("audit_events")
+      .selectAll()
+      .where("action", "=", "auth.refused")
+      .execute();
+    assert.equal(afterRows.length, before.length + 1);
+    assert.ok(!JSON.stringify(afterRows).includes("junk"), "the presented secret is not stored");
+  });
+});
+
+describe("access declarations", () => {
+  test("every contract operation declares exactly one access level", () => {
+    const levels = new Set(["public", "session", "developer", "enterprise", "sandbox_admin"]);
+    for (const operation of OPERATIONS) assert.ok(levels.has(operation.access), operation.id);
+  });
+
+  test("an app with a route that declares no access level refuses to start", async () => {
+    const app = Fastify();
+    registerAuth(app, { baseContext: {} as never, sandboxAdminToken: undefined });
+    app.get("/declared", { config: { access: "public" } }, async () => "ok");
+    app.get("/undeclared", async () => "oops");
+    await assert.rejects(async () => app.ready(), /routes without an access level: GET \/undeclared/);
+  });
+
+  test("every route of the built app declares an access level", async () => {
+    const t = await createTestApp();
+    try {
+      // buildApp awaits ready(), which runs the same check over every registered route,
+      // including plugin routes such as the API reference page.
+      const docs = await t.app.inject({ method: "GET", url: "/docs/json" });
+      assert.equal(docs.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});

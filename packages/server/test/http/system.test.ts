@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { validate } from "@readme/openapi-parser";
+import { OPERATIONS } from "@skinmarket/contract";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+describe("operators' routes and the API description", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  test("/openapi.json is a valid OpenAPI 3.1 document listing every operation", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/openapi.json" });
+    assert.equal(response.statusCode, 200);
+    const document = response.json();
+    assert.equal(document.openapi, "3.1.0");
+    const result = await validate(structuredClone(document));
+    assert.equal(result.valid, true, JSON.stringify(result, null, 2));
+    const operationIds = Object.values(
+      document.paths as Record<string, Record<string, { operationId?: string }>>,
+    )
+      .flatMap((methods) => Object.values(methods))
+      .map((operation) => operation.operationId);
+    for (const operation of OPERATIONS)
+      assert.ok(operationIds.includes(operation.id), `${operation.id} is documented`);
+    const balance = document.paths["/api/market/developer/balance"].get;
+    assert.deepEqual(balance.security, [{ bearerToken: [] }]);
+  });
+
+  test("/docs serves the API reference page", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/docs/" });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.headers["content-type"] as string, /text\/html/);
+  });
+
+  test("/healthz answers while the process lives; /readyz needs the database and the catalog", async () => {
+    assert.deepEqual((await t.app.inject({ method: "GET", url: "/healthz" })).json(), { status: "ok" });
+    const notReady = await t.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(notReady.statusCode, 503);
+    assert.equal(notReady.json().status, "catalog not loaded");
+    await t.database.db
+      .insertInto("catalog_state")
+      .values({ checksum: "test", goods_count: 0, loaded_at: new Date() })
+      .execute();
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 200);
+  });
+
+  test("/metrics exposes request durations by route pattern, in Prometheus text", async () => {
+    await t.app.inject({ method: "GET", url: "/healthz" });
+    const response = await t.app.inject({ method: "GET", url: "/metrics" });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.headers["content-type"] as string, /text\/plain/);
+    assert.match(
+      response.body,
+      /http_request_duration_seconds_count\{method="GET",route="\/healthz",status_code="200"\}/,
+    );
+    assert.match(response.body, /process_cpu_seconds_total/);
+  });
+});
