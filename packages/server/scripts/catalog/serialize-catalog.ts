@@ -1,0 +1,64 @@
+import type { CatalogGoods, CatalogTag } from "../../src/domain/catalog/catalog-file.ts";
+import type { CatalogSource } from "./catalog-types.ts";
+
+const TAG_COLUMNS = ["id", "category", "internalName", "localizedName"];
+const GOODS_COLUMNS = [
+  "goodsId",
+  "marketHashName",
+  "name",
+  "shortName",
+  "type",
+  "quality",
+  "exterior",
+  "tagIds",
+  "paintwearMin",
+  "paintwearMax",
+  "paintIndex",
+  "icon",
+  "isStandard",
+  "sourceId",
+  "rarityColor",
+];
+
+/**
+ * The layout `readCatalogFile` expects (src/domain/catalog/catalog-file.ts): tags once, goods as
+ * rows that point at tag ids, icons relative to one base URL. The freshness test reads the
+ * written file back and compares it with the build, so the two sides cannot drift apart.
+ */
+export function serializeCatalog(
+  source: CatalogSource,
+  goods: CatalogGoods[],
+  tags: Map<number, CatalogTag>,
+): string {
+  const tagRows = [...tags.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, tag]) => JSON.stringify([tag.id, tag.category, tag.internalName, tag.localizedName]));
+  const goodsRows = goods.map((item) =>
+    JSON.stringify([
+      item.goodsId,
+      item.marketHashName,
+      item.name,
+      item.shortName,
+      item.type,
+      item.quality,
+      item.exterior,
+      item.tags.map((tag) => tag.id),
+      item.paintwearMin,
+      item.paintwearMax,
+      item.paintIndex,
+      item.iconUrl.slice(source.iconBaseUrl.length),
+      item.isStandard,
+      item.sourceId,
+      item.rarityColor,
+    ]),
+  );
+  const header = JSON.stringify({
+    format: "skinmarket-catalog/1",
+    source: source.name,
+    iconBaseUrl: source.iconBaseUrl,
+  });
+  return (
+    `${header.slice(0, -1)},\n"tags":{"columns":${JSON.stringify(TAG_COLUMNS)},"rows":[\n${tagRows.join(",\n")}\n]},\n` +
+    `"goods":{"columns":${JSON.stringify(GOODS_COLUMNS)},"rows":[\n${goodsRows.join(",\n")}\n]}}\n`
+  );
+}
