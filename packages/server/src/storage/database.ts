@@ -11,13 +11,18 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir?: string };
+export type DatabaseLocation =
+  | { kind: "postgres"; url: string; onConnectionError?: (error: Error) => void }
+  | { kind: "pglite"; dataDir?: string };
 
 /** The only place that chooses the driver (docs/design.md section 3). */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if (location.kind === "postgres") {
     const { openPostgresDatabase } = await import("./postgres.ts");
-    return openPostgresDatabase({ url: location.url });
+    return openPostgresDatabase({
+      url: location.url,
+      ...(location.onConnectionError ? { onConnectionError: location.onConnectionError } : {}),
+    });
   }
   const { openPGliteDatabase } = await import("./pglite.ts");
   return openPGliteDatabase(location.dataDir);

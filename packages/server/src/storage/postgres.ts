@@ -7,6 +7,8 @@ import type { DatabaseHandle } from "./database.ts";
 export interface PostgresOptions {
   url: string;
   maxConnections?: number;
+  /** An idle connection failed (server restart, terminated backend); the pool replaces it. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** A PostgreSQL server reached through `pg`'s pool. */
@@ -22,6 +24,9 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // Without a listener, an idle connection's error (e.g. the server restarting) would crash the
+  // process; the pool drops that connection and opens a new one when needed.
+  pool.on("error", (error) => options.onConnectionError?.(error));
   // Fail fast with the server's own message when the URL is wrong or the server is down.
   const client = await pool.connect();
   client.release();
