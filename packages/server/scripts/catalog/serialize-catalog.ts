@@ -1,7 +1,12 @@
-import type { CatalogGoods, CatalogTag } from "../../src/domain/catalog/catalog-file.ts";
+import {
+  CATALOG_FORMAT,
+  CATALOG_GOODS_COLUMNS,
+  CATALOG_TAG_COLUMNS,
+  type CatalogGoods,
+  type CatalogTag,
+} from "../../src/domain/catalog/catalog-file.ts";
 import type { CatalogSource } from "./catalog-types.ts";
 
-const TAG_COLUMNS = ["id", "category", "internalName", "localizedName"];
 const GOODS_COLUMNS = [
   "goodsId",
   "marketHashName",
@@ -53,12 +58,12 @@ export function serializeCatalog(
     ]),
   );
   const header = JSON.stringify({
-    format: "skinmarket-catalog/1",
+    format: CATALOG_FORMAT,
     source: source.name,
     iconBaseUrl: source.iconBaseUrl,
   });
   return (
-    `${header.slice(0, -1)},\n"tags":{"columns":${JSON.stringify(TAG_COLUMNS)},"rows":[\n${tagRows.join(",\n")}\n]},\n` +
-    `"goods":{"columns":${JSON.stringify(GOODS_COLUMNS)},"rows":[\n${goodsRows.join(",\n")}\n]}}\n`
+    `${header.slice(0, -1)},\n"tags":{"columns":${JSON.stringify(CATALOG_TAG_COLUMNS)},"rows":[\n${tagRows.join(",\n")}\n]},\n` +
+    `"goods":{"columns":${JSON.stringify(CATALOG_GOODS_COLUMNS)},"rows":[\n${goodsRows.join(",\n")}\n]}}\n`
   );
 }

@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
-import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
-import { silentLog } from "../support/test-app.ts";
-import { openTestDatabase } from "../support/test-database.ts";
+import { openTestContext } from "../support/test-context.ts";
 
 describe("loading the catalog into the database", () => {
   let database: DatabaseHandle;
   let ctx: DomainContext;
   before(async () => {
-    database = await openTestDatabase();
-    ctx = { db: database.db, clock: new OffsetClock(), actor: { kind: "system" }, log: silentLog };
+    ({ database, ctx } = await openTestContext({ kind: "system" }));
   });
   after(() => database.close());
 
@@ -26,7 +23,9 @@ describe("loading the catalog into the database", () => {
       .select((eb) => eb.fn.countAll<string>().as("count"))
       .executeTakeFirstOrThrow();
     assert.equal(Number(count), first.value.goodsCount);
-    process.stdout.write(`# catalog: ${first.value.goodsCount} goods loaded in ${Math.round(first.value.milliseconds)} ms\n`);
+    process.stdout.write(
+      `# catalog: ${first.value.goodsCount} goods loaded in ${Math.round(first.value.milliseconds)} ms\n`,
+    );
 
     const second = await loadCatalog(ctx);
     assert.ok(second.ok);
@@ -46,7 +45,9 @@ describe("loading the catalog into the database", () => {
     assert.equal(Number(redline.paintwear_min), 0.15);
     assert.equal(Number(redline.paintwear_max), 0.38);
     assert.ok(redline.name.includes("红线"));
-    assert.ok(redline.tags.some((tag) => tag.category === "exterior" && tag.internal_name === "wearcategory2"));
+    assert.ok(
+      redline.tags.some((tag) => tag.category === "exterior" && tag.internal_name === "wearcategory2"),
+    );
     const key = await database.db
       .selectFrom("goods")
       .select(["is_standard", "paintwear_min"])

@@ -26,11 +26,17 @@ describe(`column types on ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGli
   });
 
   test("a BIGINT beyond 2^53 is refused loudly instead of losing precision", async () => {
-    await assert.rejects(sql`SELECT 9007199254740993::int8 AS big`.execute(database.db), /outside the safe integer range/);
+    await assert.rejects(
+      sql`SELECT 9007199254740993::int8 AS big`.execute(database.db),
+      /outside the safe integer range/,
+    );
   });
 
   test("ledger balances come back as numbers on this driver", async () => {
-    const account = await database.db.selectFrom("ledger_accounts").select(["account_id", "balance"]).executeTakeFirstOrThrow();
+    const account = await database.db
+      .selectFrom("ledger_accounts")
+      .select(["account_id", "balance"])
+      .executeTakeFirstOrThrow();
     assert.equal(typeof account.account_id, "number");
     assert.equal(typeof account.balance, "number");
   });

@@ -4,6 +4,7 @@ import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
+import { silentLog } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const ADMIN_TOKEN = "sma_test-admin-token-0123456789";
@@ -32,8 +33,6 @@ export interface TestApp {
   assertLedger(): Promise<void>;
   close(): Promise<void>;
 }
-
-export const silentLog = { info() {}, warn() {}, error() {} };
 
 /** The app on a fresh test database with the sandbox on, as a bot developer would run it. */
 export async function createTestApp(options: { sandbox?: boolean } = {}): Promise<TestApp> {

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createUser } from "../../src/domain/accounts/create-user.ts";
-import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import { fundAccount } from "../../src/domain/wallet/fund-account.ts";
 import { readUserBalances } from "../../src/domain/wallet/ledger.ts";
 import { transferFunds } from "../../src/domain/wallet/transfer-funds.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
-import { silentLog } from "../support/test-app.ts";
-import { openTestDatabase, usingPostgres } from "../support/test-database.ts";
+import { openTestContext } from "../support/test-context.ts";
+import { usingPostgres } from "../support/test-database.ts";
 
 /**
  * Racing spenders: on a PostgreSQL server these run on separate connections at the same time;
@@ -20,8 +19,7 @@ describe("wallet ledger under concurrency", { concurrency: false }, () => {
   let database: DatabaseHandle;
   let ctx: DomainContext;
   before(async () => {
-    database = await openTestDatabase();
-    ctx = { db: database.db, clock: new OffsetClock(), actor: { kind: "admin" }, log: silentLog };
+    ({ database, ctx } = await openTestContext());
   });
   after(() => database.close());
 
@@ -34,7 +32,9 @@ describe("wallet ledger under concurrency", { concurrency: false }, () => {
       Array.from({ length: 30 }, () => fundAccount(ctx, { userId, account: "balance", amount: "-10" })),
     );
     const succeeded = results.filter((result) => result.ok).length;
-    const refused = results.filter((result) => !result.ok && result.failure.code === "Insufficient Balance").length;
+    const refused = results.filter(
+      (result) => !result.ok && result.failure.code === "Insufficient Balance",
+    ).length;
     assert.equal(succeeded, 10);
     assert.equal(refused, 20);
     assert.equal((await readUserBalances(ctx, userId)).balance, 0);

@@ -8,10 +8,8 @@ import { fundAccount, type FundableAccount } from "../../src/domain/wallet/fund-
 import { readUserBalances } from "../../src/domain/wallet/ledger.ts";
 import { transferFunds } from "../../src/domain/wallet/transfer-funds.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
-import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
-import { silentLog } from "../support/test-app.ts";
-import { openTestDatabase } from "../support/test-database.ts";
+import { openTestContext } from "../support/test-context.ts";
 
 type Model = Map<string, number>;
 const ACCOUNTS: FundableAccount[] = ["balance", "margin", "wallet"];
@@ -20,7 +18,14 @@ const key = (user: number, account: string) => `${user}:${account}`;
 type Command =
   | { kind: "deposit"; user: number; account: FundableAccount; fen: number }
   | { kind: "withdraw"; user: number; account: FundableAccount; fen: number }
-  | { kind: "transfer"; from: number; to: number; fromAccount: FundableAccount; toAccount: FundableAccount; fen: number };
+  | {
+      kind: "transfer";
+      from: number;
+      to: number;
+      fromAccount: FundableAccount;
+      toAccount: FundableAccount;
+      fen: number;
+    };
 
 const USERS = 3;
 const fen = fc.integer({ min: 1, max: 50_000 });
@@ -29,7 +34,14 @@ const account = fc.constantFrom(...ACCOUNTS);
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant("deposit" as const), user, account, fen }),
   fc.record({ kind: fc.constant("withdraw" as const), user, account, fen }),
-  fc.record({ kind: fc.constant("transfer" as const), from: user, to: user, fromAccount: account, toAccount: account, fen }),
+  fc.record({
+    kind: fc.constant("transfer" as const),
+    from: user,
+    to: user,
+    fromAccount: account,
+    toAccount: account,
+    fen,
+  }),
 );
 
 /**
@@ -41,8 +53,7 @@ describe("wallet ledger (property)", () => {
   let database: DatabaseHandle;
   let ctx: DomainContext;
   before(async () => {
-    database = await openTestDatabase();
-    ctx = { db: database.db, clock: new OffsetClock(), actor: { kind: "admin" }, log: silentLog };
+    ({ database, ctx } = await openTestContext());
   });
   after(() => database.close());
 
@@ -84,7 +95,11 @@ async function apply(ctx: DomainContext, ids: number[], step: Command): Promise<
     step.kind === "deposit"
       ? await fundAccount(ctx, { userId: ids[step.user]!, account: step.account, amount: amount(step.fen) })
       : step.kind === "withdraw"
-        ? await fundAccount(ctx, { userId: ids[step.user]!, account: step.account, amount: amount(-step.fen) })
+        ? await fundAccount(ctx, {
+            userId: ids[step.user]!,
+            account: step.account,
+            amount: amount(-step.fen),
+          })
         : await transferFunds(ctx, {
             kind: "transfer",
             from: { userId: ids[step.from]!, kind: step.fromAccount },
@@ -96,13 +111,15 @@ async function apply(ctx: DomainContext, ids: number[], step: Command): Promise<
 
 function expectedOutcome(step: Command, ids: number[], held: (id: number, name: string) => number): string {
   if (step.kind === "deposit") return "ok";
-  if (step.kind === "withdraw") return held(ids[step.user]!, step.account) >= step.fen ? "ok" : "Insufficient Balance";
+  if (step.kind === "withdraw")
+    return held(ids[step.user]!, step.account) >= step.fen ? "ok" : "Insufficient Balance";
   // A transfer needs the whole amount in the source first, even a transfer to the same account.
   return held(ids[step.from]!, step.fromAccount) >= step.fen ? "ok" : "Insufficient Balance";
 }
 
 function applyToModel(model: Model, ids: number[], step: Command): void {
-  const change = (id: number, name: string, delta: number) => model.set(key(id, name), (model.get(key(id, name)) ?? 0) + delta);
+  const change = (id: number, name: string, delta: number) =>
+    model.set(key(id, name), (model.get(key(id, name)) ?? 0) + delta);
   if (step.kind === "deposit") change(ids[step.user]!, step.account, step.fen);
   else if (step.kind === "withdraw") change(ids[step.user]!, step.account, -step.fen);
   else {

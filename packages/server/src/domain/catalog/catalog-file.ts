@@ -87,9 +87,9 @@ export interface CatalogGoods {
 export const CATALOG_FILE_PATH: string = resolve(import.meta.dirname, "../../../catalog/catalog.json.gz");
 
 /** The file names its columns; a reader built for another layout stops instead of misreading. */
-const FORMAT = "skinmarket-catalog/1";
-const TAG_COLUMNS = ["id", "category", "internalName", "localizedName"];
-const GOODS_COLUMNS = [
+export const CATALOG_FORMAT = "skinmarket-catalog/1";
+export const CATALOG_TAG_COLUMNS: readonly string[] = ["id", "category", "internalName", "localizedName"];
+export const CATALOG_GOODS_COLUMNS: readonly string[] = [
   "goodsId",
   "marketHashName",
   "name",
@@ -146,16 +146,19 @@ export async function readCatalogFile(path: string = CATALOG_FILE_PATH): Promise
 
 function parseCatalogFile(bytes: Buffer, path: string): CatalogFileContent {
   const content = JSON.parse(bytes.toString("utf8")) as CatalogFileContent;
-  if (content.format !== FORMAT) {
-    throw new Error(`${path}: format ${JSON.stringify(content.format)}, expected ${FORMAT}`);
+  if (content.format !== CATALOG_FORMAT) {
+    throw new Error(`${path}: format ${JSON.stringify(content.format)}, expected ${CATALOG_FORMAT}`);
   }
-  if (!sameColumns(content.tags.columns, TAG_COLUMNS) || !sameColumns(content.goods.columns, GOODS_COLUMNS)) {
+  if (
+    !sameColumns(content.tags.columns, CATALOG_TAG_COLUMNS) ||
+    !sameColumns(content.goods.columns, CATALOG_GOODS_COLUMNS)
+  ) {
     throw new Error(`${path}: unexpected columns; rebuild it with npm run catalog:build`);
   }
   return content;
 }
 
-function sameColumns(actual: string[], expected: string[]): boolean {
+function sameColumns(actual: readonly string[], expected: readonly string[]): boolean {
   return actual.length === expected.length && actual.every((column, index) => column === expected[index]);
 }
 

@@ -1,6 +1,7 @@
 import { recordAudit } from "../audit.ts";
+import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
-import { fail, ok, type Result } from "../result.ts";
+import { ok, type Result } from "../result.ts";
 import { generateApiToken, sha256Hex, tokenDisplayPrefix } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
 
@@ -15,12 +16,8 @@ export async function createApiToken(
   input: { userId: number },
 ): Promise<Result<IssuedToken>> {
   return inTransaction(ctx, async (tx) => {
-    const user = await tx.db
-      .selectFrom("users")
-      .select("user_id")
-      .where("user_id", "=", input.userId)
-      .executeTakeFirst();
-    if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
+    const user = await requireUser(tx, input.userId);
+    if (!user.ok) return user;
     const token = generateApiToken();
     const { token_id: tokenId } = await tx.db
       .insertInto("api_tokens")

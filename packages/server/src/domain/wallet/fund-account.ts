@@ -1,7 +1,8 @@
 import { parseMoney } from "@skinmarket/contract";
 import { recordAudit } from "../audit.ts";
+import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
-import { fail, invalidArgument, ok, type Result } from "../result.ts";
+import { invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 import { postJournalEntry, readUserBalances, type UserBalances } from "./ledger.ts";
 
@@ -26,12 +27,8 @@ export async function fundAccount(
   if (!parsed.ok) return invalidArgument("amount", parsed.reason);
   const amount = parsed.fen;
   return inTransaction(ctx, async (tx) => {
-    const user = await tx.db
-      .selectFrom("users")
-      .select("user_id")
-      .where("user_id", "=", input.userId)
-      .executeTakeFirst();
-    if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
+    const user = await requireUser(tx, input.userId);
+    if (!user.ok) return user;
     const posted = await postJournalEntry(tx, {
       kind: amount > 0 ? "deposit" : "withdrawal",
       reference: `user:${input.userId}`,

@@ -1,3 +1,4 @@
+import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { readUserBalances, type UserBalances } from "./ledger.ts";
@@ -9,11 +10,7 @@ export async function getUserBalances(
 ): Promise<Result<UserBalances>> {
   if (ctx.actor.kind !== "admin")
     return fail("Access Denied", "only the sandbox admin reads other users' balances");
-  const user = await ctx.db
-    .selectFrom("users")
-    .select("user_id")
-    .where("user_id", "=", input.userId)
-    .executeTakeFirst();
-  if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
+  const user = await requireUser(ctx, input.userId);
+  if (!user.ok) return user;
   return ok(await readUserBalances(ctx, input.userId));
 }
