@@ -7,24 +7,6 @@ import {
 } from "../../src/domain/catalog/catalog-file.ts";
 import type { CatalogSource } from "./catalog-types.ts";
 
-const GOODS_COLUMNS = [
-  "goodsId",
-  "marketHashName",
-  "name",
-  "shortName",
-  "type",
-  "quality",
-  "exterior",
-  "tagIds",
-  "paintwearMin",
-  "paintwearMax",
-  "paintIndex",
-  "icon",
-  "isStandard",
-  "sourceId",
-  "rarityColor",
-];
-
 /**
  * The layout `readCatalogFile` expects (src/domain/catalog/catalog-file.ts): tags once, goods as
  * rows that point at tag ids, icons relative to one base URL. The freshness test reads the
