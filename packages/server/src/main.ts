@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { MarketApiError, MarketTransportError } from "@skinmarket/client";
 import { Command, CommanderError, Option } from "commander";
-import { adminCommand } from "./cli/admin-commands.ts";
+import { adminCommand, UsageError } from "./cli/admin-commands.ts";
 import {
   CONFIG_VARIABLES,
   ConfigError,
@@ -113,6 +113,10 @@ function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) {
     // Help and version are not failures; commander has already printed what went wrong otherwise.
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  if (error instanceof UsageError) {
+    process.stderr.write(`skinmarket: ${error.message}\n`);
+    return EXIT_USAGE;
   }
   if (error instanceof ConfigError) {
     process.stderr.write(`skinmarket: configuration: ${error.message}\n`);

@@ -1,7 +1,10 @@
 import { resolve } from "node:path";
 import { SandboxClient, type TransportOptions } from "@skinmarket/client";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { readAdminTokenFile } from "../server.ts";
+
+/** A mistake in how the command was called: reported with exit code 2. */
+export class UsageError extends Error {}
 
 interface AdminOptions {
   url: string;
@@ -97,7 +100,7 @@ export function adminCommand(): Command {
       .description(`${verb} a user's balance, margin or wallet (amount in yuan)`)
       .action(async function (this: Command, userId: string, account: string, amount: string) {
         if (account !== "balance" && account !== "margin" && account !== "wallet") {
-          throw new InvalidArgumentError("account must be balance, margin or wallet");
+          throw new UsageError("account must be balance, margin or wallet");
         }
         await execute(
           this,
@@ -192,9 +195,9 @@ async function execute<Answer>(
 }
 
 async function connection(options: AdminOptions): Promise<TransportOptions & { token: string }> {
-  const token = options.adminToken ?? (await readAdminTokenFile(resolve(options.dataDir)));
+  const token = options.adminToken || (await readAdminTokenFile(resolve(options.dataDir)));
   if (!token) {
-    throw new InvalidArgumentError(
+    throw new UsageError(
       `no sandbox admin token: pass --admin-token, set SANDBOX_ADMIN_TOKEN, or run where ${options.dataDir}/sandbox-admin-token exists`,
     );
   }
@@ -218,8 +221,8 @@ const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400
 
 export function parseDuration(text: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(text.trim());
-  if (!match) throw new InvalidArgumentError(`duration "${text}": use seconds or a number with s, m, h or d`);
+  if (!match) throw new UsageError(`duration "${text}": use seconds or a number with s, m, h or d`);
   const seconds = Number(match[1]) * DURATION_UNITS[match[2] || "s"]!;
-  if (seconds < 1) throw new InvalidArgumentError("duration must be at least one second");
+  if (seconds < 1) throw new UsageError("duration must be at least one second");
   return seconds;
 }

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+
+const MAIN = join(import.meta.dirname, "../../src/main.ts");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: "pipe",
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The `skinmarket` command as an operator and a bot developer use it. */
+describe("skinmarket command", () => {
+  let dataDir: string;
+  let server: ChildProcess;
+  let baseUrl: string;
+  let serverOutput = "";
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-cli-"));
+    server = spawn(
+      process.execPath,
+      [MAIN, "serve", "--port", "0", "--data-dir", dataDir, "--log-level", "info"],
+      {
+        env: { ...process.env, DATABASE_URL: "", SANDBOX_ADMIN_TOKEN: "" },
+        stdio: "pipe",
+      },
+    );
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${serverOutput}`)), 60_000);
+      server.stdout?.on("data", (chunk: Buffer) => {
+        serverOutput += chunk;
+        const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)".*skinmarket is serving/.exec(serverOutput);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${serverOutput}`)));
+    });
+  });
+
+  after(async () => {
+    if (server.exitCode === null) server.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("first start loads the catalog and prints the generated sandbox admin token once", async () => {
+    assert.match(serverOutput, /catalog loaded into the database/);
+    const token = (await readFile(join(dataDir, "sandbox-admin-token"), "utf8")).trim();
+    assert.match(token, /^sma_/);
+    assert.equal(serverOutput.split(token).length - 1, 1, "the token is printed exactly once");
+    const ready = await fetch(`${baseUrl}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.ok(((await ready.json()) as { goods: number }).goods >= 20_000);
+  });
+
+  test("admin subcommands drive the sandbox, with --json for scripts", async () => {
+    const common = ["--url", baseUrl, "--data-dir", dataDir];
+    const created = await run(["admin", ...common, "--json", "user", "create", "--nickname", "cli-user"], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const user = JSON.parse(created.stdout) as { user_id: string; token: string };
+    assert.match(user.token, /^smk_/);
+
+    const deposit = await run(["admin", ...common, "deposit", user.user_id, "balance", "42.5"], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(deposit.code, 0, deposit.stderr);
+    assert.match(deposit.stdout, /balance 42\.50/);
+
+    const withdraw = await run(["admin", ...common, "withdraw", user.user_id, "balance", "100"], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(withdraw.code, 1);
+    assert.match(withdraw.stderr, /Insufficient Balance/);
+
+    const clock = await run(["admin", ...common, "--json", "clock", "advance", "2h"], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(clock.code, 0, clock.stderr);
+    assert.equal((JSON.parse(clock.stdout) as { offset_seconds: number }).offset_seconds, 7200);
+
+    const balance = await fetch(`${baseUrl}/api/market/developer/balance`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    assert.equal(((await balance.json()) as { market_balance: string }).market_balance, "42.50");
+  });
+
+  test("a wrong admin token is refused with exit code 1", async () => {
+    const refused = await run([
+      "admin",
+      "--url",
+      baseUrl,
+      "--admin-token",
+      "sma_wrong-token-000000000",
+      "clock",
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Unauthorized/);
+  });
+
+  test("SIGTERM stops the server cleanly with exit code 0", async () => {
+    const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
+    server.kill("SIGTERM");
+    assert.equal(await exited, 0);
+    assert.match(serverOutput, /stopped cleanly/);
+  });
+
+  test("migrate applies the schema to a data directory and reports as JSON", async () => {
+    const result = await run(["migrate", "--data-dir", dataDir, "--json"], { DATABASE_URL: "" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      database: `PGlite in ${join(dataDir, "pglite")}`,
+      migrated: true,
+    });
+  });
+});
+
+describe("skinmarket usage", () => {
+  test("--help lists the commands and exits 0", async () => {
+    const result = await run(["--help"]);
+    assert.equal(result.code, 0);
+    for (const command of ["serve", "migrate", "admin"]) assert.match(result.stdout, new RegExp(command));
+    const admin = await run(["admin", "--help"]);
+    assert.equal(admin.code, 0);
+    assert.match(admin.stdout, /--json/);
+  });
+
+  test("invalid configuration exits 2 naming the variable", async () => {
+    const result = await run(["serve", "--port", "not-a-port"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /PORT: must be a whole number/);
+    const fromEnv = await run(["serve"], { LOG_LEVEL: "chatty" });
+    assert.equal(fromEnv.code, 2);
+    assert.match(fromEnv.stderr, /LOG_LEVEL/);
+  });
+
+  test("an unknown command exits 2", async () => {
+    const result = await run(["dance"]);
+    assert.equal(result.code, 2);
+  });
+});
