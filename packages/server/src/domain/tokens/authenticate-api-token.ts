@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { AccessLevel } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
@@ -37,7 +36,7 @@ export async function authenticateApiToken(
       "api_tokens.token_id",
       "api_tokens.user_id",
       "api_tokens.revoked_at",
-      "api_tokens.prefix",
+      "api_tokens.last_used_at",
       "users.access_level",
     ])
     .where("api_tokens.token_hash", "=", sha256Hex(match[1]))
@@ -52,20 +51,16 @@ export async function authenticateApiToken(
     return fail("Unauthorized", row ? "this token has been revoked" : "unknown token");
   }
   const now = ctx.clock.now();
-  await ctx.db
-    .updateTable("api_tokens")
-    .set({ last_used_at: now })
-    .where("token_id", "=", row.token_id)
-    .where((eb) =>
-      eb.or([
-        eb("last_used_at", "is", null),
-        eb(
-          "last_used_at",
-          "<",
-          sql<Date>`${now}::timestamptz - make_interval(secs => ${LAST_USED_RESOLUTION_SECONDS})`,
-        ),
-      ]),
-    )
-    .execute();
+  const stale =
+    !row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_SECONDS * 1000;
+  if (stale) {
+    // Conditional, so that concurrent requests on one token write it once.
+    await ctx.db
+      .updateTable("api_tokens")
+      .set({ last_used_at: now })
+      .where("token_id", "=", row.token_id)
+      .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", now)]))
+      .execute();
+  }
   return ok({ userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level });
 }

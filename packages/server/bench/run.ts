@@ -1,0 +1,174 @@
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import { sql } from "kysely";
+import { buildApp } from "../src/app.ts";
+import { createUser } from "../src/domain/accounts/create-user.ts";
+import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
+import { OffsetClock } from "../src/domain/clock.ts";
+import type { DomainContext } from "../src/domain/context.ts";
+import { fundAccount } from "../src/domain/wallet/fund-account.ts";
+import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts";
+import { migrateToLatest } from "../src/storage/migrator.ts";
+
+/**
+ * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
+ * machine, so the numbers travel between machines. Absolute figures are printed for context.
+ *   --duration <s>   seconds per HTTP measurement (default 5)
+ *   --json           print the results as JSON
+ * BENCH_DATABASE_URL: also measure on that PostgreSQL server. Use a scratch database: the bench
+ * migrates it and leaves its users and journal entries behind.
+ */
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "5" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean" },
+  },
+});
+if (flags.help) {
+  process.stdout.write("usage: npm run bench -- [--duration seconds] [--json]\n");
+  process.exit(0);
+}
+const duration = Number(flags.duration);
+const log = { info() {}, warn() {}, error() {} };
+
+interface Figure {
+  name: string;
+  value: number;
+  baseline: number;
+  unit: string;
+  ratio: number;
+  note: string;
+}
+const figures: Figure[] = [];
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: 16, pipelining: 1, duration, headers });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function helloWorldBaseline(): Promise<number> {
+  progress("baseline: Fastify hello-world");
+  const hello = Fastify();
+  hello.get("/", async () => ({ hello: "world" }));
+  const helloUrl = await hello.listen({ port: 0, host: "127.0.0.1" });
+  const baseline = await requestsPerSecond(helloUrl);
+  await hello.close();
+  return baseline;
+}
+
+async function httpFigures(location: DatabaseLocation, label: string, baseline: number): Promise<void> {
+  progress(`GET /api/market/developer/balance (bearer auth, ledger read, ${label})`);
+  const database = await openDatabase(location);
+  await migrateToLatest(database.db);
+  const clock = new OffsetClock();
+  const ctx: DomainContext = { db: database.db, clock, actor: { kind: "admin" }, log };
+  const user = await createUser(ctx, { nickname: `bench-http-${Date.now()}` });
+  if (!user.ok) throw new Error(user.failure.message);
+  const app = await buildApp({ database, clock });
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  const balance = await requestsPerSecond(`${url}/api/market/developer/balance`, {
+    authorization: `Bearer ${user.value.token}`,
+  });
+  await app.close();
+  await database.close();
+  figures.push({
+    name: `balance request (${label})`,
+    value: balance,
+    baseline,
+    unit: "req/s",
+    ratio: balance / baseline,
+    note: "vs Fastify hello-world, same run",
+  });
+}
+
+async function ledgerFigures(location: DatabaseLocation, label: string, count: number): Promise<void> {
+  progress(`ledger deposits on ${label}`);
+  const database = await openDatabase(location);
+  try {
+    await migrateToLatest(database.db);
+    const ctx: DomainContext = { db: database.db, clock: new OffsetClock(), actor: { kind: "admin" }, log };
+    const user = await createUser(ctx, { nickname: `bench-${Date.now()}` });
+    if (!user.ok) throw new Error(user.failure.message);
+    await sql`CREATE TEMPORARY TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, amount bigint NOT NULL)`.execute(
+      database.db,
+    );
+    // Baseline: the cheapest write transaction on the same database, one row per transaction.
+    const baselineStart = performance.now();
+    for (let index = 0; index < count; index++) {
+      await database.db
+        .transaction()
+        .execute((trx) => sql`INSERT INTO bench_baseline (amount) VALUES (${index})`.execute(trx));
+    }
+    const baseline = count / ((performance.now() - baselineStart) / 1000);
+    const start = performance.now();
+    for (let index = 0; index < count; index++) {
+      const funded = await fundAccount(ctx, {
+        userId: user.value.userId,
+        account: "balance",
+        amount: "1.00",
+      });
+      if (!funded.ok) throw new Error(funded.failure.message);
+    }
+    const deposits = count / ((performance.now() - start) / 1000);
+    figures.push({
+      name: `deposit (${label})`,
+      value: deposits,
+      baseline,
+      unit: "tx/s",
+      ratio: deposits / baseline,
+      note: "journal entry + 2 lines + 2 balance updates + audit, vs 1-row insert transactions",
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+async function catalogFigure(): Promise<void> {
+  progress("catalog first load (PGlite)");
+  const database = await openDatabase({ kind: "pglite" });
+  await migrateToLatest(database.db);
+  const loaded = await loadCatalog({
+    db: database.db,
+    clock: new OffsetClock(),
+    actor: { kind: "system" },
+    log,
+  });
+  await database.close();
+  if (!loaded.ok) throw new Error(loaded.failure.message);
+  figures.push({
+    name: "catalog first load",
+    value: loaded.value.milliseconds,
+    baseline: loaded.value.goodsCount,
+    unit: "ms",
+    ratio: loaded.value.goodsCount / (loaded.value.milliseconds / 1000),
+    note: "goods per second into an empty embedded database",
+  });
+}
+
+const helloWorld = await helloWorldBaseline();
+await httpFigures({ kind: "pglite" }, "PGlite", helloWorld);
+await ledgerFigures({ kind: "pglite" }, "PGlite", 500);
+const server = process.env.BENCH_DATABASE_URL;
+if (server) {
+  await httpFigures({ kind: "postgres", url: server }, "PostgreSQL", helloWorld);
+  await ledgerFigures({ kind: "postgres", url: server }, "PostgreSQL", 1000);
+}
+await catalogFigure();
+
+if (flags.json) {
+  process.stdout.write(`${JSON.stringify({ duration, figures }, null, 2)}\n`);
+} else {
+  for (const figure of figures) {
+    process.stdout.write(
+      `${figure.name.padEnd(26)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit.padEnd(6)} ratio ${figure.ratio.toFixed(2).padStart(7)}  (${figure.note}; baseline ${figure.baseline.toFixed(0)})\n`,
+    );
+  }
+}
