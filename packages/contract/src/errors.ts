@@ -11,7 +11,6 @@ export const ERROR_HTTP_STATUS = {
   "Access Denied": 403,
   "Not Found": 404,
   "Path Not Found": 404,
-  "Method Not Allowed": 405,
   "Invalid State": 409,
   "Insufficient Balance": 409,
   "Payload Too Large": 413,
@@ -20,7 +19,6 @@ export const ERROR_HTTP_STATUS = {
   "Rate Limit Exceeded": 429,
   "Quota Exceeded": 429,
   "Internal Error": 500,
-  "Service Unavailable": 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
