@@ -6,6 +6,8 @@ import { buildApp } from "../src/app.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
+import { SecretBox } from "../src/domain/secret-box.ts";
+import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import type { DomainContext } from "../src/domain/context.ts";
 import { fundAccount } from "../src/domain/wallet/fund-account.ts";
 import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts";
@@ -32,6 +34,7 @@ if (flags.help) {
 }
 const duration = Number(flags.duration);
 const log = { info() {}, warn() {}, error() {} };
+const services = { platform: new SandboxPlatform(), secretBox: new SecretBox(SecretBox.generateKey()) };
 
 interface Figure {
   name: string;
@@ -69,10 +72,10 @@ async function httpFigures(location: DatabaseLocation, label: string, baseline: 
   const database = await openDatabase(location);
   await migrateToLatest(database.db);
   const clock = new OffsetClock();
-  const ctx: DomainContext = { db: database.db, clock, actor: { kind: "admin" }, log };
+  const ctx: DomainContext = { db: database.db, clock, actor: { kind: "admin" }, log, ...services };
   const user = await createUser(ctx, { nickname: `bench-http-${Date.now()}` });
   if (!user.ok) throw new Error(user.failure.message);
-  const app = await buildApp({ database, clock });
+  const app = await buildApp({ database, clock, ...services });
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
   const balance = await requestsPerSecond(`${url}/api/market/developer/balance`, {
     authorization: `Bearer ${user.value.token}`,
@@ -94,7 +97,13 @@ async function ledgerFigures(location: DatabaseLocation, label: string, count: n
   const database = await openDatabase(location);
   try {
     await migrateToLatest(database.db);
-    const ctx: DomainContext = { db: database.db, clock: new OffsetClock(), actor: { kind: "admin" }, log };
+    const ctx: DomainContext = {
+      db: database.db,
+      clock: new OffsetClock(),
+      actor: { kind: "admin" },
+      log,
+      ...services,
+    };
     const user = await createUser(ctx, { nickname: `bench-${Date.now()}` });
     if (!user.ok) throw new Error(user.failure.message);
     await sql`CREATE TEMPORARY TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, amount bigint NOT NULL)`.execute(
@@ -140,6 +149,7 @@ async function catalogFigure(): Promise<void> {
     clock: new OffsetClock(),
     actor: { kind: "system" },
     log,
+    ...services,
   });
   await database.close();
   if (!loaded.ok) throw new Error(loaded.failure.message);

@@ -4,6 +4,8 @@ import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
+import type { SecretBox } from "./domain/secret-box.ts";
+import type { GamePlatform } from "./platform/game-platform.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
 import { createValidatorCompiler } from "./http/plugins/validation.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
@@ -17,6 +19,8 @@ import type { DatabaseHandle } from "./storage/database.ts";
 export interface AppDeps {
   database: DatabaseHandle;
   clock: Clock;
+  platform: GamePlatform;
+  secretBox: SecretBox;
   /** Present when the sandbox is on: its API is registered and moves this clock. */
   sandbox?: { clock: OffsetClock; adminToken: string };
   sessionTtlSeconds?: number;
@@ -62,7 +66,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodies(app);
   registerErrorHandling(app);
   registerAuth(app, {
-    baseContext: { db: deps.database.db, clock: deps.clock },
+    baseContext: {
+      db: deps.database.db,
+      clock: deps.clock,
+      platform: deps.platform,
+      secretBox: deps.secretBox,
+    },
     sandboxAdminToken: deps.sandbox?.adminToken,
   });
   const metrics = registerMetrics(app);

@@ -15,6 +15,7 @@ export interface Config {
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   secureCookies: boolean;
+  secretKey: Buffer | undefined;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -42,6 +43,8 @@ export const CONFIG_VARIABLES = {
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
+  SECRET_KEY:
+    "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -71,7 +74,16 @@ export function loadConfig(source: ConfigSource): Config {
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
+    secretKey: secretKey(source),
   };
+}
+
+function secretKey(source: ConfigSource): Buffer | undefined {
+  const text = optional(source, "SECRET_KEY");
+  if (text === undefined) return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(text))
+    throw new ConfigError("SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)");
+  return Buffer.from(text, "hex");
 }
 
 function optional(source: ConfigSource, variable: ConfigVariable): string | undefined {

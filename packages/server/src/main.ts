@@ -30,6 +30,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
+  ["--secret-key <hex>", "SECRET_KEY"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

@@ -8,7 +8,9 @@ import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
 import type { DomainContext } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
+import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
+import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
@@ -45,7 +47,16 @@ export async function startServer(
   try {
     const sandboxClock = config.sandbox ? new OffsetClock() : undefined;
     const clock: Clock = sandboxClock ?? systemClock;
-    const systemContext: DomainContext = { db: database.db, clock, actor: { kind: "system" }, log };
+    const platform = new SandboxPlatform();
+    const secretBox = new SecretBox(await secretKey(config, log));
+    const systemContext: DomainContext = {
+      db: database.db,
+      clock,
+      actor: { kind: "system" },
+      log,
+      platform,
+      secretBox,
+    };
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
     const catalog = await loadCatalog(systemContext);
@@ -62,6 +73,8 @@ export async function startServer(
     const app = await buildApp({
       database,
       clock,
+      platform,
+      secretBox,
       ...(sandboxClock
         ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } }
         : {}),
@@ -89,6 +102,26 @@ export async function startServer(
 }
 
 export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
+export const SECRET_KEY_FILE = "secret-key";
+
+/**
+ * The key that seals stored secrets: SECRET_KEY if set, else DATA_DIR/secret-key, generated on
+ * first start. Losing it makes stored platform cookies unreadable (users upload them again).
+ */
+async function secretKey(config: Config, log: Logger): Promise<Buffer> {
+  if (config.secretKey) return config.secretKey;
+  const path = join(config.dataDir, SECRET_KEY_FILE);
+  const existing = await readOptionalFile(path);
+  if (existing) {
+    if (!/^[0-9a-f]{64}$/.test(existing)) throw new Error(`${path} does not hold 64 hexadecimal characters`);
+    return Buffer.from(existing, "hex");
+  }
+  const key = SecretBox.generateKey();
+  await mkdir(config.dataDir, { recursive: true });
+  await writeFile(path, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  log.info({ path }, "secret key generated");
+  return key;
+}
 
 /**
  * The sandbox admin token: SANDBOX_ADMIN_TOKEN if set, else the one in the data directory,
@@ -97,7 +130,7 @@ export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
 async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
   if (config.sandboxAdminToken) return config.sandboxAdminToken;
   const path = join(config.dataDir, ADMIN_TOKEN_FILE);
-  const existing = await readAdminTokenFile(config.dataDir);
+  const existing = await readOptionalFile(path);
   if (existing) return existing;
   const token = `sma_${generateSecret()}`;
   await mkdir(config.dataDir, { recursive: true });
@@ -109,9 +142,13 @@ async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
   return token;
 }
 
-export async function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
+export function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
+  return readOptionalFile(join(dataDir, ADMIN_TOKEN_FILE));
+}
+
+async function readOptionalFile(path: string): Promise<string | undefined> {
   try {
-    return (await readFile(join(dataDir, ADMIN_TOKEN_FILE), "utf8")).trim() || undefined;
+    return (await readFile(path, "utf8")).trim() || undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

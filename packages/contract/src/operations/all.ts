@@ -12,6 +12,22 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { getBalance } from "./wallet.ts";
+import { getPlatformInventory, setupPlatformAccount, uploadPlatformCookies } from "./platform.ts";
+import {
+  sandboxAcceptOffer,
+  sandboxBindPlatformAccount,
+  sandboxCreateOffer,
+  sandboxCreatePlatformAccount,
+  sandboxDeclineOffer,
+  sandboxExpirePlatformCookies,
+  sandboxGetPlatformAccount,
+  sandboxGrantItems,
+  sandboxIssuePlatformCookies,
+  sandboxListOffers,
+  sandboxSetAutoAccept,
+  sandboxUnbindPlatformAccount,
+  sandboxUpdatePlatformAccount,
+} from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
@@ -22,6 +38,9 @@ export const OPERATIONS = [
   login,
   logout,
   getUserInfo,
+  getPlatformInventory,
+  uploadPlatformCookies,
+  setupPlatformAccount,
   sandboxCreateUser,
   sandboxCreateToken,
   sandboxRevokeToken,
@@ -32,4 +51,17 @@ export const OPERATIONS = [
   sandboxAdvanceClock,
   sandboxRunJobs,
   sandboxReset,
+  sandboxCreatePlatformAccount,
+  sandboxGetPlatformAccount,
+  sandboxUpdatePlatformAccount,
+  sandboxSetAutoAccept,
+  sandboxBindPlatformAccount,
+  sandboxUnbindPlatformAccount,
+  sandboxIssuePlatformCookies,
+  sandboxExpirePlatformCookies,
+  sandboxGrantItems,
+  sandboxListOffers,
+  sandboxCreateOffer,
+  sandboxAcceptOffer,
+  sandboxDeclineOffer,
 ] as const;

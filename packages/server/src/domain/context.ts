@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../storage/schema.ts";
+import type { GamePlatform } from "../platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
+import type { SecretBox } from "./secret-box.ts";
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =
@@ -21,6 +23,10 @@ export interface DomainContext {
   clock: Clock;
   actor: Actor;
   log: DomainLogger;
+  /** The game platform: the sandbox platform, or a real one behind the same port. */
+  platform: GamePlatform;
+  /** Seals secrets kept at rest (uploaded cookies, API keys). */
+  secretBox: SecretBox;
   requestId?: string;
 }
 

@@ -3,6 +3,7 @@ import type { DomainContext } from "../domain/context.ts";
 import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
 import { inTransaction } from "../domain/transaction.ts";
 import { ok } from "../domain/result.ts";
+import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 
 export interface Job {
   name: string;
@@ -13,6 +14,7 @@ export interface Job {
 
 export const JOBS: readonly Job[] = [
   { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
+  { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
 ];
 
 export interface JobRun {

@@ -15,6 +15,12 @@ export interface Database {
   journal_lines: JournalLinesTable;
   audit_events: AuditEventsTable;
   system_settings: SystemSettingsTable;
+  sandbox_platform_accounts: SandboxPlatformAccountsTable;
+  sandbox_platform_sessions: SandboxPlatformSessionsTable;
+  sandbox_assets: SandboxAssetsTable;
+  sandbox_trade_offers: SandboxTradeOffersTable;
+  bound_platform_accounts: BoundPlatformAccountsTable;
+  platform_inventory_items: PlatformInventoryItemsTable;
 }
 
 export interface GoodsTable {
@@ -124,4 +130,101 @@ export type NewAuditEvent = Insertable<AuditEventsTable>;
 export interface SystemSettingsTable {
   key: string;
   value: ColumnType<unknown, string, string>;
+}
+
+export interface SandboxPlatformAccountsTable {
+  platformid: string;
+  trade_token: string;
+  inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
+  limited: ColumnType<boolean, boolean | undefined, boolean>;
+  api_key: string | null;
+  auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface SandboxPlatformSessionsTable {
+  session_id: Generated<number>;
+  platformid: string;
+  secret_hash: string;
+  issued_at: Date;
+  expires_at: Date;
+}
+
+/** A sticker on a weapon, as the reference's sticker entry. */
+export interface StickerRow {
+  sticker_id: number;
+  slot: number;
+  wear: number;
+  category: string;
+  market_hash_name: string;
+  offset_x: number;
+  offset_y: number;
+  rotation: number;
+}
+
+export interface KeychainRow {
+  keychain_id: number;
+  slot: number;
+  pattern: number;
+  market_hash_name: string;
+  offset_x: number;
+  offset_y: number;
+  offset_z: number;
+}
+
+export interface SandboxAssetsTable {
+  assetid: number;
+  platformid: string;
+  goods_id: number;
+  classid: string;
+  instanceid: string;
+  paintwear: string | null;
+  paintseed: number | null;
+  paintindex: number | null;
+  stickers: ColumnType<StickerRow[], string, string>;
+  keychains: ColumnType<KeychainRow[], string, string>;
+  nametag: string | null;
+  tradable_after: Date | null;
+  acquired_at: Date;
+  traded_to_assetid: number | null;
+  traded_from_assetid: number | null;
+}
+
+export type TradeOfferState = "active" | "accepted" | "declined" | "cancelled" | "expired";
+
+export interface SandboxTradeOffersTable {
+  tradeofferid: number;
+  sender: string;
+  receiver: string;
+  assetids: ColumnType<number[], string, string>;
+  message: ColumnType<string, string | undefined, string>;
+  state: TradeOfferState;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+  expires_at: Date;
+}
+
+export type CookieState = "valid" | "invalid" | "expired";
+
+export interface BoundPlatformAccountsTable {
+  platformid: string;
+  user_id: number;
+  bound_at: Date;
+  trade_url: string | null;
+  cookies_sealed: string | null;
+  cookie_state: CookieState | null;
+  cookies_checked_at: Date | null;
+  api_key_sealed: string | null;
+  inventory_refreshed_at: Date | null;
+}
+
+export interface PlatformInventoryItemsTable {
+  platformid: string;
+  assetid: number;
+  goods_id: number;
+  paintwear: string | null;
+  has_nametag: boolean;
+  tradable_after: Date | null;
+  acquired_at: Date;
+  asset: ColumnType<unknown, string, string>;
 }

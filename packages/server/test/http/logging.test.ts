@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import { pino } from "pino";
 import { buildApp, LOG_REDACTIONS } from "../../src/app.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
+import { testPlatform } from "../support/test-context.ts";
 import { openTestDatabase } from "../support/test-database.ts";
 
 describe("structured logs", () => {
@@ -19,7 +20,13 @@ describe("structured logs", () => {
     const database = await openTestDatabase();
     const clock = new OffsetClock();
     const adminToken = "sma_logging-test-admin-token-000";
-    const app = await buildApp({ database, clock, sandbox: { clock, adminToken }, logger });
+    const app = await buildApp({
+      database,
+      clock,
+      ...testPlatform(),
+      sandbox: { clock, adminToken },
+      logger,
+    });
     try {
       const created = await app.inject({
         method: "POST",

@@ -4,7 +4,7 @@ import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
-import { silentLog } from "./test-context.ts";
+import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const ADMIN_TOKEN = "sma_test-admin-token-0123456789";
@@ -38,9 +38,11 @@ export interface TestApp {
 export async function createTestApp(options: { sandbox?: boolean } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new OffsetClock();
+  const services = testPlatform();
   const app = await buildApp({
     database,
     clock,
+    ...services,
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
   });
   const request = (
@@ -59,7 +61,7 @@ export async function createTestApp(options: { sandbox?: boolean } = {}): Promis
     app,
     database,
     clock,
-    ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog },
+    ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog, ...services },
     admin: (method, url, body) => request(ADMIN_TOKEN, method, url, body),
     as: (token, method, url, body) => request(token, method, url, body),
     async createUser(body = {}) {

@@ -1,14 +1,24 @@
 import { OffsetClock } from "../../src/domain/clock.ts";
+import { SecretBox } from "../../src/domain/secret-box.ts";
+import { SandboxPlatform } from "../../src/platform/sandbox/sandbox-platform.ts";
 import type { Actor, DomainContext } from "../../src/domain/context.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const silentLog = { info() {}, warn() {}, error() {} };
 
+/** The sandbox platform and a fresh random sealing key. */
+export function testPlatform() {
+  return { platform: new SandboxPlatform(), secretBox: new SecretBox(SecretBox.generateKey()) };
+}
+
 /** A fresh test database and a domain context on it, for tests of verbs below the HTTP layer. */
 export async function openTestContext(
   actor: Actor = { kind: "admin" },
 ): Promise<{ database: DatabaseHandle; ctx: DomainContext }> {
   const database = await openTestDatabase();
-  return { database, ctx: { db: database.db, clock: new OffsetClock(), actor, log: silentLog } };
+  return {
+    database,
+    ctx: { db: database.db, clock: new OffsetClock(), actor, log: silentLog, ...testPlatform() },
+  };
 }

@@ -3,7 +3,13 @@ import type { OffsetClock } from "../../domain/clock.ts";
 import { registerGetBalance } from "./developer/get-balance.ts";
 import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
 import { registerSetBuyOrderStatus } from "./developer/set-buy-order-status.ts";
+import { registerGetPlatformInventory } from "./platform/get-platform-inventory.ts";
+import { registerSetupPlatformAccount } from "./platform/setup-platform-account.ts";
+import { registerUploadPlatformCookies } from "./platform/upload-platform-cookies.ts";
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
+import { registerSandboxPlatformAccounts } from "./sandbox/platform-accounts.ts";
+import { registerSandboxPlatformItems } from "./sandbox/platform-items.ts";
+import { registerSandboxPlatformOffers } from "./sandbox/platform-offers.ts";
 import { registerSandboxFunds } from "./sandbox/funds.ts";
 import { registerSandboxSettings } from "./sandbox/settings.ts";
 import { registerSandboxTokens } from "./sandbox/tokens.ts";
@@ -21,6 +27,9 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGetBalance(app);
   registerGetBuyOrderStatus(app);
   registerSetBuyOrderStatus(app);
+  registerGetPlatformInventory(app);
+  registerUploadPlatformCookies(app);
+  registerSetupPlatformAccount(app);
 
   registerLogin(app, options);
   registerLogout(app);
@@ -32,5 +41,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxFunds(app);
     registerSandboxSettings(app);
     registerSandboxWorld(app, options.sandboxClock);
+    registerSandboxPlatformAccounts(app);
+    registerSandboxPlatformItems(app);
+    registerSandboxPlatformOffers(app);
   }
 }

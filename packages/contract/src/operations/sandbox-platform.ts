@@ -1,0 +1,200 @@
+import { Type } from "typebox";
+import { IdString, StrictObject, UnixSeconds } from "../common.ts";
+import { defineOperation } from "../operation.ts";
+import { AssetInfo } from "../records.ts";
+import { PlatformId } from "./platform.ts";
+
+/** The sandbox platform (docs/design.md section 10): accounts, items, cookies and trade offers. */
+const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox platform"] } as const;
+
+const AccountParams = StrictObject({ platformid: PlatformId });
+const OfferParams = StrictObject({ tradeofferid: Type.String({ pattern: "^\\d{1,18}$" }) });
+
+export const SandboxPlatformAccount = Type.Object({
+  platformid: Type.String(),
+  trade_url: Type.String(),
+  inventory_public: Type.Boolean(),
+  limited: Type.Boolean(),
+  auto_accept: Type.Boolean(),
+  api_key_registered: Type.Boolean(),
+  item_count: Type.Integer(),
+  user_id: Type.Union([IdString, Type.Null()]),
+});
+
+export const SandboxTradeOffer = Type.Object({
+  tradeofferid: Type.String(),
+  sender: Type.String(),
+  receiver: Type.String(),
+  assetids: Type.Array(Type.String()),
+  state: Type.Enum(["active", "accepted", "declined", "cancelled", "expired"]),
+  message: Type.String(),
+  created_at: UnixSeconds,
+  updated_at: UnixSeconds,
+  expires_at: UnixSeconds,
+  received_assetids: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+
+const Cookies = Type.String({
+  description: "JSON-encoded cookies, ready for platform/cookie's platform_cookies",
+});
+
+export const sandboxCreatePlatformAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxCreatePlatformAccount",
+  method: "POST",
+  path: "/sandbox/platform/accounts",
+  summary: "Creates a platform account (bound to a user when user_id is given) with a first login session",
+  body: StrictObject({ user_id: Type.Optional(IdString) }),
+  response: Type.Object({ platformid: Type.String(), trade_url: Type.String(), cookies: Cookies }),
+});
+
+export const sandboxGetPlatformAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxGetPlatformAccount",
+  method: "GET",
+  path: "/sandbox/platform/accounts/:platformid",
+  summary: "A platform account's settings, item count and bound user",
+  params: AccountParams,
+  response: SandboxPlatformAccount,
+});
+
+export const sandboxUpdatePlatformAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxUpdatePlatformAccount",
+  method: "PUT",
+  path: "/sandbox/platform/accounts/:platformid/settings",
+  summary: "Makes the inventory public or private, or the account limited (no API key)",
+  params: AccountParams,
+  body: StrictObject({
+    inventory_public: Type.Optional(Type.Boolean()),
+    limited: Type.Optional(Type.Boolean()),
+  }),
+  response: SandboxPlatformAccount,
+});
+
+export const sandboxSetAutoAccept = defineOperation({
+  ...sandbox,
+  id: "sandboxSetAutoAccept",
+  method: "PUT",
+  path: "/sandbox/platform/accounts/:platformid/auto_accept",
+  summary: "Accept every incoming trade offer at once (or stop doing so)",
+  params: AccountParams,
+  body: StrictObject({ enabled: Type.Boolean() }),
+  response: SandboxPlatformAccount,
+});
+
+export const sandboxBindPlatformAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxBindPlatformAccount",
+  method: "POST",
+  path: "/sandbox/platform/accounts/:platformid/bind",
+  summary: "Binds the platform account to a marketplace user",
+  params: AccountParams,
+  body: StrictObject({ user_id: IdString }),
+  response: Type.Object({ platformid: Type.String(), user_id: IdString }),
+});
+
+export const sandboxUnbindPlatformAccount = defineOperation({
+  ...sandbox,
+  id: "sandboxUnbindPlatformAccount",
+  method: "POST",
+  path: "/sandbox/platform/accounts/:platformid/unbind",
+  summary: "Unbinds the platform account from its user; stored cookies and the inventory copy are dropped",
+  params: AccountParams,
+  response: Type.Object({ platformid: Type.String(), user_id: Type.Null() }),
+});
+
+export const sandboxIssuePlatformCookies = defineOperation({
+  ...sandbox,
+  id: "sandboxIssuePlatformCookies",
+  method: "POST",
+  path: "/sandbox/platform/accounts/:platformid/cookies",
+  summary: "A fresh platform login: new session cookies",
+  params: AccountParams,
+  response: Type.Object({ cookies: Cookies }),
+});
+
+export const sandboxExpirePlatformCookies = defineOperation({
+  ...sandbox,
+  id: "sandboxExpirePlatformCookies",
+  method: "POST",
+  path: "/sandbox/platform/accounts/:platformid/cookies/expire",
+  summary: "Every session cookie issued for the account stops being valid",
+  params: AccountParams,
+  response: Type.Object({ expired: Type.Integer() }),
+});
+
+const StickerRequest = StrictObject({
+  goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  slot: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+  wear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+});
+
+export const sandboxGrantItems = defineOperation({
+  ...sandbox,
+  id: "sandboxGrantItems",
+  method: "POST",
+  path: "/sandbox/platform/accounts/:platformid/items",
+  summary: "Puts new items of one goods into the account's inventory",
+  params: AccountParams,
+  body: StrictObject({
+    goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    paintwear: Type.Optional(Type.String({ pattern: "^(0(\\.\\d{1,20})?|1(\\.0{1,20})?)$" })),
+    paintseed: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    stickers: Type.Optional(Type.Array(StickerRequest, { maxItems: 5 })),
+    nametag: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 20 }), Type.Null()])),
+    cooldown_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 })),
+    random_extras: Type.Optional(
+      Type.Boolean({ description: "random stickers, charms and name tags on some weapons (default true)" }),
+    ),
+  }),
+  response: Type.Object({ assets: Type.Array(AssetInfo) }),
+});
+
+export const sandboxListOffers = defineOperation({
+  ...sandbox,
+  id: "sandboxListOffers",
+  method: "GET",
+  path: "/sandbox/platform/offers",
+  summary: "Trade offers, newest first (at most 500), optionally of one account",
+  querystring: Type.Object({ platformid: Type.Optional(PlatformId) }),
+  response: Type.Object({ items: Type.Array(SandboxTradeOffer) }),
+});
+
+export const sandboxCreateOffer = defineOperation({
+  ...sandbox,
+  id: "sandboxCreateOffer",
+  method: "POST",
+  path: "/sandbox/platform/offers",
+  summary: "Sends a trade offer from an account to the owner of a trade URL, as that player would",
+  body: StrictObject({
+    platformid: PlatformId,
+    trade_url: Type.String({ maxLength: 200 }),
+    assetids: Type.Array(Type.String({ pattern: "^\\d{1,18}$" }), { minItems: 1, maxItems: 256 }),
+    message: Type.Optional(Type.String({ maxLength: 128 })),
+  }),
+  response: SandboxTradeOffer,
+});
+
+export const sandboxAcceptOffer = defineOperation({
+  ...sandbox,
+  id: "sandboxAcceptOffer",
+  method: "POST",
+  path: "/sandbox/platform/offers/:tradeofferid/accept",
+  summary: "The receiver accepts: the items move to it under new assetids, in trade cooldown",
+  params: OfferParams,
+  response: SandboxTradeOffer,
+});
+
+export const sandboxDeclineOffer = defineOperation({
+  ...sandbox,
+  id: "sandboxDeclineOffer",
+  method: "POST",
+  path: "/sandbox/platform/offers/:tradeofferid/decline",
+  summary: "The receiver declines the offer",
+  params: OfferParams,
+  response: SandboxTradeOffer,
+});

@@ -1,0 +1,75 @@
+import { Type, type Static } from "typebox";
+import { MoneyString } from "./common.ts";
+
+/** The reference's asset_info record and its parts (reference: Resources and their fields). */
+export const StickerEntry = Type.Object({
+  sticker_id: Type.Integer(),
+  slot: Type.Integer(),
+  wear: Type.Number(),
+  category: Type.String(),
+  market_hash_name: Type.String(),
+  offset_x: Type.Number(),
+  offset_y: Type.Number(),
+  rotation: Type.Number(),
+});
+
+export const KeychainEntry = Type.Object({
+  keychain_id: Type.Integer(),
+  slot: Type.Integer(),
+  pattern: Type.Integer(),
+  market_hash_name: Type.String(),
+  offset_x: Type.Number(),
+  offset_y: Type.Number(),
+  offset_z: Type.Number(),
+});
+
+export const TournamentTag = Type.Object({ category: Type.String(), internal_name: Type.String() });
+
+export const InspectInfo = Type.Object({
+  game_release_date: Type.Optional(Type.String()),
+  inspect_url: Type.Optional(Type.String()),
+  is_charm: Type.Optional(Type.Boolean()),
+  is_customplayer: Type.Optional(Type.Boolean()),
+});
+
+export const AssetInfo = Type.Object({
+  assetid: Type.String(),
+  classid: Type.String(),
+  contextid: Type.Integer(),
+  goods_id: Type.Integer(),
+  id: Type.String({ description: "asset record id" }),
+  instanceid: Type.String(),
+  paintwear: Type.String({ description: "decimal between 0 and 1; empty for items without wear" }),
+  info: Type.Object({
+    fraudwarnings: Type.Union([Type.String(), Type.Null()], { description: "the name tag" }),
+    paintindex: Type.Union([Type.Integer(), Type.Null()]),
+    paintseed: Type.Union([Type.Integer(), Type.Null()]),
+    stickers: Type.Array(StickerEntry),
+    tournament_tags: Type.Array(TournamentTag),
+    inspect_info: InspectInfo,
+    keychains: Type.Array(KeychainEntry),
+    icon_url: Type.String(),
+    original_icon_url: Type.String(),
+  }),
+});
+export type AssetInfo = Static<typeof AssetInfo>;
+
+/** The reference's inventory item record. `state`: 0 tradable, 1 in trade cooldown, 2 on sale. */
+export const InventoryItem = Type.Object({
+  appid: Type.Integer(),
+  game: Type.String(),
+  assetid: Type.String(),
+  market_hash_name: Type.String(),
+  goods_id: Type.Integer(),
+  platform_price: MoneyString,
+  sell_min_price: MoneyString,
+  buy_max_price: MoneyString,
+  tradable: Type.Boolean(),
+  tradable_time: Type.Union([Type.Integer(), Type.Null()], {
+    description: "end of the trade cooldown, Unix seconds",
+  }),
+  state: Type.Integer({ description: "0 tradable, 1 in trade cooldown, 2 on sale" }),
+  state_text: Type.String(),
+  asset_info: AssetInfo,
+});
+export type InventoryItem = Static<typeof InventoryItem>;

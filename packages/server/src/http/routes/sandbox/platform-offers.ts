@@ -1,0 +1,71 @@
+import {
+  sandboxAcceptOffer,
+  sandboxCreateOffer,
+  sandboxDeclineOffer,
+  sandboxListOffers,
+} from "@skinmarket/contract";
+import type { FastifyInstance } from "fastify";
+import { toUnixSeconds } from "../../../domain/clock.ts";
+import { ok, type Result } from "../../../domain/result.ts";
+import type { PlatformTradeOffer } from "../../../platform/game-platform.ts";
+import {
+  createOffer,
+  findOffer,
+  listOffers,
+  respondToOffer,
+} from "../../../platform/sandbox/trade-offers.ts";
+import { registerOperation } from "../../operation-route.ts";
+
+function offerView(offer: PlatformTradeOffer) {
+  return {
+    tradeofferid: offer.tradeofferid,
+    sender: offer.sender,
+    receiver: offer.receiver,
+    assetids: offer.assetids,
+    state: offer.state,
+    message: offer.message,
+    created_at: toUnixSeconds(offer.createdAt),
+    updated_at: toUnixSeconds(offer.updatedAt),
+    expires_at: toUnixSeconds(offer.expiresAt),
+    ...(offer.receivedAssetids ? { received_assetids: offer.receivedAssetids } : {}),
+  };
+}
+
+function view(result: Result<PlatformTradeOffer>) {
+  return result.ok ? ok(offerView(result.value)) : result;
+}
+
+/** Sandbox routes for trade offers: list, send (as a player), and the receiver's answer. */
+export function registerSandboxPlatformOffers(app: FastifyInstance): void {
+  registerOperation(app, sandboxListOffers, async ({ ctx, query }) =>
+    ok({ items: (await listOffers(ctx, query.platformid)).map(offerView) }),
+  );
+
+  registerOperation(app, sandboxCreateOffer, async ({ ctx, body }) =>
+    view(
+      await createOffer(ctx, {
+        sender: body.platformid,
+        tradeUrl: body.trade_url,
+        assetids: body.assetids,
+        ...(body.message !== undefined ? { message: body.message } : {}),
+      }),
+    ),
+  );
+
+  for (const [operation, accept] of [
+    [sandboxAcceptOffer, true],
+    [sandboxDeclineOffer, false],
+  ] as const) {
+    registerOperation(app, operation, async ({ ctx, params }) => {
+      const offer = await findOffer(ctx, params.tradeofferid);
+      if (!offer.ok) return offer;
+      return view(
+        await respondToOffer(ctx, {
+          platformid: offer.value.receiver,
+          tradeofferid: params.tradeofferid,
+          accept,
+        }),
+      );
+    });
+  }
+}

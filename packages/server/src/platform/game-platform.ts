@@ -1,0 +1,89 @@
+import type { DomainContext } from "../domain/context.ts";
+import type { Result } from "../domain/result.ts";
+import type { CookieState, KeychainRow, StickerRow, TradeOfferState } from "../storage/schema.ts";
+
+/**
+ * The game platform as the marketplace needs it (docs/design.md section 10): inventories, session
+ * cookies, account setup and trade offers. The sandbox implementation keeps its world in our
+ * database, so its calls join the caller's transaction; a real-platform adapter would make HTTP
+ * calls behind the same port.
+ */
+export interface GamePlatform {
+  /** Whether the platform has this account at all. */
+  accountExists(ctx: DomainContext, input: { platformid: string }): Promise<boolean>;
+  /** The account's items; without cookies only a public inventory can be read. */
+  readInventory(
+    ctx: DomainContext,
+    input: { platformid: string; cookies?: PlatformCookie[] },
+  ): Promise<Result<PlatformAsset[]>>;
+  /** Whether uploaded cookies are a live session of this account. */
+  validateSession(
+    ctx: DomainContext,
+    input: { platformid: string; cookies: PlatformCookie[] },
+  ): Promise<CookieState>;
+  publishInventory(ctx: DomainContext, input: SessionInput): Promise<Result<{ inventoryPublic: true }>>;
+  getTradeUrl(ctx: DomainContext, input: SessionInput): Promise<Result<{ tradeUrl: string }>>;
+  registerApiKey(ctx: DomainContext, input: SessionInput): Promise<Result<{ apiKey: string }>>;
+  /** Sends the sender's items to the owner of `tradeUrl`. */
+  createTradeOffer(
+    ctx: DomainContext,
+    input: SessionInput & { tradeUrl: string; assetids: string[]; message?: string },
+  ): Promise<Result<PlatformTradeOffer>>;
+  getTradeOffer(ctx: DomainContext, input: { tradeofferid: string }): Promise<Result<PlatformTradeOffer>>;
+  cancelTradeOffer(
+    ctx: DomainContext,
+    input: { platformid: string; tradeofferid: string },
+  ): Promise<Result<PlatformTradeOffer>>;
+  /** The receiving side's answer: accept moves the items, decline does not. */
+  respondToTradeOffer(
+    ctx: DomainContext,
+    input: { platformid: string; tradeofferid: string; accept: boolean },
+  ): Promise<Result<PlatformTradeOffer>>;
+}
+
+export interface SessionInput {
+  platformid: string;
+  cookies: PlatformCookie[];
+}
+
+/** One cookie as uploaded through `platform/cookie` (reference: Authentication 4). */
+export interface PlatformCookie {
+  domain: string;
+  key: string;
+  value: string;
+}
+
+export interface PlatformAsset {
+  assetid: string;
+  classid: string;
+  instanceid: string;
+  goodsId: number;
+  /** Full-precision decimal string; null for items without wear. */
+  paintwear: string | null;
+  paintseed: number | null;
+  paintindex: number | null;
+  stickers: StickerRow[];
+  keychains: KeychainRow[];
+  /** The name tag, in the platform's `fraudwarnings` form. */
+  nametag: string | null;
+  /** End of the trade cooldown; null when tradable. */
+  tradableAfter: Date | null;
+  acquiredAt: Date;
+  inspectUrl: string | null;
+}
+
+export interface PlatformTradeOffer {
+  tradeofferid: string;
+  sender: string;
+  receiver: string;
+  assetids: string[];
+  state: TradeOfferState;
+  message: string;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  /** After acceptance: each sent assetid and the new assetid it has on the receiving side. */
+  receivedAssetids?: Record<string, string>;
+}
+
+export type { CookieState };

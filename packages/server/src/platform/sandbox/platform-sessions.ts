@@ -1,0 +1,66 @@
+import type { DomainContext } from "../../domain/context.ts";
+import { generateSecret, sha256Hex } from "../../domain/secrets.ts";
+import type { CookieState } from "../../storage/schema.ts";
+import type { PlatformCookie } from "../game-platform.ts";
+
+/**
+ * Session cookies the sandbox platform issues, in the platform's form: `steamLoginSecure` is
+ * `<platformid>%7C%7C<secret>` on steamcommunity.com, with a `sessionid` beside it. The platform
+ * keeps only a digest of the secret.
+ */
+export const LOGIN_COOKIE = "steamLoginSecure";
+const COOKIE_DOMAIN = "steamcommunity.com";
+const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+export async function issuePlatformCookies(
+  ctx: DomainContext,
+  platformid: string,
+): Promise<PlatformCookie[]> {
+  const secret = generateSecret();
+  const now = ctx.clock.now();
+  await ctx.db
+    .insertInto("sandbox_platform_sessions")
+    .values({
+      platformid,
+      secret_hash: sha256Hex(secret),
+      issued_at: now,
+      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+    })
+    .execute();
+  return [
+    { domain: COOKIE_DOMAIN, key: LOGIN_COOKIE, value: `${platformid}%7C%7C${secret}` },
+    { domain: COOKIE_DOMAIN, key: "sessionid", value: generateSecret().slice(0, 24) },
+  ];
+}
+
+/** Ends every session the platform issued for the account (they answer `expired` from now on). */
+export async function expirePlatformCookies(ctx: DomainContext, platformid: string): Promise<number> {
+  const now = ctx.clock.now();
+  const expired = await ctx.db
+    .updateTable("sandbox_platform_sessions")
+    .set({ expires_at: now })
+    .where("platformid", "=", platformid)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return Number(expired.numUpdatedRows);
+}
+
+export async function checkPlatformCookies(
+  ctx: DomainContext,
+  platformid: string,
+  cookies: PlatformCookie[],
+): Promise<CookieState> {
+  const login = cookies.find(
+    (cookie) => cookie.key === LOGIN_COOKIE && cookie.domain.endsWith(COOKIE_DOMAIN),
+  );
+  const [owner, secret] = login ? decodeURIComponent(login.value).split("||") : [];
+  if (!owner || !secret || owner !== platformid) return "invalid";
+  const session = await ctx.db
+    .selectFrom("sandbox_platform_sessions")
+    .select("expires_at")
+    .where("secret_hash", "=", sha256Hex(secret))
+    .where("platformid", "=", platformid)
+    .executeTakeFirst();
+  if (!session) return "invalid";
+  return session.expires_at > ctx.clock.now() ? "valid" : "expired";
+}

@@ -1,0 +1,135 @@
+import type { DomainContext } from "../../domain/context.ts";
+import { fail, ok, type Result } from "../../domain/result.ts";
+import { inTransaction } from "../../domain/transaction.ts";
+import type {
+  GamePlatform,
+  PlatformAsset,
+  PlatformCookie,
+  PlatformTradeOffer,
+  SessionInput,
+} from "../game-platform.ts";
+import { toPlatformAsset } from "./asset-rows.ts";
+import { generateSecret } from "../../domain/secrets.ts";
+import { tradeUrlOf } from "./platform-identity.ts";
+import { checkPlatformCookies } from "./platform-sessions.ts";
+import { requirePlatformAccount } from "./require-platform-account.ts";
+import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-offers.ts";
+
+/** The game platform kept in our own database (docs/design.md section 10). */
+export class SandboxPlatform implements GamePlatform {
+  async accountExists(ctx: DomainContext, input: { platformid: string }): Promise<boolean> {
+    return (await requirePlatformAccount(ctx, input.platformid)).ok;
+  }
+
+  async readInventory(
+    ctx: DomainContext,
+    input: { platformid: string; cookies?: PlatformCookie[] },
+  ): Promise<Result<PlatformAsset[]>> {
+    const account = await requirePlatformAccount(ctx, input.platformid);
+    if (!account.ok) return account;
+    if (!account.value.inventory_public) {
+      const session = input.cookies
+        ? await checkPlatformCookies(ctx, input.platformid, input.cookies)
+        : undefined;
+      if (session !== "valid")
+        return fail("Invalid State", "the inventory is private and no valid session was given");
+    }
+    const rows = await ctx.db
+      .selectFrom("sandbox_assets")
+      .innerJoin("goods", "goods.goods_id", "sandbox_assets.goods_id")
+      .selectAll("sandbox_assets")
+      .select("goods.type")
+      .where("sandbox_assets.platformid", "=", input.platformid)
+      .where("sandbox_assets.traded_to_assetid", "is", null)
+      .orderBy("sandbox_assets.assetid")
+      .execute();
+    return ok(rows.map((row) => toPlatformAsset(row, row.type)));
+  }
+
+  validateSession(ctx: DomainContext, input: SessionInput) {
+    return checkPlatformCookies(ctx, input.platformid, input.cookies);
+  }
+
+  async publishInventory(
+    ctx: DomainContext,
+    input: SessionInput,
+  ): Promise<Result<{ inventoryPublic: true }>> {
+    return this.#withSession(ctx, input, async (tx) => {
+      await tx.db
+        .updateTable("sandbox_platform_accounts")
+        .set({ inventory_public: true })
+        .where("platformid", "=", input.platformid)
+        .execute();
+      return ok({ inventoryPublic: true as const });
+    });
+  }
+
+  async getTradeUrl(ctx: DomainContext, input: SessionInput): Promise<Result<{ tradeUrl: string }>> {
+    return this.#withSession(ctx, input, async (tx) => {
+      const account = await requirePlatformAccount(tx, input.platformid);
+      if (!account.ok) return account;
+      return ok({ tradeUrl: tradeUrlOf(input.platformid, account.value.trade_token) });
+    });
+  }
+
+  async registerApiKey(ctx: DomainContext, input: SessionInput): Promise<Result<{ apiKey: string }>> {
+    return this.#withSession(ctx, input, async (tx) => {
+      const account = await requirePlatformAccount(tx, input.platformid);
+      if (!account.ok) return account;
+      // The platform gives API keys only to accounts that are not limited.
+      if (account.value.limited) return fail("Invalid State", "a limited account cannot register an API key");
+      const apiKey = generateSecret()
+        .replace(/[^A-Za-z0-9]/g, "")
+        .slice(0, 32)
+        .toUpperCase();
+      await tx.db
+        .updateTable("sandbox_platform_accounts")
+        .set({ api_key: apiKey })
+        .where("platformid", "=", input.platformid)
+        .execute();
+      return ok({ apiKey });
+    });
+  }
+
+  async createTradeOffer(
+    ctx: DomainContext,
+    input: SessionInput & { tradeUrl: string; assetids: string[]; message?: string },
+  ): Promise<Result<PlatformTradeOffer>> {
+    const session = await checkPlatformCookies(ctx, input.platformid, input.cookies);
+    if (session !== "valid") return fail("Invalid State", `the sender's session cookies are ${session}`);
+    return createOffer(ctx, {
+      sender: input.platformid,
+      tradeUrl: input.tradeUrl,
+      assetids: input.assetids,
+      ...(input.message !== undefined ? { message: input.message } : {}),
+    });
+  }
+
+  getTradeOffer(ctx: DomainContext, input: { tradeofferid: string }) {
+    return findOffer(ctx, input.tradeofferid);
+  }
+
+  cancelTradeOffer(ctx: DomainContext, input: { platformid: string; tradeofferid: string }) {
+    return cancelOffer(ctx, input);
+  }
+
+  respondToTradeOffer(
+    ctx: DomainContext,
+    input: { platformid: string; tradeofferid: string; accept: boolean },
+  ) {
+    return respondToOffer(ctx, input);
+  }
+
+  async #withSession<Value>(
+    ctx: DomainContext,
+    input: SessionInput,
+    action: (tx: DomainContext) => Promise<Result<Value>>,
+  ): Promise<Result<Value>> {
+    return inTransaction(ctx, async (tx) => {
+      const session = await checkPlatformCookies(tx, input.platformid, input.cookies);
+      if (session !== "valid")
+        return fail("Invalid State", `the session cookies are ${session}; upload fresh cookies`);
+      return action(tx);
+    });
+  }
+}

@@ -1,0 +1,287 @@
+import { sql, type Selectable } from "kysely";
+import { recordAudit } from "../../domain/audit.ts";
+import type { DomainContext } from "../../domain/context.ts";
+import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
+import { inTransaction } from "../../domain/transaction.ts";
+import type { SandboxTradeOffersTable } from "../../storage/schema.ts";
+import type { PlatformTradeOffer } from "../game-platform.ts";
+import { parseTradeUrl } from "./platform-identity.ts";
+import { requirePlatformAccount } from "./require-platform-account.ts";
+
+/**
+ * Trade offers on the sandbox platform: `active` until the receiver accepts or declines, the
+ * sender cancels, or it expires. Accepting moves each item to the receiver under a new assetid and
+ * starts a trade cooldown there.
+ */
+export const OFFER_LIFETIME_MS = 12 * 3600 * 1000;
+export const TRADE_COOLDOWN_MS = 7 * 24 * 3600 * 1000;
+
+type OfferRow = Selectable<SandboxTradeOffersTable>;
+
+export function toPlatformOffer(row: OfferRow, received?: Record<string, string>): PlatformTradeOffer {
+  return {
+    tradeofferid: String(row.tradeofferid),
+    sender: row.sender,
+    receiver: row.receiver,
+    assetids: row.assetids.map(String),
+    state: row.state,
+    message: row.message,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    ...(received ? { receivedAssetids: received } : {}),
+  };
+}
+
+export interface CreateOfferInput {
+  sender: string;
+  tradeUrl: string;
+  assetids: string[];
+  message?: string;
+}
+
+export async function createOffer(
+  ctx: DomainContext,
+  input: CreateOfferInput,
+): Promise<Result<PlatformTradeOffer>> {
+  const target = parseTradeUrl(input.tradeUrl);
+  if (!target)
+    return invalidArgument(
+      "trade_url",
+      "not a trade URL of the form https://steamcommunity.com/tradeoffer/new/?partner=...&token=...",
+    );
+  if (input.assetids.length === 0 || input.assetids.length > 256)
+    return invalidArgument("assetids", "give 1 to 256 items");
+  if (new Set(input.assetids).size !== input.assetids.length)
+    return invalidArgument("assetids", "an item is listed twice");
+  if (input.assetids.some((assetid) => !/^\d{1,18}$/.test(assetid)))
+    return invalidArgument("assetids", "must be numeric strings");
+  const offer = await inTransaction(ctx, async (tx) => {
+    const receiver = await requirePlatformAccount(tx, target.platformid);
+    if (!receiver.ok || receiver.value.trade_token !== target.token) {
+      return fail("Invalid State", "the trade URL is not valid any more (unknown partner or wrong token)");
+    }
+    if (target.platformid === input.sender)
+      return invalidArgument("trade_url", "an account cannot trade with itself");
+    const assetids = input.assetids.map(Number);
+    const available = await lockTradableAssets(tx, input.sender, assetids);
+    if (!available.ok) return available;
+    const now = tx.clock.now();
+    const row = await tx.db
+      .insertInto("sandbox_trade_offers")
+      .values({
+        tradeofferid: sql<number>`nextval('sandbox_tradeofferid_seq')`,
+        sender: input.sender,
+        receiver: target.platformid,
+        assetids: JSON.stringify(assetids),
+        message: input.message ?? "",
+        state: "active",
+        created_at: now,
+        updated_at: now,
+        expires_at: new Date(now.getTime() + OFFER_LIFETIME_MS),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(tx, {
+      action: "platform.offer.create",
+      subject: `offer:${row.tradeofferid}`,
+      details: { sender: row.sender, receiver: row.receiver, assetids },
+    });
+    return ok({ row, autoAccept: receiver.value.auto_accept });
+  });
+  if (!offer.ok) return offer;
+  if (offer.value.autoAccept)
+    return respondToOffer(ctx, {
+      platformid: offer.value.row.receiver,
+      tradeofferid: String(offer.value.row.tradeofferid),
+      accept: true,
+    });
+  return ok(toPlatformOffer(offer.value.row));
+}
+
+/**
+ * The sender still holds every item, none is in cooldown, and none is already promised in another
+ * active offer. Rows are locked so that two offers cannot take the same item.
+ */
+async function lockTradableAssets(
+  ctx: DomainContext,
+  sender: string,
+  assetids: number[],
+): Promise<Result<void>> {
+  const held = await ctx.db
+    .selectFrom("sandbox_assets")
+    .select(["assetid", "tradable_after"])
+    .where("platformid", "=", sender)
+    .where("assetid", "in", assetids)
+    .where("traded_to_assetid", "is", null)
+    .orderBy("assetid")
+    .forUpdate()
+    .execute();
+  const now = ctx.clock.now();
+  for (const assetid of assetids) {
+    const asset = held.find((row) => row.assetid === assetid);
+    if (!asset) return fail("Invalid State", `item ${assetid} is not in the sender's inventory`);
+    if (asset.tradable_after && asset.tradable_after > now) {
+      return fail(
+        "Invalid State",
+        `item ${assetid} is in trade cooldown until ${asset.tradable_after.toISOString()}`,
+      );
+    }
+  }
+  const promised = await sql<{ assetid: string }>`
+    SELECT a.value AS assetid FROM sandbox_trade_offers o, jsonb_array_elements_text(o.assetids) a
+    WHERE o.sender = ${sender} AND o.state = 'active' AND a.value = ANY(${assetids.map(String)}::text[])
+    LIMIT 1
+  `.execute(ctx.db);
+  if (promised.rows[0])
+    return fail("Invalid State", `item ${promised.rows[0].assetid} is already in an active trade offer`);
+  return ok(undefined);
+}
+
+async function lockOffer(ctx: DomainContext, tradeofferid: string): Promise<Result<OfferRow>> {
+  if (!/^\d{1,18}$/.test(tradeofferid))
+    return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+  const row = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .selectAll()
+    .where("tradeofferid", "=", Number(tradeofferid))
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? ok(row) : fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+}
+
+async function settle(ctx: DomainContext, row: OfferRow, state: OfferRow["state"]): Promise<OfferRow> {
+  const updated = await ctx.db
+    .updateTable("sandbox_trade_offers")
+    .set({ state, updated_at: ctx.clock.now() })
+    .where("tradeofferid", "=", row.tradeofferid)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordAudit(ctx, { action: `platform.offer.${state}`, subject: `offer:${row.tradeofferid}` });
+  return updated;
+}
+
+/** An active offer whose time has passed is expired first, whoever looks at it. */
+async function activeOffer(ctx: DomainContext, row: OfferRow): Promise<Result<OfferRow>> {
+  if (row.state === "active" && row.expires_at <= ctx.clock.now()) {
+    await settle(ctx, row, "expired");
+    return fail("Invalid State", `trade offer ${row.tradeofferid} has expired`);
+  }
+  if (row.state !== "active") return fail("Invalid State", `trade offer ${row.tradeofferid} is ${row.state}`);
+  return ok(row);
+}
+
+export async function respondToOffer(
+  ctx: DomainContext,
+  input: { platformid: string; tradeofferid: string; accept: boolean },
+): Promise<Result<PlatformTradeOffer>> {
+  return inTransaction(ctx, async (tx) => {
+    const locked = await lockOffer(tx, input.tradeofferid);
+    if (!locked.ok) return locked;
+    if (locked.value.receiver !== input.platformid)
+      return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
+    const offer = await activeOffer(tx, locked.value);
+    if (!offer.ok) return offer;
+    if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
+    const available = await checkStillHeld(tx, offer.value.sender, offer.value.assetids);
+    if (!available.ok) {
+      await settle(tx, offer.value, "cancelled");
+      return ok(toPlatformOffer({ ...offer.value, state: "cancelled" }));
+    }
+    const received = await moveAssets(tx, offer.value);
+    return ok(toPlatformOffer(await settle(tx, offer.value, "accepted"), received));
+  });
+}
+
+async function checkStillHeld(ctx: DomainContext, sender: string, assetids: number[]): Promise<Result<void>> {
+  const held = await ctx.db
+    .selectFrom("sandbox_assets")
+    .select("assetid")
+    .where("platformid", "=", sender)
+    .where("assetid", "in", assetids)
+    .where("traded_to_assetid", "is", null)
+    .forUpdate()
+    .execute();
+  return held.length === assetids.length
+    ? ok(undefined)
+    : fail("Invalid State", "an item of the offer is gone");
+}
+
+/** Each item leaves the sender and arrives at the receiver under a new assetid, in cooldown. */
+async function moveAssets(ctx: DomainContext, offer: OfferRow): Promise<Record<string, string>> {
+  const now = ctx.clock.now();
+  const received: Record<string, string> = {};
+  for (const assetid of offer.assetids) {
+    const moved = await sql<{ assetid: number }>`
+      INSERT INTO sandbox_assets (assetid, platformid, goods_id, classid, instanceid, paintwear, paintseed, paintindex,
+        stickers, keychains, nametag, tradable_after, acquired_at, traded_from_assetid)
+      SELECT nextval('sandbox_assetid_seq'), ${offer.receiver}, goods_id, classid, instanceid, paintwear, paintseed,
+        paintindex, stickers, keychains, nametag, ${new Date(now.getTime() + TRADE_COOLDOWN_MS)}, ${now}, assetid
+      FROM sandbox_assets WHERE assetid = ${assetid}
+      RETURNING assetid
+    `.execute(ctx.db);
+    const newAssetid = moved.rows[0]!.assetid;
+    await ctx.db
+      .updateTable("sandbox_assets")
+      .set({ traded_to_assetid: newAssetid })
+      .where("assetid", "=", assetid)
+      .execute();
+    received[String(assetid)] = String(newAssetid);
+  }
+  return received;
+}
+
+export async function cancelOffer(
+  ctx: DomainContext,
+  input: { platformid: string; tradeofferid: string },
+): Promise<Result<PlatformTradeOffer>> {
+  return inTransaction(ctx, async (tx) => {
+    const locked = await lockOffer(tx, input.tradeofferid);
+    if (!locked.ok) return locked;
+    if (locked.value.sender !== input.platformid)
+      return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
+    const offer = await activeOffer(tx, locked.value);
+    if (!offer.ok) return offer;
+    return ok(toPlatformOffer(await settle(tx, offer.value, "cancelled")));
+  });
+}
+
+export async function findOffer(
+  ctx: DomainContext,
+  tradeofferid: string,
+): Promise<Result<PlatformTradeOffer>> {
+  if (!/^\d{1,18}$/.test(tradeofferid))
+    return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+  const row = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .selectAll()
+    .where("tradeofferid", "=", Number(tradeofferid))
+    .executeTakeFirst();
+  return row ? ok(toPlatformOffer(row)) : fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+}
+
+export async function listOffers(
+  ctx: DomainContext,
+  platformid: string | undefined,
+): Promise<PlatformTradeOffer[]> {
+  let query = ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .selectAll()
+    .orderBy("tradeofferid", "desc")
+    .limit(500);
+  if (platformid)
+    query = query.where((eb) => eb.or([eb("sender", "=", platformid), eb("receiver", "=", platformid)]));
+  return (await query.execute()).map((row) => toPlatformOffer(row));
+}
+
+/** The job: active offers past their expiry become `expired`. */
+export async function expireTradeOffers(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock.now();
+  const expired = await ctx.db
+    .updateTable("sandbox_trade_offers")
+    .set({ state: "expired", updated_at: now })
+    .where("state", "=", "active")
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
+  return Number(expired.numUpdatedRows);
+}
