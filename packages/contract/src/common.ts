@@ -21,7 +21,22 @@ export const MoneyInput = Type.Union([Type.Number(), Type.String()], {
 });
 
 /** Ids of records (users, tokens, orders) travel as decimal strings. */
-export const IdString = Type.String({ pattern: "^[1-9]\\d{0,18}$", examples: ["1001"] });
+export const IdString = Type.String({
+  pattern: "^[1-9]\\d{0,14}$",
+  description: "a decimal id of at most 15 digits, such as 1001",
+  examples: ["1001"],
+});
+
+/**
+ * A nickname: 1-32 characters, no control or invisible format characters, not starting or
+ * ending with white space. Compared case-insensitively after Unicode NFC normalization.
+ */
+export const Nickname = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  pattern: "^[^\\p{C}\\s](?:[^\\p{C}]*[^\\p{C}\\s])?$",
+  description: "1-32 visible characters, without control characters or surrounding spaces",
+});
 
 export const UnixSeconds = Type.Integer({ minimum: 0, description: "Unix time in seconds" });
 

@@ -25,10 +25,6 @@ export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
 
 export const ERROR_CODES = Object.keys(ERROR_HTTP_STATUS) as ErrorCode[];
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && Object.hasOwn(ERROR_HTTP_STATUS, value);
-}
-
 /** Failure body of official operations and of the sandbox API. */
 export const OfficialErrorBody = Type.Object(
   {

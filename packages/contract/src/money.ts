@@ -9,7 +9,7 @@ export type Fen = number;
 /** The largest amount accepted anywhere: 100 million yuan, far inside 2^53 fen. */
 export const MAX_MONEY_FEN: Fen = 10_000_000_000;
 
-const MONEY_PATTERN = /^(-)?(\d{1,12})(?:\.(\d{1,2}))?$/;
+const MONEY_PATTERN = /^(-)?(\d{1,15})(?:\.(\d{1,2}))?$/;
 
 export type MoneyParseResult = { ok: true; fen: Fen } | { ok: false; reason: string };
 
@@ -41,7 +41,8 @@ export function parseMoney(input: unknown, options: MoneyParseOptions = {}): Mon
   const magnitude = Number(whole) * 100 + Number(decimals.padEnd(2, "0"));
   const fen = sign && magnitude !== 0 ? -magnitude : magnitude;
   if (fen < 0 && !allowNegative) return { ok: false, reason: "must not be negative" };
-  if (fen === 0 && !allowZero) return { ok: false, reason: "must be greater than 0" };
+  if (fen === 0 && !allowZero)
+    return { ok: false, reason: allowNegative ? "must not be 0" : "must be greater than 0" };
   if (Math.abs(fen) > maxFen) return { ok: false, reason: `must not exceed ${formatMoney(maxFen)}` };
   return { ok: true, fen };
 }
@@ -56,11 +57,6 @@ export function formatMoney(fen: Fen): string {
   return `${sign}${whole}.${cents.toString().padStart(2, "0")}`;
 }
 
-/** The wire's number form of an amount, for the few fields the reference types as numbers. */
-export function moneyToNumber(fen: Fen): number {
-  return Number(formatMoney(fen));
-}
-
 export function addMoney(...amounts: Fen[]): Fen {
   let total = 0;
   for (const amount of amounts) {
@@ -69,10 +65,6 @@ export function addMoney(...amounts: Fen[]): Fen {
   }
   assertFen(total);
   return total;
-}
-
-export function subtractMoney(from: Fen, amount: Fen): Fen {
-  return addMoney(from, -amount);
 }
 
 export function multiplyMoney(amount: Fen, count: number): Fen {

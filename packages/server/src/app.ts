@@ -5,7 +5,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
+import { decoyPasswordHash } from "./domain/secrets.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
+import { envelopeForPath, sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
 import { createValidatorCompiler } from "./http/plugins/validation.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
@@ -37,9 +39,7 @@ export const LOG_REDACTIONS = [
   "req.headers.authorization",
   "req.headers.cookie",
   'res.headers["set-cookie"]',
-  "*.password",
-  "*.token",
-  "*.platform_cookies",
+  ...["password", "token", "platform_cookies", "cookies"].flatMap((field) => [field, `*.${field}`]),
 ];
 
 /**
@@ -51,6 +51,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
+    // Requests Fastify refuses before routing (a malformed URL) get the same error model.
+    frameworkErrors: (_error, request, reply) => {
+      reply.header("x-request-id", request.id);
+      sendFailure(reply, envelopeForPath(request.url), {
+        code: "Invalid Argument",
+        message: "path: not a valid URL (check its percent-encoding)",
+      });
+    },
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
@@ -62,6 +70,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
 
+  // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
+  // before the first login, so that the first one does not stand out.
+  await decoyPasswordHash();
   await app.register(cookie);
   registerJsonBodies(app);
   registerErrorHandling(app);
@@ -76,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
-  registerSystemRoutes(app, { database: deps.database, metrics });
+  registerSystemRoutes(app, { metrics });
   registerRoutes(app, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,

@@ -10,6 +10,7 @@ import {
   type ConfigVariable,
 } from "./config.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
+import { DataDirLockedError } from "./storage/data-dir-lock.ts";
 
 /**
  * The `skinmarket` command. Exit codes: 0 done; 1 the work failed (server error, API refusal);
@@ -122,6 +123,10 @@ function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError) {
     process.stderr.write(`skinmarket: configuration: ${error.message}\n`);
     return EXIT_USAGE;
+  }
+  if (error instanceof DataDirLockedError) {
+    process.stderr.write(`skinmarket: ${error.message}\n`);
+    return EXIT_FAILURE;
   }
   if (error instanceof MarketApiError) {
     process.stderr.write(`skinmarket: ${error.code}: ${error.msg}\n`);

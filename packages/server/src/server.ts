@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
@@ -22,8 +22,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, "logLevel">): Logger {
-  return pino({ level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } });
+export function createLogger(config: Pick<Config, "logLevel">, destination?: DestinationStream): Logger {
+  return pino(
+    { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } },
+    destination,
+  );
 }
 
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {

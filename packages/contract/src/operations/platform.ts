@@ -4,7 +4,11 @@ import { defineOperation } from "../operation.ts";
 import { InventoryItem } from "../records.ts";
 
 /** A 64-bit platform account id as a string, `7656119...` (reference: Inventory and account). */
-export const PlatformId = Type.String({ pattern: "^7656119\\d{10}$", examples: ["76561198012345678"] });
+export const PlatformId = Type.String({
+  pattern: "^7656119\\d{10}$",
+  description: "a 17-digit platform account id starting 7656119",
+  examples: ["76561198012345678"],
+});
 
 export const OfficialGame = Type.Enum(["cs2"], { description: "game: cs2" });
 

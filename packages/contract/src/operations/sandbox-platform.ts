@@ -8,7 +8,9 @@ import { PlatformId } from "./platform.ts";
 const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox platform"] } as const;
 
 const AccountParams = StrictObject({ platformid: PlatformId });
-const OfferParams = StrictObject({ tradeofferid: Type.String({ pattern: "^\\d{1,18}$" }) });
+const OfferParams = StrictObject({
+  tradeofferid: Type.String({ pattern: "^\\d{1,15}$", description: "a trade offer id of at most 15 digits" }),
+});
 
 export const SandboxPlatformAccount = Type.Object({
   platformid: Type.String(),
@@ -142,7 +144,12 @@ export const sandboxGrantItems = defineOperation({
     goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
     market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-    paintwear: Type.Optional(Type.String({ pattern: "^(0(\\.\\d{1,20})?|1(\\.0{1,20})?)$" })),
+    paintwear: Type.Optional(
+      Type.String({
+        pattern: "^(0(\\.\\d{1,20})?|1(\\.0{1,20})?)$",
+        description: "a decimal from 0 to 1, such as 0.1523",
+      }),
+    ),
     paintseed: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     stickers: Type.Optional(Type.Array(StickerRequest, { maxItems: 5 })),
     nametag: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 20 }), Type.Null()])),
@@ -173,7 +180,13 @@ export const sandboxCreateOffer = defineOperation({
   body: StrictObject({
     platformid: PlatformId,
     trade_url: Type.String({ maxLength: 200 }),
-    assetids: Type.Array(Type.String({ pattern: "^\\d{1,18}$" }), { minItems: 1, maxItems: 256 }),
+    assetids: Type.Array(
+      Type.String({ pattern: "^\\d{1,15}$", description: "an assetid of at most 15 digits" }),
+      {
+        minItems: 1,
+        maxItems: 256,
+      },
+    ),
     message: Type.Optional(Type.String({ maxLength: 128 })),
   }),
   response: SandboxTradeOffer,

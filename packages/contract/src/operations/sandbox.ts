@@ -5,6 +5,7 @@ import {
   IdString,
   MoneyInput,
   MoneyString,
+  Nickname,
   StrictObject,
   UnixSeconds,
 } from "../common.ts";
@@ -34,9 +35,7 @@ export const sandboxCreateUser = defineOperation({
   path: "/sandbox/users",
   summary: "Creates a marketplace user with a password and a first API token",
   body: StrictObject({
-    nickname: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 32, pattern: "^[^\\s].*[^\\s]$|^[^\\s]$" }),
-    ),
+    nickname: Type.Optional(Nickname),
     access_level: Type.Optional(AccessLevelName),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   }),

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { IdString, InternalOk, StrictObject } from "../common.ts";
+import { IdString, InternalOk, Nickname, StrictObject } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 
 const SignedInUser = {
@@ -17,7 +17,7 @@ export const login = defineOperation({
   summary: "Signs in with nickname and password and sets the `session` cookie",
   tags: ["Web account"],
   body: StrictObject({
-    nickname: Type.String({ minLength: 1, maxLength: 64 }),
+    nickname: Nickname,
     password: Type.String({ minLength: 1, maxLength: 256 }),
   }),
   response: InternalOk(SignedInUser),

@@ -20,7 +20,10 @@ type AccessLevelChoice = "developer" | "enterprise" | "none";
  * over HTTP, because the embedded database belongs to that server while it runs.
  */
 export function adminCommand(): Command {
+  // Created apart from the program, so it sets its own usage-error handling; subcommands inherit it.
   const admin = new Command("admin")
+    .exitOverride()
+    .showHelpAfterError()
     .description("drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, reset")
     .addOption(
       new Option("--url <url>", "base URL of the server")
@@ -101,6 +104,9 @@ export function adminCommand(): Command {
       .action(async function (this: Command, userId: string, account: string, amount: string) {
         if (account !== "balance" && account !== "margin" && account !== "wallet") {
           throw new UsageError("account must be balance, margin or wallet");
+        }
+        if (!/^\d+(\.\d{1,2})?$/.test(amount)) {
+          throw new UsageError(`amount "${amount}": give yuan as a positive number with at most 2 decimals`);
         }
         await execute(
           this,

@@ -26,23 +26,6 @@ export class OffsetClock implements Clock {
   }
 }
 
-/** A clock that moves only when told to; for tests. */
-export class ManualClock implements Clock {
-  #now: number;
-
-  constructor(start: Date = new Date("2026-01-01T00:00:00Z")) {
-    this.#now = start.getTime();
-  }
-
-  now(): Date {
-    return new Date(this.#now);
-  }
-
-  advance(seconds: number): void {
-    this.#now += seconds * 1000;
-  }
-}
-
 export function toUnixSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }

@@ -33,7 +33,3 @@ export interface DomainContext {
 export function actorLabel(actor: Actor): string {
   return actor.kind === "user" ? `user:${actor.userId}` : actor.kind;
 }
-
-export function withActor(ctx: DomainContext, actor: Actor): DomainContext {
-  return { ...ctx, actor };
-}

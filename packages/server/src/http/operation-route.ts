@@ -8,6 +8,7 @@ import {
   type OperationResponse,
 } from "@skinmarket/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TSchema } from "typebox";
 import type { DomainContext } from "../domain/context.ts";
 import type { Result } from "../domain/result.ts";
 import { HttpFailure } from "./failure.ts";
@@ -24,6 +25,17 @@ export interface OperationInput<Operation extends OperationDefinition> {
 export type OperationHandler<Operation extends OperationDefinition> = (
   input: OperationInput<Operation>,
 ) => Promise<Result<OperationResponse<Operation>>>;
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+  );
+}
+
+function hasRequiredFields(schema: TSchema): boolean {
+  const required = (schema as { required?: unknown }).required;
+  return Array.isArray(required) && required.length > 0;
+}
 
 const SECURITY: Record<OperationDefinition["access"], Array<Record<string, string[]>>> = {
   public: [],
@@ -47,6 +59,18 @@ export function registerOperation<Operation extends OperationDefinition>(
     method: operation.method,
     url: operation.path,
     config: { access: operation.access, envelope: operation.envelope },
+    preValidation: async (request) => {
+      if (!operation.body) {
+        // An operation without a body refuses one that carries fields, as it refuses unknown fields.
+        if (request.body !== undefined && !isEmptyObject(request.body)) {
+          throw new HttpFailure({ code: "Invalid Argument", message: "body: this operation takes no body" });
+        }
+        request.body = undefined;
+      } else if (request.body === undefined && !hasRequiredFields(operation.body)) {
+        // Every field is optional: no body means all defaults.
+        request.body = {};
+      }
+    },
     schema: {
       operationId: operation.id,
       summary: operation.summary,

@@ -4,20 +4,34 @@ import { Kysely, PGliteDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
 import type { DatabaseHandle } from "./database.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 
 /** The embedded database: PGlite in `dataDir`, or in memory when no directory is given. */
 export async function openPGliteDatabase(dataDir: string | undefined): Promise<DatabaseHandle> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric },
-  });
+  let unlock = async () => {};
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric },
+    });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
     driver: "pglite",
     description: dataDir ? `PGlite in ${dataDir}` : "PGlite in memory",
     // Kysely's PGlite driver closes the PGlite instance it was given.
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await unlock();
+    },
   };
 }

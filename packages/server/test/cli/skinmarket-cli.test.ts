@@ -156,8 +156,22 @@ describe("skinmarket usage", () => {
     assert.match(fromEnv.stderr, /LOG_LEVEL/);
   });
 
-  test("an unknown command exits 2", async () => {
-    const result = await run(["dance"]);
-    assert.equal(result.code, 2);
+  test("an unknown command, a missing argument or a bad amount exits 2", async () => {
+    assert.equal((await run(["dance"])).code, 2);
+    const missing = await run(["admin", "balances"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing required argument 'user_id'/);
+    const signed = await run([
+      "admin",
+      "--admin-token",
+      "sma_x-000000000000000",
+      "deposit",
+      "1001",
+      "balance",
+      "-5",
+    ]);
+    assert.equal(signed.code, 2);
+    assert.match(signed.stderr, /give yuan as a positive number/);
+    assert.equal((await run(["admin", "reset"])).code, 2);
   });
 });

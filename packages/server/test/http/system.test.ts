@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { validate } from "@readme/openapi-parser";
 import { OPERATIONS } from "@skinmarket/contract";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 describe("operators' routes and the API description", () => {
@@ -40,12 +41,11 @@ describe("operators' routes and the API description", () => {
     const notReady = await t.app.inject({ method: "GET", url: "/readyz" });
     assert.equal(notReady.statusCode, 503);
     assert.equal(notReady.json().status, "catalog not loaded");
-    await t.database.db
-      .insertInto("catalog_state")
-      .values({ checksum: "test", goods_count: 0, loaded_at: new Date() })
-      .execute();
+    const loaded = await loadCatalog(t.ctx);
+    assert.ok(loaded.ok);
     const ready = await t.app.inject({ method: "GET", url: "/readyz" });
     assert.equal(ready.statusCode, 200);
+    assert.deepEqual(ready.json(), { status: "ready", goods: loaded.value.goodsCount });
   });
 
   test("/metrics exposes request durations by route pattern, in Prometheus text", async () => {

@@ -35,7 +35,9 @@ export interface TestApp {
 }
 
 /** The app on a fresh test database with the sandbox on, as a bot developer would run it. */
-export async function createTestApp(options: { sandbox?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { sandbox?: boolean; secureCookies?: boolean } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new OffsetClock();
   const services = testPlatform();
@@ -44,6 +46,7 @@ export async function createTestApp(options: { sandbox?: boolean } = {}): Promis
     clock,
     ...services,
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
+    secureCookies: options.secureCookies ?? false,
   });
   const request = (
     authorization: string | undefined,

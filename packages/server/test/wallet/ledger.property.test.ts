@@ -113,7 +113,7 @@ function expectedOutcome(step: Command, ids: number[], held: (id: number, name: 
   if (step.kind === "deposit") return "ok";
   if (step.kind === "withdraw")
     return held(ids[step.user]!, step.account) >= step.fen ? "ok" : "Insufficient Balance";
-  // A transfer needs the whole amount in the source first, even a transfer to the same account.
+  if (step.from === step.to && step.fromAccount === step.toAccount) return "Invalid Argument";
   return held(ids[step.from]!, step.fromAccount) >= step.fen ? "ok" : "Insufficient Balance";
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AccessLevel } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
-import { invalidArgument, ok, type Result } from "../result.ts";
+import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { generateSecret, hashPassword } from "../secrets.ts";
 import { createApiToken } from "../tokens/create-api-token.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
@@ -26,7 +26,8 @@ export interface CreatedUser {
 
 /** A marketplace user with the ledger accounts of docs/design.md section 5 and a first API token. */
 export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<Result<CreatedUser>> {
-  const nickname = input.nickname ?? `trader-${randomBytes(4).toString("hex")}`;
+  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin creates users");
+  const nickname = (input.nickname ?? `trader-${randomBytes(4).toString("hex")}`).normalize("NFC");
   const accessLevel = input.accessLevel ?? "developer";
   const password = input.password ?? generateSecret().slice(0, 20);
   const passwordHash = await hashPassword(password);

@@ -2,10 +2,12 @@ import { sql } from "kysely";
 import { recordAudit } from "../audit.ts";
 import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
-import { ok, type Result } from "../result.ts";
+import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 
 const CLOCK_OFFSET_KEY = "sandbox_clock_offset_ms";
+/** The clock may run up to a century ahead: far enough for any expiry, well inside PostgreSQL's dates. */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** Reads the persisted offset into the instance's clock (at start, and after a reset). */
 export async function loadClockOffset(ctx: DomainContext, clock: OffsetClock): Promise<void> {
@@ -25,7 +27,8 @@ export async function advanceClock(
   ctx: DomainContext,
   input: { clock: OffsetClock; seconds: number },
 ): Promise<Result<{ now: Date; offsetMs: number }>> {
-  return inTransaction(ctx, async (tx) => {
+  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin moves the clock");
+  const advanced = await inTransaction(ctx, async (tx) => {
     const delta = input.seconds * 1000;
     const row = await tx.db
       .insertInto("system_settings")
@@ -37,8 +40,14 @@ export async function advanceClock(
       )
       .returning("value")
       .executeTakeFirstOrThrow();
-    input.clock.setOffset(Number(row.value));
+    const offsetMs = Number(row.value);
+    if (offsetMs > MAX_CLOCK_OFFSET_MS)
+      return invalidArgument("seconds", "the clock may run at most 100 years ahead");
     await recordAudit(tx, { action: "sandbox.clock.advance", details: { seconds: input.seconds } });
-    return ok({ now: input.clock.now(), offsetMs: input.clock.offsetMs });
+    return ok(offsetMs);
   });
+  if (!advanced.ok) return advanced;
+  // Only a committed offset reaches the instance's clock, so the clock never runs backwards.
+  input.clock.setOffset(advanced.value);
+  return ok({ now: input.clock.now(), offsetMs: advanced.value });
 }

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { recordAudit } from "../audit.ts";
 import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
-import { ok, type Result } from "../result.ts";
+import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 
 /** What a reset keeps: the catalog and the migration bookkeeping. Every other table is the world. */
@@ -16,6 +16,7 @@ export async function resetWorld(
   ctx: DomainContext,
   input: { clock: OffsetClock },
 ): Promise<Result<{ tables: string[] }>> {
+  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin resets the world");
   const result = await inTransaction(ctx, async (tx) => {
     const tables = await sql<{ table_name: string }>`
       SELECT table_name FROM information_schema.tables
@@ -26,6 +27,13 @@ export async function resetWorld(
     await sql`TRUNCATE ${sql.join(world.map((name) => sql.table(name)))} RESTART IDENTITY CASCADE`.execute(
       tx.db,
     );
+    // Free-standing sequences (such as the platform's asset ids) start again too.
+    const sequences = await sql<{ sequence_name: string }>`
+      SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = current_schema()
+    `.execute(tx.db);
+    for (const { sequence_name: name } of sequences.rows) {
+      await sql`ALTER SEQUENCE ${sql.table(name)} RESTART`.execute(tx.db);
+    }
     await tx.db
       .insertInto("ledger_accounts")
       .values([
@@ -33,10 +41,9 @@ export async function resetWorld(
         { user_id: null, kind: "external" },
       ])
       .execute();
+    await recordAudit(tx, { action: "sandbox.reset", details: { tables: world } });
     return ok({ tables: world });
   });
-  if (!result.ok) return result;
-  input.clock.setOffset(0);
-  await recordAudit(ctx, { action: "sandbox.reset", details: { tables: result.value.tables } });
+  if (result.ok) input.clock.setOffset(0);
   return result;
 }

@@ -27,7 +27,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
   const user = await ctx.db
     .selectFrom("users")
     .select(["user_id", "nickname", "password_hash"])
-    .where("nickname", "=", input.nickname)
+    .where((eb) => eb(eb.fn("lower", ["nickname"]), "=", input.nickname.normalize("NFC").toLowerCase()))
     .executeTakeFirst();
   const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
   if (!user || !matches) {

@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit.ts";
 import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
-import { ok, type Result } from "../result.ts";
+import { fail, ok, type Result } from "../result.ts";
 import { generateApiToken, sha256Hex, tokenDisplayPrefix } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
 
@@ -15,6 +15,7 @@ export async function createApiToken(
   ctx: DomainContext,
   input: { userId: number },
 ): Promise<Result<IssuedToken>> {
+  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin issues tokens");
   return inTransaction(ctx, async (tx) => {
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;

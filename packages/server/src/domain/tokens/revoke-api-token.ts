@@ -8,6 +8,7 @@ export async function revokeApiToken(
   ctx: DomainContext,
   input: { tokenId: number },
 ): Promise<Result<{ revokedAt: Date }>> {
+  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin revokes tokens");
   return inTransaction(ctx, async (tx) => {
     const revoked = await tx.db
       .updateTable("api_tokens")

@@ -2,7 +2,7 @@ import { parseMoney } from "@skinmarket/contract";
 import { recordAudit } from "../audit.ts";
 import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
-import { invalidArgument, ok, type Result } from "../result.ts";
+import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 import { postJournalEntry, readUserBalances, type UserBalances } from "./ledger.ts";
 
@@ -23,6 +23,8 @@ export async function fundAccount(
   ctx: DomainContext,
   input: FundAccountInput,
 ): Promise<Result<UserBalances>> {
+  if (ctx.actor.kind !== "admin")
+    return fail("Access Denied", "only the sandbox admin moves money in and out");
   const parsed = parseMoney(input.amount, { allowNegative: true, allowZero: false });
   if (!parsed.ok) return invalidArgument("amount", parsed.reason);
   const amount = parsed.fen;

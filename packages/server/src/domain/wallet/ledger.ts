@@ -3,7 +3,6 @@ import { sql } from "kysely";
 import type { LedgerAccountKind, SystemAccountKind, UserAccountKind } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { constraintName, sqlState } from "../transaction.ts";
 
 /**
  * The wallet is a double-entry ledger (docs/design.md section 5): every money movement is one
@@ -36,9 +35,8 @@ export async function openUserAccounts(ctx: DomainContext, userId: number): Prom
 }
 
 /**
- * Posts one journal entry inside the caller's transaction. Answers `Insufficient Balance` when a
- * line would take an account below zero; the caller's transaction must then roll back (returning
- * the failure from `inTransaction` does that).
+ * Posts one journal entry inside the caller's transaction. Answers `Insufficient Balance`, having
+ * written nothing, when the entry would take an account below zero.
  */
 export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry): Promise<Result<number>> {
   if (!ctx.db.isTransaction) throw new Error("postJournalEntry must run inside a transaction");
@@ -48,6 +46,28 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
   if (total !== 0) throw new Error(`journal entry ${entry.kind} does not balance: lines sum to ${total}`);
 
   const accountIds = await Promise.all(lines.map((line) => resolveAccountId(ctx, line.account)));
+
+  // Lock the accounts in id order (two entries on the same accounts cannot deadlock), then refuse
+  // an overdraft before anything is written, so the caller's transaction stays usable (it may try
+  // another account). The CHECK constraint on balances stays as the backstop.
+  const net = new Map<number, Fen>();
+  lines.forEach((line, index) =>
+    net.set(accountIds[index]!, (net.get(accountIds[index]!) ?? 0) + line.amount),
+  );
+  const locked = await ctx.db
+    .selectFrom("ledger_accounts")
+    .select(["account_id", "kind", "balance"])
+    .where("account_id", "in", [...net.keys()])
+    .orderBy("account_id")
+    .forUpdate()
+    .execute();
+  for (const account of locked) {
+    const change = net.get(account.account_id) ?? 0;
+    if (account.kind !== "external" && account.balance + change < 0) {
+      return fail("Insufficient Balance", `insufficient ${account.kind} funds for ${formatMoney(-change)}`);
+    }
+  }
+
   const { entry_id: entryId } = await ctx.db
     .insertInto("journal_entries")
     .values({
@@ -68,32 +88,16 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
       })),
     )
     .execute();
-
-  // Balances change in account-id order, so two entries touching the same accounts always lock
-  // them in the same order and cannot deadlock each other.
-  const changes = lines
-    .map((line, index) => ({ line, accountId: accountIds[index]! }))
-    .sort((a, b) => a.accountId - b.accountId);
-  for (const { line, accountId } of changes) {
-    try {
-      await ctx.db
-        .updateTable("ledger_accounts")
-        .set({ balance: sql<number>`balance + ${line.amount}` })
-        .where("account_id", "=", accountId)
-        .executeTakeFirstOrThrow();
-    } catch (error) {
-      if (sqlState(error) === "23514" && constraintName(error) === "ledger_accounts_balance_not_negative") {
-        return fail("Insufficient Balance", insufficientMessage(line));
-      }
-      throw error;
-    }
+  for (const account of locked) {
+    const change = net.get(account.account_id) ?? 0;
+    if (change === 0) continue;
+    await ctx.db
+      .updateTable("ledger_accounts")
+      .set({ balance: sql<number>`balance + ${change}` })
+      .where("account_id", "=", account.account_id)
+      .execute();
   }
   return ok(entryId);
-}
-
-function insufficientMessage(line: JournalLine): string {
-  const name = "system" in line.account ? line.account.system : line.account.kind;
-  return `insufficient ${name} funds for ${formatMoney(-line.amount)}`;
 }
 
 async function resolveAccountId(ctx: DomainContext, account: AccountRef): Promise<number> {

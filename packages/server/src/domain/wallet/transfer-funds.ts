@@ -22,6 +22,9 @@ export async function transferFunds(ctx: DomainContext, input: TransferFundsInpu
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
     return fail("Invalid Argument", "amount: must be a positive whole number of fen");
   }
+  if (input.from.userId === input.to.userId && input.from.kind === input.to.kind) {
+    return fail("Invalid Argument", "to: must be another account than from");
+  }
   return inTransaction(ctx, async (tx) => {
     const posted = await postJournalEntry(tx, {
       kind: input.kind,

@@ -84,10 +84,13 @@ async function authorize(
         !presented ||
         !constantTimeEqual(presented, options.sandboxAdminToken)
       ) {
-        await recordAudit(request.ctx, {
-          action: "auth.refused",
-          details: { reason: "sandbox admin token", path: request.url },
-        });
+        // Refusals of a presented credential are audited; a request that presents nothing is not.
+        if (presented) {
+          await recordAudit(request.ctx, {
+            action: "auth.refused",
+            details: { reason: "sandbox admin token", path: request.url },
+          });
+        }
         return {
           code: "Unauthorized",
           message: "the sandbox API needs Authorization: Bearer <sandbox admin token>",

@@ -7,6 +7,7 @@ interface ValidationIssue {
   message?: string;
   keyword: string;
   params: Record<string, unknown>;
+  parentSchema?: { description?: string };
 }
 
 /**
@@ -68,6 +69,10 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     return `${path ? `${path}.` : ""}${missing}: required`;
   }
   const field = path || context || "request";
+  // A pattern means nothing to a caller; the schema's description says what is expected.
+  if (issue.keyword === "pattern") {
+    return `${field}: must be ${issue.parentSchema?.description ?? "in the documented form"}`;
+  }
   if (issue.keyword === "enum" && Array.isArray(issue.params.allowedValues)) {
     return `${field}: must be one of ${issue.params.allowedValues.join(", ")}`;
   }

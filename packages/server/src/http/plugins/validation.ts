@@ -9,7 +9,14 @@ import type { FastifySchema, FastifySchemaCompiler } from "fastify";
  * never silently dropped.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const common: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
+  // verbose: errors carry their schema, so a pattern failure can be told by the schema's description.
+  const common: Options = {
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  };
   const forBodies = new Ajv({ ...common, coerceTypes: false });
   const forText = new Ajv({ ...common, coerceTypes: "array" });
   addFormats.default(forBodies);
