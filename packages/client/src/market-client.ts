@@ -1,10 +1,18 @@
 import {
   getBalance,
   getBuyOrderStatus,
+  getPlatformInventory,
   setBuyOrderStatus,
+  setupPlatformAccount,
+  uploadPlatformCookies,
   type OperationBody,
+  type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
+
+/** Query of the inventory operation; fields with defaults may be left out. */
+export type InventoryQuery = Pick<OperationQuery<typeof getPlatformInventory>, "platformid"> &
+  Partial<Omit<OperationQuery<typeof getPlatformInventory>, "platformid">>;
 import { callOperation, type TransportOptions } from "./transport.ts";
 
 export type MarketClientOptions = TransportOptions & { token: string };
@@ -32,5 +40,26 @@ export class MarketClient {
     body: OperationBody<typeof setBuyOrderStatus>,
   ): Promise<OperationResponse<typeof setBuyOrderStatus>> {
     return (await callOperation(this.#options, setBuyOrderStatus, { body })).body;
+  }
+
+  /** Items of a platform account bound to the caller; `game` defaults to `cs2`. */
+  async getPlatformInventory(query: InventoryQuery): Promise<OperationResponse<typeof getPlatformInventory>> {
+    const full = { game: "cs2", ...query } as OperationQuery<typeof getPlatformInventory>;
+    return (await callOperation(this.#options, getPlatformInventory, { query: full })).body;
+  }
+
+  /** Uploads session cookies; `cookies` may be the array or its JSON encoding. */
+  async uploadPlatformCookies(
+    platformid: string,
+    cookies: string | Array<{ domain: string; key: string; value: string }>,
+  ): Promise<OperationResponse<typeof uploadPlatformCookies>> {
+    const platform_cookies = typeof cookies === "string" ? cookies : JSON.stringify(cookies);
+    return (
+      await callOperation(this.#options, uploadPlatformCookies, { body: { platformid, platform_cookies } })
+    ).body;
+  }
+
+  async setupPlatformAccount(platformid: string): Promise<OperationResponse<typeof setupPlatformAccount>> {
+    return (await callOperation(this.#options, setupPlatformAccount, { body: { platformid } })).body;
   }
 }

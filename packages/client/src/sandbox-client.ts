@@ -1,4 +1,17 @@
 import {
+  sandboxAcceptOffer,
+  sandboxBindPlatformAccount,
+  sandboxCreateOffer,
+  sandboxCreatePlatformAccount,
+  sandboxDeclineOffer,
+  sandboxExpirePlatformCookies,
+  sandboxGetPlatformAccount,
+  sandboxGrantItems,
+  sandboxIssuePlatformCookies,
+  sandboxListOffers,
+  sandboxSetAutoAccept,
+  sandboxUnbindPlatformAccount,
+  sandboxUpdatePlatformAccount,
   sandboxAdvanceClock,
   sandboxCreateToken,
   sandboxCreateUser,
@@ -75,5 +88,81 @@ export class SandboxClient {
 
   async reset(): Promise<Answer<typeof sandboxReset>> {
     return (await callOperation(this.#options, sandboxReset)).body;
+  }
+
+  async createPlatformAccount(userId?: string): Promise<Answer<typeof sandboxCreatePlatformAccount>> {
+    const body = userId === undefined ? {} : { user_id: userId };
+    return (await callOperation(this.#options, sandboxCreatePlatformAccount, { body })).body;
+  }
+
+  async getPlatformAccount(platformid: string): Promise<Answer<typeof sandboxGetPlatformAccount>> {
+    return (await callOperation(this.#options, sandboxGetPlatformAccount, { params: { platformid } })).body;
+  }
+
+  async updatePlatformAccount(
+    platformid: string,
+    body: OperationBody<typeof sandboxUpdatePlatformAccount>,
+  ): Promise<Answer<typeof sandboxUpdatePlatformAccount>> {
+    return (
+      await callOperation(this.#options, sandboxUpdatePlatformAccount, { params: { platformid }, body })
+    ).body;
+  }
+
+  async setAutoAccept(platformid: string, enabled: boolean): Promise<Answer<typeof sandboxSetAutoAccept>> {
+    return (
+      await callOperation(this.#options, sandboxSetAutoAccept, { params: { platformid }, body: { enabled } })
+    ).body;
+  }
+
+  async bindPlatformAccount(
+    platformid: string,
+    userId: string,
+  ): Promise<Answer<typeof sandboxBindPlatformAccount>> {
+    return (
+      await callOperation(this.#options, sandboxBindPlatformAccount, {
+        params: { platformid },
+        body: { user_id: userId },
+      })
+    ).body;
+  }
+
+  async unbindPlatformAccount(platformid: string): Promise<Answer<typeof sandboxUnbindPlatformAccount>> {
+    return (await callOperation(this.#options, sandboxUnbindPlatformAccount, { params: { platformid } }))
+      .body;
+  }
+
+  async issuePlatformCookies(platformid: string): Promise<Answer<typeof sandboxIssuePlatformCookies>> {
+    return (await callOperation(this.#options, sandboxIssuePlatformCookies, { params: { platformid } })).body;
+  }
+
+  async expirePlatformCookies(platformid: string): Promise<Answer<typeof sandboxExpirePlatformCookies>> {
+    return (await callOperation(this.#options, sandboxExpirePlatformCookies, { params: { platformid } }))
+      .body;
+  }
+
+  async grantItems(
+    platformid: string,
+    body: OperationBody<typeof sandboxGrantItems>,
+  ): Promise<Answer<typeof sandboxGrantItems>> {
+    return (await callOperation(this.#options, sandboxGrantItems, { params: { platformid }, body })).body;
+  }
+
+  async listOffers(platformid?: string): Promise<Answer<typeof sandboxListOffers>> {
+    const query = platformid === undefined ? {} : { platformid };
+    return (await callOperation(this.#options, sandboxListOffers, { query })).body;
+  }
+
+  async createOffer(
+    body: OperationBody<typeof sandboxCreateOffer>,
+  ): Promise<Answer<typeof sandboxCreateOffer>> {
+    return (await callOperation(this.#options, sandboxCreateOffer, { body })).body;
+  }
+
+  async acceptOffer(tradeofferid: string): Promise<Answer<typeof sandboxAcceptOffer>> {
+    return (await callOperation(this.#options, sandboxAcceptOffer, { params: { tradeofferid } })).body;
+  }
+
+  async declineOffer(tradeofferid: string): Promise<Answer<typeof sandboxDeclineOffer>> {
+    return (await callOperation(this.#options, sandboxDeclineOffer, { params: { tradeofferid } })).body;
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app.ts";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
@@ -36,7 +37,7 @@ export interface TestApp {
 
 /** The app on a fresh test database with the sandbox on, as a bot developer would run it. */
 export async function createTestApp(
-  options: { sandbox?: boolean; secureCookies?: boolean } = {},
+  options: { sandbox?: boolean; secureCookies?: boolean; catalog?: boolean } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new OffsetClock();
@@ -98,5 +99,9 @@ export async function createTestApp(
       await database.close();
     },
   };
+  if (options.catalog) {
+    const loaded = await loadCatalog(testApp.ctx);
+    if (!loaded.ok) throw new Error(loaded.failure.message);
+  }
   return testApp;
 }

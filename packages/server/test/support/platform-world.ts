@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import type { TestApp } from "./test-app.ts";
+
+export interface PlatformFixture {
+  userId: string;
+  token: string;
+  platformid: string;
+  tradeUrl: string;
+  /** The JSON-encoded cookies of the account's first login, ready for platform/cookie. */
+  cookies: string;
+}
+
+/** A user with a bound platform account, built through the sandbox API. */
+export async function createTraderWithAccount(t: TestApp, nickname?: string): Promise<PlatformFixture> {
+  const user = await t.createUser(nickname ? { nickname } : {});
+  const created = await t.admin("POST", "/sandbox/platform/accounts", { user_id: user.userId });
+  assert.equal(created.statusCode, 200, created.body);
+  const account = created.json<{ platformid: string; trade_url: string; cookies: string }>();
+  return {
+    userId: user.userId,
+    token: user.token,
+    platformid: account.platformid,
+    tradeUrl: account.trade_url,
+    cookies: account.cookies,
+  };
+}
+
+export async function grant(
+  t: TestApp,
+  platformid: string,
+  body: Record<string, unknown>,
+): Promise<string[]> {
+  const response = await t.admin("POST", `/sandbox/platform/accounts/${platformid}/items`, {
+    random_extras: false,
+    ...body,
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json<{ assets: Array<{ assetid: string }> }>().assets.map((asset) => asset.assetid);
+}
+
+export async function grantOne(
+  t: TestApp,
+  platformid: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const [assetid] = await grant(t, platformid, { ...body, count: 1 });
+  assert.ok(assetid);
+  return assetid;
+}
+
+export async function uploadCookies(t: TestApp, trader: PlatformFixture, cookies = trader.cookies) {
+  return t.as(trader.token, "POST", "/api/market/developer/platform/cookie", {
+    platformid: trader.platformid,
+    platform_cookies: cookies,
+  });
+}
