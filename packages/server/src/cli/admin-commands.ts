@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { SandboxClient, type TransportOptions } from "@skinmarket/client";
 import { Command, Option } from "commander";
 import { readAdminTokenFile } from "../server.ts";
+import { addPlatformCommands } from "./admin-platform-commands.ts";
 
 /** A mistake in how the command was called: reported with exit code 2. */
 export class UsageError extends Error {}
@@ -187,10 +188,11 @@ export function adminCommand(): Command {
       );
     });
 
+  addPlatformCommands(admin);
   return admin;
 }
 
-async function execute<Answer>(
+export async function execute<Answer>(
   command: Command,
   action: (client: SandboxClient) => Promise<Answer>,
   describe: (answer: Answer) => string,

@@ -107,6 +107,45 @@ describe("skinmarket command", () => {
     assert.equal(((await balance.json()) as { market_balance: string }).market_balance, "42.50");
   });
 
+  test("platform subcommands create an account, grant items and list offers", async () => {
+    const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
+    const user = JSON.parse(
+      (await run([...common, "--json", "user", "create"], { SANDBOX_ADMIN_TOKEN: "" })).stdout,
+    ) as {
+      user_id: string;
+    };
+    const created = await run([...common, "--json", "platform", "create", "--user", user.user_id], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const account = JSON.parse(created.stdout) as { platformid: string };
+    const granted = await run(
+      [
+        ...common,
+        "grant",
+        account.platformid,
+        "--name",
+        "AK-47 | Redline (Field-Tested)",
+        "--count",
+        "2",
+        "--no-extras",
+      ],
+      { SANDBOX_ADMIN_TOKEN: "" },
+    );
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.equal(granted.stdout.trim().split("\n").length, 2);
+    assert.match(granted.stdout, /^\d+ {2}goods \d+ {2}wear 0\.\d+/);
+    const shown = await run([...common, "platform", "show", account.platformid], { SANDBOX_ADMIN_TOKEN: "" });
+    assert.match(shown.stdout, new RegExp(`bound to user ${user.user_id}`));
+    assert.match(shown.stdout, /2 items/);
+    const offers = await run([...common, "offers"], { SANDBOX_ADMIN_TOKEN: "" });
+    assert.equal(offers.code, 0, offers.stderr);
+    assert.equal(offers.stdout.trim(), "no offers");
+    const bad = await run([...common, "grant", account.platformid], { SANDBOX_ADMIN_TOKEN: "" });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /give --goods-id or --name/);
+  });
+
   test("a wrong admin token is refused with exit code 1", async () => {
     const refused = await run([
       "admin",

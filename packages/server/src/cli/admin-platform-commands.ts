@@ -1,0 +1,216 @@
+import { Command, Option } from "commander";
+import { execute, UsageError } from "./admin-commands.ts";
+
+type OnOff = "on" | "off";
+
+function describeAccount(account: {
+  platformid: string;
+  trade_url: string;
+  inventory_public: boolean;
+  limited: boolean;
+  auto_accept: boolean;
+  item_count: number;
+  user_id: string | null;
+}): string {
+  return [
+    `platform account ${account.platformid} (${account.user_id ? `bound to user ${account.user_id}` : "not bound"})`,
+    `trade URL: ${account.trade_url}`,
+    `inventory ${account.inventory_public ? "public" : "private"}, ${account.item_count} items` +
+      `${account.limited ? ", limited" : ""}${account.auto_accept ? ", accepts offers automatically" : ""}`,
+  ].join("\n");
+}
+
+function describeOffer(offer: {
+  tradeofferid: string;
+  sender: string;
+  receiver: string;
+  assetids: string[];
+  state: string;
+}): string {
+  return `offer ${offer.tradeofferid}: ${offer.sender} -> ${offer.receiver}, ${offer.assetids.length} item(s), ${offer.state}`;
+}
+
+/** `skinmarket admin platform|items|offers ...`: the sandbox platform from the command line. */
+export function addPlatformCommands(admin: Command): void {
+  const platform = admin.command("platform").description("sandbox platform accounts");
+  platform
+    .command("create")
+    .description("create a platform account; prints its id, trade URL and login cookies")
+    .option("--user <user_id>", "bind it to this marketplace user")
+    .action(async function (this: Command) {
+      const { user } = this.opts<{ user?: string }>();
+      await execute(
+        this,
+        (client) => client.createPlatformAccount(user),
+        (answer) =>
+          [
+            `platform account ${answer.platformid}`,
+            `trade URL: ${answer.trade_url}`,
+            `cookies: ${answer.cookies}`,
+          ].join("\n"),
+      );
+    });
+  platform
+    .command("show <platformid>")
+    .description("show a platform account")
+    .action(async function (this: Command, platformid: string) {
+      await execute(this, (client) => client.getPlatformAccount(platformid), describeAccount);
+    });
+  platform
+    .command("settings <platformid>")
+    .description(
+      "make the inventory public or private, the account limited, or accepting offers automatically",
+    )
+    .addOption(new Option("--public <on|off>").choices(["on", "off"]))
+    .addOption(new Option("--limited <on|off>").choices(["on", "off"]))
+    .addOption(new Option("--auto-accept <on|off>").choices(["on", "off"]))
+    .action(async function (this: Command, platformid: string) {
+      const options = this.opts<{ public?: OnOff; limited?: OnOff; autoAccept?: OnOff }>();
+      await execute(
+        this,
+        async (client) => {
+          if (options.autoAccept) await client.setAutoAccept(platformid, options.autoAccept === "on");
+          return client.updatePlatformAccount(platformid, {
+            ...(options.public ? { inventory_public: options.public === "on" } : {}),
+            ...(options.limited ? { limited: options.limited === "on" } : {}),
+          });
+        },
+        describeAccount,
+      );
+    });
+  platform
+    .command("bind <platformid> <user_id>")
+    .description("bind a platform account to a marketplace user")
+    .action(async function (this: Command, platformid: string, userId: string) {
+      await execute(
+        this,
+        (client) => client.bindPlatformAccount(platformid, userId),
+        (answer) => `${answer.platformid} bound to user ${answer.user_id}`,
+      );
+    });
+  platform
+    .command("unbind <platformid>")
+    .description("unbind a platform account")
+    .action(async function (this: Command, platformid: string) {
+      await execute(
+        this,
+        (client) => client.unbindPlatformAccount(platformid),
+        (answer) => `${answer.platformid} unbound`,
+      );
+    });
+  platform
+    .command("login <platformid>")
+    .description("issue fresh session cookies (a new platform login)")
+    .action(async function (this: Command, platformid: string) {
+      await execute(
+        this,
+        (client) => client.issuePlatformCookies(platformid),
+        (answer) => answer.cookies,
+      );
+    });
+  platform
+    .command("expire-cookies <platformid>")
+    .description("make every issued session cookie of the account expired")
+    .action(async function (this: Command, platformid: string) {
+      await execute(
+        this,
+        (client) => client.expirePlatformCookies(platformid),
+        (answer) => `${answer.expired} session(s) expired`,
+      );
+    });
+
+  admin
+    .command("grant <platformid>")
+    .description("put new items of one goods into a platform account's inventory")
+    .option("--goods-id <id>", "goods id", (value) => positiveInteger("--goods-id", value))
+    .option("--name <market_hash_name>", "market hash name, e.g. 'AK-47 | Redline (Field-Tested)'")
+    .option("--count <n>", "how many (1-1000)", (value) => positiveInteger("--count", value))
+    .option("--paintwear <decimal>", "exact wear, inside the goods' range")
+    .option("--paintseed <n>", "pattern seed 0-1000", (value) => positiveInteger("--paintseed", value, 0))
+    .option("--nametag <text>", "a name tag")
+    .option("--cooldown-days <n>", "trade cooldown in days (0-30)", (value) =>
+      positiveInteger("--cooldown-days", value, 0),
+    )
+    .option("--no-extras", "no random stickers, charms or name tags")
+    .action(async function (this: Command, platformid: string) {
+      const options = this.opts<{
+        goodsId?: number;
+        name?: string;
+        count?: number;
+        paintwear?: string;
+        paintseed?: number;
+        nametag?: string;
+        cooldownDays?: number;
+        extras: boolean;
+      }>();
+      if (options.goodsId === undefined && options.name === undefined)
+        throw new UsageError("give --goods-id or --name");
+      await execute(
+        this,
+        (client) =>
+          client.grantItems(platformid, {
+            ...(options.goodsId !== undefined ? { goods_id: options.goodsId } : {}),
+            ...(options.name !== undefined ? { market_hash_name: options.name } : {}),
+            ...(options.count !== undefined ? { count: options.count } : {}),
+            ...(options.paintwear !== undefined ? { paintwear: options.paintwear } : {}),
+            ...(options.paintseed !== undefined ? { paintseed: options.paintseed } : {}),
+            ...(options.nametag !== undefined ? { nametag: options.nametag } : {}),
+            ...(options.cooldownDays !== undefined ? { cooldown_days: options.cooldownDays } : {}),
+            random_extras: options.extras,
+          }),
+        (answer) =>
+          answer.assets
+            .map(
+              (asset) =>
+                `${asset.assetid}  goods ${asset.goods_id}${asset.paintwear ? `  wear ${asset.paintwear}` : ""}`,
+            )
+            .join("\n"),
+      );
+    });
+
+  const offers = admin.command("offers").description("sandbox trade offers");
+  offers
+    .command("list", { isDefault: true })
+    .description("list trade offers, newest first")
+    .option("--platformid <id>", "only this account's offers")
+    .action(async function (this: Command) {
+      const { platformid } = this.opts<{ platformid?: string }>();
+      await execute(
+        this,
+        (client) => client.listOffers(platformid),
+        (answer) => answer.items.map(describeOffer).join("\n") || "no offers",
+      );
+    });
+  offers
+    .command("send <platformid> <trade_url> <assetids...>")
+    .description("send items from an account to the owner of a trade URL")
+    .action(async function (this: Command, platformid: string, tradeUrl: string, assetids: string[]) {
+      await execute(
+        this,
+        (client) => client.createOffer({ platformid, trade_url: tradeUrl, assetids }),
+        describeOffer,
+      );
+    });
+  for (const [name, verb] of [
+    ["accept", "accept"],
+    ["decline", "decline"],
+  ] as const) {
+    offers
+      .command(`${name} <tradeofferid>`)
+      .description(`${verb} an offer as its receiver`)
+      .action(async function (this: Command, tradeofferid: string) {
+        await execute(
+          this,
+          (client) =>
+            name === "accept" ? client.acceptOffer(tradeofferid) : client.declineOffer(tradeofferid),
+          describeOffer,
+        );
+      });
+  }
+}
+
+function positiveInteger(flag: string, value: string, min = 1): number {
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} must be a whole number of at least ${min}`);
+  return Number(value);
+}
