@@ -47,6 +47,7 @@ export interface MintedAttributes {
 }
 
 const WEARABLE_TYPES = new Set(["weapon", "knife", "gloves"]);
+const NAMEABLE_TYPES = new Set(["weapon", "knife"]);
 const PAINTWEAR_PATTERN = /^(0(\.\d{1,20})?|1(\.0{1,20})?)$/;
 const NAME_TAGS = ["Dragon Slayer", "Lucky Charm", "Bot Food", "Ez Clap", "Old Faithful", "Sandbox Special"];
 
@@ -79,6 +80,9 @@ export async function mintAttributes(
   }
   if (!wearable && options.paintseed !== undefined)
     return invalidArgument("paintseed", "this goods has no pattern");
+  if (options.nametag && !NAMEABLE_TYPES.has(goods.type)) {
+    return invalidArgument("nametag", "only weapons and knives take name tags");
+  }
   const stickers = await pickStickers(ctx, goods, options);
   if (!stickers.ok) return stickers;
   const weapon = goods.type === "weapon";
@@ -110,7 +114,8 @@ function pickPaintwear(goods: MintableGoods, given: string | undefined): Result<
   if (given !== undefined) {
     if (!PAINTWEAR_PATTERN.test(given)) return invalidArgument("paintwear", "must be a decimal from 0 to 1");
     const value = Number(given);
-    if (value < min || value > max) {
+    // The top of a range belongs to the next exterior (0.38 is Well-Worn), except wear 1 itself.
+    if (value < min || (value >= max && !(max === 1 && value === 1))) {
       return invalidArgument(
         "paintwear",
         `must be within this goods' range ${goods.paintwear_min}-${goods.paintwear_max}`,

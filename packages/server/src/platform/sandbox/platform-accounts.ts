@@ -73,6 +73,10 @@ export async function updatePlatformAccount(
     return fail("Access Denied", "only the sandbox admin changes platform accounts");
   return inTransaction(ctx, async (tx) => {
     const { inventoryPublic, limited, autoAccept } = input.settings;
+    if (inventoryPublic === undefined && limited === undefined && autoAccept === undefined) {
+      // Nothing to change: the account as it is.
+      return describePlatformAccount(tx, input.platformid);
+    }
     const updated = await tx.db
       .updateTable("sandbox_platform_accounts")
       .set({

@@ -57,6 +57,8 @@ export async function createOffer(
   if (input.assetids.some((assetid) => !/^\d{1,18}$/.test(assetid)))
     return invalidArgument("assetids", "must be numeric strings");
   const offer = await inTransaction(ctx, async (tx) => {
+    const sender = await requirePlatformAccount(tx, input.sender);
+    if (!sender.ok) return sender;
     const receiver = await requirePlatformAccount(tx, target.platformid);
     if (!receiver.ok || receiver.value.trade_token !== target.token) {
       return fail("Invalid State", "the trade URL is not valid any more (unknown partner or wrong token)");
@@ -130,7 +132,8 @@ async function lockTradableAssets(
   }
   const promised = await sql<{ assetid: string }>`
     SELECT a.value AS assetid FROM sandbox_trade_offers o, jsonb_array_elements_text(o.assetids) a
-    WHERE o.sender = ${sender} AND o.state = 'active' AND a.value = ANY(${assetids.map(String)}::text[])
+    WHERE o.sender = ${sender} AND o.state = 'active' AND o.expires_at > ${now}
+      AND a.value = ANY(${assetids.map(String)}::text[])
     LIMIT 1
   `.execute(ctx.db);
   if (promised.rows[0])
@@ -161,26 +164,45 @@ async function settle(ctx: DomainContext, row: OfferRow, state: OfferRow["state"
   return updated;
 }
 
-/** An active offer whose time has passed is expired first, whoever looks at it. */
-async function activeOffer(ctx: DomainContext, row: OfferRow): Promise<Result<OfferRow>> {
-  if (row.state === "active" && row.expires_at <= ctx.clock.now()) {
-    await settle(ctx, row, "expired");
-    return fail("Invalid State", `trade offer ${row.tradeofferid} has expired`);
-  }
+function activeOffer(row: OfferRow): Result<OfferRow> {
+  if (row.state === "expired") return fail("Invalid State", `trade offer ${row.tradeofferid} has expired`);
   if (row.state !== "active") return fail("Invalid State", `trade offer ${row.tradeofferid} is ${row.state}`);
   return ok(row);
+}
+
+/**
+ * An active offer whose time has passed is expired by whoever looks at it first, in a transaction
+ * of its own: the answer to the caller is a refusal, and a refusal rolls its own transaction back.
+ */
+async function expireIfDue(ctx: DomainContext, tradeofferid: string): Promise<void> {
+  if (!/^\d{1,15}$/.test(tradeofferid)) return;
+  await inTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const expired = await tx.db
+      .updateTable("sandbox_trade_offers")
+      .set({ state: "expired", updated_at: now })
+      .where("tradeofferid", "=", Number(tradeofferid))
+      .where("state", "=", "active")
+      .where("expires_at", "<=", now)
+      .returning("tradeofferid")
+      .executeTakeFirst();
+    if (expired)
+      await recordAudit(tx, { action: "platform.offer.expired", subject: `offer:${tradeofferid}` });
+    return ok(undefined);
+  });
 }
 
 export async function respondToOffer(
   ctx: DomainContext,
   input: { platformid: string; tradeofferid: string; accept: boolean },
 ): Promise<Result<PlatformTradeOffer>> {
+  await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
     const locked = await lockOffer(tx, input.tradeofferid);
     if (!locked.ok) return locked;
     if (locked.value.receiver !== input.platformid)
       return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
-    const offer = await activeOffer(tx, locked.value);
+    const offer = activeOffer(locked.value);
     if (!offer.ok) return offer;
     if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
     const available = await checkStillHeld(tx, offer.value.sender, offer.value.assetids);
@@ -235,12 +257,13 @@ export async function cancelOffer(
   ctx: DomainContext,
   input: { platformid: string; tradeofferid: string },
 ): Promise<Result<PlatformTradeOffer>> {
+  await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
     const locked = await lockOffer(tx, input.tradeofferid);
     if (!locked.ok) return locked;
     if (locked.value.sender !== input.platformid)
       return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
-    const offer = await activeOffer(tx, locked.value);
+    const offer = activeOffer(locked.value);
     if (!offer.ok) return offer;
     return ok(toPlatformOffer(await settle(tx, offer.value, "cancelled")));
   });
