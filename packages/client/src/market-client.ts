@@ -1,4 +1,8 @@
 import {
+  delistItems,
+  getOnSale,
+  listItems,
+  repriceItems,
   getBalance,
   getBuyOrderStatus,
   getPlatformInventory,
@@ -61,5 +65,33 @@ export class MarketClient {
 
   async setupPlatformAccount(platformid: string): Promise<OperationResponse<typeof setupPlatformAccount>> {
     return (await callOperation(this.#options, setupPlatformAccount, { body: { platformid } })).body;
+  }
+
+  /** Lists items for sale; the answer maps each assetid to OK or a message, plus `sell_orders`. */
+  async listItems(
+    assets: OperationBody<typeof listItems>["assets"],
+  ): Promise<OperationResponse<typeof listItems>> {
+    return (await callOperation(this.#options, listItems, { body: { game: "cs2", assets } })).body;
+  }
+
+  async delistItems(sellOrderIds: string[]): Promise<OperationResponse<typeof delistItems>> {
+    return (
+      await callOperation(this.#options, delistItems, { body: { game: "cs2", sell_orders: sellOrderIds } })
+    ).body;
+  }
+
+  async repriceItems(
+    changes: OperationBody<typeof repriceItems>["sell_orders"],
+  ): Promise<OperationResponse<typeof repriceItems>> {
+    return (await callOperation(this.#options, repriceItems, { body: { game: "cs2", sell_orders: changes } }))
+      .body;
+  }
+
+  /** The caller's listings on sale; `game` defaults to `cs2`. */
+  async getOnSale(
+    query: Partial<OperationQuery<typeof getOnSale>> = {},
+  ): Promise<OperationResponse<typeof getOnSale>> {
+    const full = { game: "cs2", ...query } as OperationQuery<typeof getOnSale>;
+    return (await callOperation(this.#options, getOnSale, { query: full })).body;
   }
 }

@@ -6,6 +6,7 @@ import { buildApp } from "../src/app.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
+import { DEFAULT_MARKET_RULES } from "../src/domain/context.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import type { DomainContext } from "../src/domain/context.ts";
@@ -34,7 +35,11 @@ if (flags.help) {
 }
 const duration = Number(flags.duration);
 const log = { info() {}, warn() {}, error() {} };
-const services = { platform: new SandboxPlatform(), secretBox: new SecretBox(SecretBox.generateKey()) };
+const services = {
+  platform: new SandboxPlatform(),
+  secretBox: new SecretBox(SecretBox.generateKey()),
+  rules: DEFAULT_MARKET_RULES,
+};
 
 interface Figure {
   name: string;

@@ -4,6 +4,7 @@ import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
+import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { decoyPasswordHash } from "./domain/secrets.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
@@ -23,6 +24,7 @@ export interface AppDeps {
   clock: Clock;
   platform: GamePlatform;
   secretBox: SecretBox;
+  rules?: MarketRules;
   /** Present when the sandbox is on: its API is registered and moves this clock. */
   sandbox?: { clock: OffsetClock; adminToken: string };
   sessionTtlSeconds?: number;
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock,
       platform: deps.platform,
       secretBox: deps.secretBox,
+      rules: deps.rules ?? DEFAULT_MARKET_RULES,
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
   });

@@ -16,6 +16,8 @@ export interface Config {
   jobsIntervalMs: number;
   secureCookies: boolean;
   secretKey: Buffer | undefined;
+  sellerFeeBasisPoints: number;
+  maxListingPriceFen: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -43,6 +45,8 @@ export const CONFIG_VARIABLES = {
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
+  SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
+  MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
   SECRET_KEY:
     "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
 } as const;
@@ -75,7 +79,30 @@ export function loadConfig(source: ConfigSource): Config {
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
     secretKey: secretKey(source),
+    sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
+    maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
   };
+}
+
+/** A decimal with at most 2 decimals, as hundredths (2.5 -> 250), within [min, max] hundredths. */
+function decimal(
+  source: ConfigSource,
+  variable: ConfigVariable,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const text = optional(source, variable);
+  if (text === undefined) return fallback;
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  const value = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigError(
+      variable,
+      `must be a number with at most 2 decimals from ${min / 100} to ${max / 100}, got "${text}"`,
+    );
+  }
+  return value;
 }
 
 function secretKey(source: ConfigSource): Buffer | undefined {

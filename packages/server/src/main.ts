@@ -32,6 +32,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
   ["--secret-key <hex>", "SECRET_KEY"],
+  ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
+  ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

@@ -52,6 +52,10 @@ export async function startServer(
     const clock: Clock = sandboxClock ?? systemClock;
     const platform = new SandboxPlatform();
     const secretBox = new SecretBox(await secretKey(config, log));
+    const rules = {
+      sellerFeeBasisPoints: config.sellerFeeBasisPoints,
+      maxListingPriceFen: config.maxListingPriceFen,
+    };
     const systemContext: DomainContext = {
       db: database.db,
       clock,
@@ -59,6 +63,7 @@ export async function startServer(
       log,
       platform,
       secretBox,
+      rules,
     };
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
@@ -78,6 +83,7 @@ export async function startServer(
       clock,
       platform,
       secretBox,
+      rules,
       ...(sandboxClock
         ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } }
         : {}),

@@ -12,6 +12,7 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { getBalance } from "./wallet.ts";
+import { delistItems, getOnSale, listItems, repriceItems } from "./sell-orders.ts";
 import { getPlatformInventory, setupPlatformAccount, uploadPlatformCookies } from "./platform.ts";
 import {
   sandboxAcceptOffer,
@@ -41,6 +42,10 @@ export const OPERATIONS = [
   getPlatformInventory,
   uploadPlatformCookies,
   setupPlatformAccount,
+  listItems,
+  delistItems,
+  repriceItems,
+  getOnSale,
   sandboxCreateUser,
   sandboxCreateToken,
   sandboxRevokeToken,

@@ -8,6 +8,18 @@ import type { SecretBox } from "./secret-box.ts";
 export type Actor =
   { kind: "user"; userId: number } | { kind: "admin" } | { kind: "system" } | { kind: "anonymous" };
 
+export interface MarketRules {
+  /** The seller's fee in basis points (250 = 2.5 %), rounded up to the fen, at least 0.01. */
+  sellerFeeBasisPoints: number;
+  /** The highest price a listing may ask, in fen. */
+  maxListingPriceFen: number;
+}
+
+export const DEFAULT_MARKET_RULES: MarketRules = {
+  sellerFeeBasisPoints: 250,
+  maxListingPriceFen: 100_000_000,
+};
+
 export interface DomainLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
@@ -27,6 +39,8 @@ export interface DomainContext {
   platform: GamePlatform;
   /** Seals secrets kept at rest (uploaded cookies, API keys). */
   secretBox: SecretBox;
+  /** The marketplace's configurable rules (fees, limits). */
+  rules: MarketRules;
   requestId?: string;
 }
 

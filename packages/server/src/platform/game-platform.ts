@@ -9,6 +9,11 @@ import type { CookieState, KeychainRow, StickerRow, TradeOfferState } from "../s
  * calls behind the same port.
  */
 export interface GamePlatform {
+  /** The current holders and attributes of these items (items that changed hands are absent). */
+  findAssets(
+    ctx: DomainContext,
+    input: { assetids: string[] },
+  ): Promise<Array<PlatformAsset & { platformid: string }>>;
   /** Whether the platform has this account at all. */
   accountExists(ctx: DomainContext, input: { platformid: string }): Promise<boolean>;
   /** The account's items; without cookies only a public inventory can be read. */

@@ -21,6 +21,7 @@ export interface Database {
   sandbox_trade_offers: SandboxTradeOffersTable;
   bound_platform_accounts: BoundPlatformAccountsTable;
   platform_inventory_items: PlatformInventoryItemsTable;
+  listings: ListingsTable;
 }
 
 export interface GoodsTable {
@@ -227,4 +228,28 @@ export interface PlatformInventoryItemsTable {
   tradable_after: Date | null;
   acquired_at: Date;
   asset: ColumnType<unknown, string, string>;
+}
+
+export type ListingState = "ON_SALE" | "SOLD" | "CANCELLED";
+
+export interface ListingsTable {
+  listing_id: Generated<number>;
+  user_id: number;
+  platformid: string;
+  assetid: number;
+  goods_id: number;
+  price: number;
+  fee: number;
+  state: ListingState;
+  allow_bargain: boolean;
+  allow_wallet_zft: boolean;
+  allow_epay: boolean;
+  allow_pending_divide_balance: boolean;
+  force_buyer_send_offer: boolean;
+  description: string;
+  paintwear: string | null;
+  tradable_after: Date | null;
+  asset: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
 }

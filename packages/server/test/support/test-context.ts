@@ -1,7 +1,7 @@
 import { OffsetClock } from "../../src/domain/clock.ts";
 import { SecretBox } from "../../src/domain/secret-box.ts";
 import { SandboxPlatform } from "../../src/platform/sandbox/sandbox-platform.ts";
-import type { Actor, DomainContext } from "../../src/domain/context.ts";
+import { DEFAULT_MARKET_RULES, type Actor, type DomainContext } from "../../src/domain/context.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -9,7 +9,11 @@ export const silentLog = { info() {}, warn() {}, error() {} };
 
 /** The sandbox platform and a fresh random sealing key. */
 export function testPlatform() {
-  return { platform: new SandboxPlatform(), secretBox: new SecretBox(SecretBox.generateKey()) };
+  return {
+    platform: new SandboxPlatform(),
+    secretBox: new SecretBox(SecretBox.generateKey()),
+    rules: DEFAULT_MARKET_RULES,
+  };
 }
 
 /** A fresh test database and a domain context on it, for tests of verbs below the HTTP layer. */

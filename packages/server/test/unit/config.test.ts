@@ -12,6 +12,13 @@ describe("configuration", () => {
     assert.equal(config.logLevel, "info");
   });
 
+  test("the fee and the price ceiling are read as exact hundredths", () => {
+    const config = loadConfig({ SELLER_FEE_PERCENT: "1.25", MAX_LISTING_PRICE: "5000.50" });
+    assert.equal(config.sellerFeeBasisPoints, 125);
+    assert.equal(config.maxListingPriceFen, 500050);
+    assert.equal(loadConfig({}).sellerFeeBasisPoints, 250);
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -26,6 +33,10 @@ describe("configuration", () => {
       [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
       [{ SANDBOX_ADMIN_TOKEN: "short" }, "SANDBOX_ADMIN_TOKEN"],
       [{ SESSION_TTL_HOURS: "0" }, "SESSION_TTL_HOURS"],
+      [{ SELLER_FEE_PERCENT: "2.555" }, "SELLER_FEE_PERCENT"],
+      [{ SELLER_FEE_PERCENT: "60" }, "SELLER_FEE_PERCENT"],
+      [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
+      [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(

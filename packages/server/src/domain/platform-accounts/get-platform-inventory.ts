@@ -139,6 +139,16 @@ async function readCopy(ctx: DomainContext, platformid: string): Promise<Row[]> 
     .where("platform_inventory_items.platformid", "=", platformid)
     .execute();
   const prices = await readGoodsPrices(ctx, [...new Set(rows.map((row) => row.goods_id))]);
+  const listings = new Map(
+    (
+      await ctx.db
+        .selectFrom("listings")
+        .select(["assetid", "price"])
+        .where("platformid", "=", platformid)
+        .where("state", "=", "ON_SALE")
+        .execute()
+    ).map((listing) => [listing.assetid, listing.price]),
+  );
   return rows.map((row) => ({
     assetid: row.assetid,
     goodsId: row.goods_id,
@@ -149,11 +159,10 @@ async function readCopy(ctx: DomainContext, platformid: string): Promise<Row[]> 
     tradableAfter: row.tradable_after,
     acquiredAt: row.acquired_at,
     asset: row.asset as AssetInfo,
-    // An unlisted item's price is its goods' market price. Listings arrive with the selling
-    // feature, which also marks items on sale here.
     prices: prices.get(row.goods_id) ?? NO_PRICES,
-    price: prices.get(row.goods_id)?.sellMin ?? 0,
-    onSale: false,
+    // An item on sale is priced by its listing; any other item by its goods' market price.
+    price: listings.get(row.assetid) ?? prices.get(row.goods_id)?.sellMin ?? 0,
+    onSale: listings.has(row.assetid),
   }));
 }
 

@@ -7,6 +7,8 @@ import { registerGetPlatformInventory } from "./platform/get-platform-inventory.
 import { registerSetupPlatformAccount } from "./platform/setup-platform-account.ts";
 import { registerUploadPlatformCookies } from "./platform/upload-platform-cookies.ts";
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
+import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
+import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
 import { registerSandboxPlatformAccounts } from "./sandbox/platform-accounts.ts";
 import { registerSandboxPlatformItems } from "./sandbox/platform-items.ts";
 import { registerSandboxPlatformOffers } from "./sandbox/platform-offers.ts";
@@ -30,6 +32,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGetPlatformInventory(app);
   registerUploadPlatformCookies(app);
   registerSetupPlatformAccount(app);
+  registerSellOrderItems(app);
+  registerGetOnSale(app);
 
   registerLogin(app, options);
   registerLogout(app);

@@ -17,6 +17,23 @@ import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-off
 
 /** The game platform kept in our own database (docs/design.md section 10). */
 export class SandboxPlatform implements GamePlatform {
+  async findAssets(
+    ctx: DomainContext,
+    input: { assetids: string[] },
+  ): Promise<Array<PlatformAsset & { platformid: string }>> {
+    const ids = input.assetids.filter((assetid) => /^\d{1,15}$/.test(assetid)).map(Number);
+    if (ids.length === 0) return [];
+    const rows = await ctx.db
+      .selectFrom("sandbox_assets")
+      .innerJoin("goods", "goods.goods_id", "sandbox_assets.goods_id")
+      .selectAll("sandbox_assets")
+      .select("goods.type")
+      .where("sandbox_assets.assetid", "in", ids)
+      .where("sandbox_assets.traded_to_assetid", "is", null)
+      .execute();
+    return rows.map((row) => ({ ...toPlatformAsset(row, row.type), platformid: row.platformid }));
+  }
+
   async accountExists(ctx: DomainContext, input: { platformid: string }): Promise<boolean> {
     return (await requirePlatformAccount(ctx, input.platformid)).ok;
   }

@@ -1,0 +1,102 @@
+import { formatMoney, parseMoney, type AssetInfo, type Fen } from "@skinmarket/contract";
+import { sql } from "kysely";
+import type { DomainContext } from "../context.ts";
+import { fail, invalidArgument, ok } from "../result.ts";
+
+export interface OnSaleQuery {
+  platformid?: string;
+  minPrice?: unknown;
+  maxPrice?: unknown;
+  minPaintwear?: number;
+  maxPaintwear?: number;
+  search?: string;
+  sortBy: string;
+  pageNum: number;
+  pageSize: number;
+}
+
+/**
+ * The caller's listings on sale (reference: sell_order/on_sale), filtered, sorted and paginated in
+ * SQL on the seller index. `float.*` is the reference's second name for `paintwear.*`.
+ */
+export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
+  if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  const bounds: { min?: Fen; max?: Fen } = {};
+  for (const [field, value, key] of [
+    ["min_price", query.minPrice, "min"],
+    ["max_price", query.maxPrice, "max"],
+  ] as const) {
+    if (value === undefined) continue;
+    const parsed = parseMoney(value);
+    if (!parsed.ok) return invalidArgument(field, parsed.reason);
+    bounds[key] = parsed.fen;
+  }
+  if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
+    return invalidArgument("min_price", "must not be greater than max_price");
+  }
+  if (
+    query.minPaintwear !== undefined &&
+    query.maxPaintwear !== undefined &&
+    query.minPaintwear > query.maxPaintwear
+  ) {
+    return invalidArgument("min_paintwear", "must not be greater than max_paintwear");
+  }
+  let base = ctx.db
+    .selectFrom("listings")
+    .innerJoin("goods", "goods.goods_id", "listings.goods_id")
+    .where("listings.user_id", "=", ctx.actor.userId)
+    .where("listings.state", "=", "ON_SALE");
+  if (query.platformid) base = base.where("listings.platformid", "=", query.platformid);
+  if (bounds.min !== undefined) base = base.where("listings.price", ">=", bounds.min);
+  if (bounds.max !== undefined) base = base.where("listings.price", "<=", bounds.max);
+  if (query.minPaintwear !== undefined)
+    base = base.where("listings.paintwear", ">=", String(query.minPaintwear));
+  if (query.maxPaintwear !== undefined)
+    base = base.where("listings.paintwear", "<=", String(query.maxPaintwear));
+  if (query.search) {
+    const pattern = `%${query.search.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    base = base.where((eb) =>
+      eb.or([eb("goods.name", "ilike", pattern), eb("goods.market_hash_name", "ilike", pattern)]),
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
+  const [field, direction] = query.sortBy.split(".") as [string, "asc" | "desc"];
+  const column =
+    field === "price" ? "listings.price" : field === "updated" ? "listings.updated_at" : "listings.paintwear";
+  const rows = await base
+    .selectAll("listings")
+    .orderBy(sql.ref(column), sql.raw(`${direction} nulls last`))
+    .orderBy("listings.listing_id", direction)
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize)
+    .execute();
+  const totalCount = Number(total);
+  return ok({
+    code: 0 as const,
+    data: {
+      items: rows.map((row) => ({
+        id: String(row.listing_id),
+        user_id: String(row.user_id),
+        game: "csgo",
+        goods_id: row.goods_id,
+        price: formatMoney(row.price),
+        asset_info: row.asset as AssetInfo,
+        allow_wallet_zft: row.allow_wallet_zft,
+        allow_epay: row.allow_epay,
+        allow_pending_divide_balance: row.allow_pending_divide_balance,
+        can_bargain: row.allow_bargain,
+        can_bargain_swap: false,
+        cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
+        description: row.description,
+        force_buyer_send_offer: row.force_buyer_send_offer,
+        recent_average_duration: null,
+        recent_deliver_rate: null,
+        sticker_premium: null,
+      })),
+      total_count: totalCount,
+      page_num: query.pageNum,
+      page_size: query.pageSize,
+      total_page: Math.ceil(totalCount / query.pageSize),
+    },
+  });
+}
