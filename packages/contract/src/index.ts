@@ -5,6 +5,7 @@ export * from "./operation.ts";
 export * from "./operations/buy-order-status.ts";
 export * from "./operations/platform.ts";
 export * from "./operations/sell-orders.ts";
+export * from "./operations/purchases.ts";
 export * from "./operations/sandbox-platform.ts";
 export * from "./records.ts";
 export * from "./operations/sandbox.ts";

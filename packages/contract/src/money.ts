@@ -57,6 +57,11 @@ export function formatMoney(fen: Fen): string {
   return `${sign}${whole}.${cents.toString().padStart(2, "0")}`;
 }
 
+/** The wire's number form of an amount, for the few fields the reference types as numbers. */
+export function moneyToNumber(fen: Fen): number {
+  return Number(formatMoney(fen));
+}
+
 export function addMoney(...amounts: Fen[]): Fen {
   let total = 0;
   for (const amount of amounts) {

@@ -13,6 +13,14 @@ import {
 } from "./sandbox.ts";
 import { getBalance } from "./wallet.ts";
 import { delistItems, getOnSale, listItems, repriceItems } from "./sell-orders.ts";
+import {
+  cancelPurchaseOrders,
+  listPurchaseOrders,
+  purchaseOrders,
+  purchaseQuantity,
+  sellOrderHistory,
+  sendOffer,
+} from "./purchases.ts";
 import { getPlatformInventory, setupPlatformAccount, uploadPlatformCookies } from "./platform.ts";
 import {
   sandboxAcceptOffer,
@@ -46,6 +54,12 @@ export const OPERATIONS = [
   delistItems,
   repriceItems,
   getOnSale,
+  sendOffer,
+  sellOrderHistory,
+  purchaseOrders,
+  listPurchaseOrders,
+  cancelPurchaseOrders,
+  purchaseQuantity,
   sandboxCreateUser,
   sandboxCreateToken,
   sandboxRevokeToken,

@@ -4,17 +4,23 @@ import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
 import { inTransaction } from "../domain/transaction.ts";
 import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
+import { syncTrades } from "../domain/trades/sync-trades.ts";
 
 export interface Job {
   name: string;
-  /** Advisory lock key: one instance runs a job at a time, the others skip it this round. */
-  lockKey: number;
+  /**
+   * Advisory lock key: one instance runs the job at a time, the others skip it this round. Null
+   * for a job that locks the rows it works on itself.
+   */
+  lockKey: number | null;
   run(ctx: DomainContext): Promise<number>;
 }
 
 export const JOBS: readonly Job[] = [
   { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
   { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
+  // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
+  { name: "sync-trades", lockKey: null, run: syncTrades },
 ];
 
 export interface JobRun {
@@ -29,10 +35,15 @@ export interface JobRun {
 export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS): Promise<JobRun[]> {
   const runs: JobRun[] = [];
   for (const job of jobs) {
+    const lockKey = job.lockKey;
+    if (lockKey === null) {
+      runs.push({ name: job.name, processed: await job.run(ctx) });
+      continue;
+    }
     const result = await inTransaction(ctx, async (tx) => {
       const lock = await sql<{
         locked: boolean;
-      }>`SELECT pg_try_advisory_xact_lock(${job.lockKey}) AS locked`.execute(tx.db);
+      }>`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`.execute(tx.db);
       if (!lock.rows[0]?.locked) return ok(0);
       return ok(await job.run(tx));
     });

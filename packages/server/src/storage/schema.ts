@@ -22,6 +22,7 @@ export interface Database {
   bound_platform_accounts: BoundPlatformAccountsTable;
   platform_inventory_items: PlatformInventoryItemsTable;
   listings: ListingsTable;
+  trades: TradesTable;
 }
 
 export interface GoodsTable {
@@ -250,6 +251,33 @@ export interface ListingsTable {
   paintwear: string | null;
   tradable_after: Date | null;
   asset: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export type TradeState = "PAYING" | "SELLER_TO_SEND_OFFER" | "TRADING" | "SUCCESS" | "FAIL";
+export type PayMethod = "balance" | "margin" | "wallet" | "bankcard";
+
+export interface TradesTable {
+  trade_id: Generated<number>;
+  listing_id: number;
+  buyer_id: number;
+  seller_id: number;
+  goods_id: number;
+  assetid: number;
+  seller_platformid: string;
+  buyer_platformid: string;
+  buyer_trade_url: string;
+  price: number;
+  fee: number;
+  pay_method: PayMethod;
+  paid_from: ColumnType<Partial<Record<UserAccountKind, number>>, string, string>;
+  state: TradeState;
+  tradeofferid: number | null;
+  rollback_by: string | null;
+  received_assetid: number | null;
+  asset: ColumnType<unknown, string, string>;
+  deliver_by: Date | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

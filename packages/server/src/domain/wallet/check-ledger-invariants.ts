@@ -6,9 +6,7 @@ import type { Database } from "../../storage/schema.ts";
  * The ledger invariants of docs/design.md section 5, read straight from the tables. Tests call
  * `assertLedgerInvariants` after every step of the flows they drive; operators can run the same
  * check against a live database.
- *
- * Until trades exist no money can be in flight or earned as fees, so escrow and fees must be
- * zero; the trades issue replaces those two terms with sums over in-flight and completed trades.
+
  */
 export async function findLedgerViolations(db: Kysely<Database>): Promise<string[]> {
   const violations: string[] = [];
@@ -48,16 +46,28 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   for (const row of negative)
     violations.push(`${row.kind} account ${row.account_id} is negative: ${row.balance}`);
 
-  const inFlight = await db
-    .selectFrom("ledger_accounts")
-    .select(["account_id", "kind", "balance"])
-    .where("kind", "in", ["escrow", "fees"])
-    .where("balance", "<>", 0)
-    .execute();
-  for (const row of inFlight) {
+  // Each user's escrow holds exactly the prices of their purchases still in flight; the fee account
+  // exactly the fees of completed trades.
+  const escrow = await sql<{ user_id: number; balance: number; expected: string }>`
+    SELECT a.user_id, a.balance, COALESCE(t.total, 0)::text AS expected
+    FROM ledger_accounts a
+    LEFT JOIN (SELECT buyer_id, SUM(price) AS total FROM trades
+               WHERE state IN ('SELLER_TO_SEND_OFFER', 'TRADING') GROUP BY buyer_id) t ON t.buyer_id = a.user_id
+    WHERE a.kind = 'escrow' AND a.balance <> COALESCE(t.total, 0)
+    LIMIT 10
+  `.execute(db);
+  for (const row of escrow.rows) {
     violations.push(
-      `${row.kind} account ${row.account_id} holds ${row.balance} with no trade to account for it`,
+      `user ${row.user_id} escrow ${row.balance} differs from in-flight purchases ${row.expected}`,
     );
+  }
+  const fees = await sql<{ balance: number; expected: string }>`
+    SELECT a.balance, (SELECT COALESCE(SUM(fee), 0) FROM trades WHERE state = 'SUCCESS')::text AS expected
+    FROM ledger_accounts a WHERE a.kind = 'fees' AND a.user_id IS NULL
+  `.execute(db);
+  const feeRow = fees.rows[0];
+  if (feeRow && String(feeRow.balance) !== feeRow.expected) {
+    violations.push(`fees account ${feeRow.balance} differs from completed trades' fees ${feeRow.expected}`);
   }
   return violations;
 }

@@ -7,7 +7,9 @@ import { registerGetPlatformInventory } from "./platform/get-platform-inventory.
 import { registerSetupPlatformAccount } from "./platform/setup-platform-account.ts";
 import { registerUploadPlatformCookies } from "./platform/upload-platform-cookies.ts";
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
+import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
+import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
 import { registerSandboxPlatformAccounts } from "./sandbox/platform-accounts.ts";
 import { registerSandboxPlatformItems } from "./sandbox/platform-items.ts";
@@ -34,6 +36,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerSetupPlatformAccount(app);
   registerSellOrderItems(app);
   registerGetOnSale(app);
+  registerSellerTradeRoutes(app);
+  registerPurchaseRoutes(app);
 
   registerLogin(app, options);
   registerLogout(app);

@@ -1,0 +1,49 @@
+import type { DomainContext } from "../context.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { inTransaction } from "../transaction.ts";
+import { failTrade } from "./settle-trade.ts";
+
+/** A buyer may cancel only after waiting this long for the seller's offer (reference: preconditions 1). */
+export const CANCEL_AFTER_MS = 30 * 60 * 1000;
+
+/**
+ * Cancels the caller's purchases that have waited at least 30 minutes for the seller's offer,
+ * refunding each; every other id lands in `error_list` with the reason.
+ */
+export async function cancelPurchaseOrders(
+  ctx: DomainContext,
+  orderIds: string[],
+): Promise<Result<{ success_list: string[]; error_list: Record<string, string> }>> {
+  if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  const buyerId = ctx.actor.userId;
+  const successList: string[] = [];
+  const errorList: Record<string, string> = {};
+  for (const id of new Set(orderIds)) {
+    const cancelled = await inTransaction(ctx, async (tx) => {
+      const trade = await tx.db
+        .selectFrom("trades")
+        .selectAll()
+        .where("trade_id", "=", Number(id))
+        .where("buyer_id", "=", buyerId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!trade) return fail("Not Found", "no purchase order of yours with this id");
+      if (trade.state !== "SELLER_TO_SEND_OFFER")
+        return fail(
+          "Invalid State",
+          `the order is ${trade.state === "TRADING" ? "being delivered" : "finished"}`,
+        );
+      const waited = tx.clock.now().getTime() - trade.created_at.getTime();
+      if (waited < CANCEL_AFTER_MS) {
+        return fail(
+          "Invalid State",
+          `the seller has until 30 minutes after the purchase to deliver; ${Math.ceil((CANCEL_AFTER_MS - waited) / 60_000)} min left`,
+        );
+      }
+      return failTrade(tx, trade, "buyer_cancel");
+    });
+    if (cancelled.ok) successList.push(id);
+    else errorList[id] = cancelled.failure.message;
+  }
+  return ok({ success_list: successList, error_list: errorList });
+}

@@ -1,0 +1,85 @@
+import type { Selectable } from "kysely";
+import type { TradesTable, UserAccountKind } from "../../storage/schema.ts";
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { postJournalEntry, type JournalLine } from "../wallet/ledger.ts";
+
+export type TradeRow = Selectable<TradesTable>;
+
+/** The states in which the buyer's money waits in escrow. */
+export const IN_FLIGHT_STATES = ["SELLER_TO_SEND_OFFER", "TRADING"] as const;
+
+/**
+ * A delivered trade: escrow pays the seller the price less the fee, and the fee account the fee,
+ * in one entry with the state change (docs/design.md section 6). Runs inside the caller's
+ * transaction; the conditional update makes a second settlement of the same trade a no-op.
+ */
+export async function completeTrade(
+  ctx: DomainContext,
+  trade: TradeRow,
+  receivedAssetid: string | undefined,
+): Promise<Result<void>> {
+  const updated = await ctx.db
+    .updateTable("trades")
+    .set({
+      state: "SUCCESS",
+      updated_at: ctx.clock.now(),
+      received_assetid: receivedAssetid ? Number(receivedAssetid) : null,
+    })
+    .where("trade_id", "=", trade.trade_id)
+    .where("state", "in", [...IN_FLIGHT_STATES])
+    .returning("trade_id")
+    .executeTakeFirst();
+  if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  const posted = await postJournalEntry(ctx, {
+    kind: "trade_payout",
+    reference: `trade:${trade.trade_id}`,
+    lines: [
+      { account: { userId: trade.buyer_id, kind: "escrow" }, amount: -trade.price },
+      { account: { userId: trade.seller_id, kind: "balance" }, amount: trade.price - trade.fee },
+      { account: { system: "fees" }, amount: trade.fee },
+    ],
+  });
+  if (!posted.ok) return posted;
+  await recordAudit(ctx, {
+    action: "trade.success",
+    subject: `trade:${trade.trade_id}`,
+    details: { entry_id: posted.value },
+  });
+  return ok(undefined);
+}
+
+/** A failed trade: the buyer gets back exactly what each account paid; the item stays with the seller. */
+export async function failTrade(
+  ctx: DomainContext,
+  trade: TradeRow,
+  rollbackBy: string,
+): Promise<Result<void>> {
+  const updated = await ctx.db
+    .updateTable("trades")
+    .set({ state: "FAIL", rollback_by: rollbackBy, updated_at: ctx.clock.now() })
+    .where("trade_id", "=", trade.trade_id)
+    .where("state", "in", [...IN_FLIGHT_STATES])
+    .returning("trade_id")
+    .executeTakeFirst();
+  if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  const refunds: JournalLine[] = Object.entries(trade.paid_from)
+    .filter(([, amount]) => (amount ?? 0) > 0)
+    .map(([kind, amount]) => ({
+      account: { userId: trade.buyer_id, kind: kind as UserAccountKind },
+      amount: amount!,
+    }));
+  const posted = await postJournalEntry(ctx, {
+    kind: "trade_refund",
+    reference: `trade:${trade.trade_id}`,
+    lines: [{ account: { userId: trade.buyer_id, kind: "escrow" }, amount: -trade.price }, ...refunds],
+  });
+  if (!posted.ok) return posted;
+  await recordAudit(ctx, {
+    action: "trade.fail",
+    subject: `trade:${trade.trade_id}`,
+    details: { rollback_by: rollbackBy },
+  });
+  return ok(undefined);
+}

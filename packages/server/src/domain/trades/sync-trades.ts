@@ -1,0 +1,54 @@
+import type { DomainContext } from "../context.ts";
+import { ok } from "../result.ts";
+import { inTransaction } from "../transaction.ts";
+import { completeTrade, failTrade } from "./settle-trade.ts";
+
+const BATCH = 200;
+
+/**
+ * The trades job: trades whose offer the buyer answered are completed or failed, and trades whose
+ * seller did not send the offer in time fail (`seller_timeout`). Each trade settles in its own
+ * transaction, taken with `FOR UPDATE SKIP LOCKED`, so several instances never settle one twice.
+ */
+export async function syncTrades(ctx: DomainContext): Promise<number> {
+  let settled = 0;
+  const now = ctx.clock.now();
+  const candidates = await ctx.db
+    .selectFrom("trades")
+    .select("trade_id")
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "TRADING"),
+        eb.and([eb("state", "=", "SELLER_TO_SEND_OFFER"), eb("deliver_by", "<=", now)]),
+      ]),
+    )
+    .orderBy("trade_id")
+    .limit(BATCH)
+    .execute();
+  for (const { trade_id: tradeId } of candidates) {
+    const outcome = await inTransaction(ctx, async (tx) => {
+      const trade = await tx.db
+        .selectFrom("trades")
+        .selectAll()
+        .where("trade_id", "=", tradeId)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!trade) return ok(false);
+      if (trade.state === "SELLER_TO_SEND_OFFER" && trade.deliver_by && trade.deliver_by <= tx.clock.now()) {
+        const failed = await failTrade(tx, trade, "seller_timeout");
+        return failed.ok ? ok(true) : failed;
+      }
+      if (trade.state !== "TRADING" || trade.tradeofferid === null) return ok(false);
+      const offer = await tx.platform.getTradeOffer(tx, { tradeofferid: String(trade.tradeofferid) });
+      if (!offer.ok || offer.value.state === "active") return ok(false);
+      const settledTrade =
+        offer.value.state === "accepted"
+          ? await completeTrade(tx, trade, offer.value.receivedAssetids?.[String(trade.assetid)])
+          : await failTrade(tx, trade, `offer_${offer.value.state}`);
+      return settledTrade.ok ? ok(true) : settledTrade;
+    });
+    if (outcome.ok && outcome.value) settled += 1;
+  }
+  return settled;
+}
