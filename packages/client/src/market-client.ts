@@ -1,4 +1,10 @@
 import {
+  cancelPurchaseOrders,
+  listPurchaseOrders,
+  purchaseOrders,
+  purchaseQuantity,
+  sellOrderHistory,
+  sendOffer,
   delistItems,
   getOnSale,
   listItems,
@@ -9,6 +15,7 @@ import {
   setBuyOrderStatus,
   setupPlatformAccount,
   uploadPlatformCookies,
+  type ListItemsAnswer,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
@@ -68,10 +75,9 @@ export class MarketClient {
   }
 
   /** Lists items for sale; the answer maps each assetid to OK or a message, plus `sell_orders`. */
-  async listItems(
-    assets: OperationBody<typeof listItems>["assets"],
-  ): Promise<OperationResponse<typeof listItems>> {
-    return (await callOperation(this.#options, listItems, { body: { game: "cs2", assets } })).body;
+  async listItems(assets: OperationBody<typeof listItems>["assets"]): Promise<ListItemsAnswer> {
+    return (await callOperation(this.#options, listItems, { body: { game: "cs2", assets } }))
+      .body as ListItemsAnswer;
   }
 
   async delistItems(sellOrderIds: string[]): Promise<OperationResponse<typeof delistItems>> {
@@ -85,6 +91,43 @@ export class MarketClient {
   ): Promise<OperationResponse<typeof repriceItems>> {
     return (await callOperation(this.#options, repriceItems, { body: { game: "cs2", sell_orders: changes } }))
       .body;
+  }
+
+  /** Buys standard goods immediately; `game` defaults to `cs2`. */
+  async purchase(
+    body: Omit<OperationBody<typeof purchaseOrders>, "game">,
+  ): Promise<OperationResponse<typeof purchaseOrders>> {
+    return (await callOperation(this.#options, purchaseOrders, { body: { game: "cs2", ...body } })).body;
+  }
+
+  async listPurchaseOrders(
+    body: Partial<OperationBody<typeof listPurchaseOrders>> = {},
+  ): Promise<OperationResponse<typeof listPurchaseOrders>> {
+    const full = { game: "cs2", ...body } as OperationBody<typeof listPurchaseOrders>;
+    return (await callOperation(this.#options, listPurchaseOrders, { body: full })).body;
+  }
+
+  async cancelPurchaseOrders(orderIds: string[]): Promise<OperationResponse<typeof cancelPurchaseOrders>> {
+    return (
+      await callOperation(this.#options, cancelPurchaseOrders, { body: { game: "cs2", order_ids: orderIds } })
+    ).body;
+  }
+
+  async purchaseQuantity(
+    query: Omit<OperationQuery<typeof purchaseQuantity>, "game">,
+  ): Promise<OperationResponse<typeof purchaseQuantity>> {
+    return (await callOperation(this.#options, purchaseQuantity, { query: { game: "cs2", ...query } })).body;
+  }
+
+  async sendOffer(orderId: string): Promise<OperationResponse<typeof sendOffer>> {
+    return (await callOperation(this.#options, sendOffer, { body: { order_id: orderId } })).body;
+  }
+
+  async sellOrderHistory(
+    body: Partial<OperationBody<typeof sellOrderHistory>> = {},
+  ): Promise<OperationResponse<typeof sellOrderHistory>> {
+    const full = { game: "cs2", ...body } as OperationBody<typeof sellOrderHistory>;
+    return (await callOperation(this.#options, sellOrderHistory, { body: full })).body;
   }
 
   /** The caller's listings on sale; `game` defaults to `cs2`. */

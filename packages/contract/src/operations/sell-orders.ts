@@ -65,6 +65,11 @@ export const listItems = defineOperation({
   ),
 });
 
+/** The answer of listItems: `OK` or a message per assetid, beside `sell_orders`. */
+export type ListItemsAnswer = { sell_orders: Record<string, { sell_order_id: string }> } & {
+  [assetid: string]: string | Record<string, { sell_order_id: string }>;
+};
+
 /** DELETE /api/market/developer/sell_order/items: takes up to 50 listings off sale. */
 export const delistItems = defineOperation({
   id: "delistItems",
