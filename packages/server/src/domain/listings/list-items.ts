@@ -60,6 +60,8 @@ export async function listItems(
       outcome.results[request.assetid] = `price ${price.reason}`;
     } else if (!asset || !bound.has(asset.platformid)) {
       outcome.results[request.assetid] = "not in the inventory of a platform account bound to you";
+    } else if (await inLiveTrade(ctx, asset.assetid)) {
+      outcome.results[request.assetid] = "in a trade that is not finished";
     } else {
       const listed = await listOne(ctx, { userId, request, asset, price: price.price, fee: price.fee });
       outcome.results[request.assetid] = listed.ok ? "OK" : listed.failure.message;
@@ -67,6 +69,17 @@ export async function listItems(
     }
   }
   return ok(outcome);
+}
+
+/** An item sold and on its way to a buyer cannot be sold again until that trade is over. */
+async function inLiveTrade(ctx: DomainContext, assetid: string): Promise<boolean> {
+  const trade = await ctx.db
+    .selectFrom("trades")
+    .select("trade_id")
+    .where("assetid", "=", Number(assetid))
+    .where("state", "in", ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"])
+    .executeTakeFirst();
+  return trade !== undefined;
 }
 
 async function listOne(

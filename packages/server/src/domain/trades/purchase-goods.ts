@@ -82,6 +82,10 @@ export async function purchaseGoods(
         entry.msg = bought.failure.message;
         break;
       }
+      if (bought.value.withdrawn) {
+        unit -= 1;
+        continue;
+      }
       spent = addMoney(spent, bought.value.price);
       entry.success_num += 1;
       entry.bill_order_ids.push(String(bought.value.tradeId));
@@ -116,77 +120,90 @@ async function buyOne(
     payMethod: PayMethod | undefined;
     destination: { tradeUrl: string; platformid: string };
   },
-): Promise<Result<{ tradeId: number; price: Fen }>> {
-  return inTransaction(ctx, async (tx) => {
-    const now = tx.clock.now();
-    const listing = await tx.db
-      .selectFrom("listings")
-      .selectAll()
-      .where("goods_id", "=", input.goodsId)
-      .where("state", "=", "ON_SALE")
-      .where("price", "<=", input.maxPrice)
-      .where("user_id", "<>", input.buyerId)
-      .where("force_buyer_send_offer", "=", false)
-      .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
-      .orderBy("price")
-      .orderBy("listing_id")
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!listing) return fail("Invalid State", "no more listings at or below max_price");
-    const sold = await tx.db
-      .updateTable("listings")
-      .set({ state: "SOLD", updated_at: now })
-      .where("listing_id", "=", listing.listing_id)
-      .where("state", "=", "ON_SALE")
-      .returning("listing_id")
-      .executeTakeFirst();
-    if (!sold) return fail("Invalid State", "the listing was taken by another buyer");
-    const paidFrom = await planPayment(tx, input.buyerId, listing.price, input.payMethod);
-    if (!paidFrom) return fail("Insufficient Balance", "insufficient funds for the next unit");
-    const payment = await postJournalEntry(tx, {
-      kind: "purchase_payment",
-      reference: `listing:${listing.listing_id}`,
-      lines: [
-        ...Object.entries(paidFrom).map(([kind, amount]) => ({
-          account: { userId: input.buyerId, kind: kind as UserAccountKind },
-          amount: -amount,
-        })),
-        { account: { userId: input.buyerId, kind: "escrow" }, amount: listing.price },
-      ],
-    });
-    if (!payment.ok) return payment;
-    const { trade_id: tradeId } = await tx.db
-      .insertInto("trades")
-      .values({
-        listing_id: listing.listing_id,
-        buyer_id: input.buyerId,
-        seller_id: listing.user_id,
-        goods_id: listing.goods_id,
-        assetid: listing.assetid,
-        seller_platformid: listing.platformid,
-        buyer_platformid: input.destination.platformid,
-        buyer_trade_url: input.destination.tradeUrl,
-        price: listing.price,
-        fee: listing.fee,
-        pay_method: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
-        paid_from: JSON.stringify(paidFrom),
-        state: "SELLER_TO_SEND_OFFER",
-        asset: JSON.stringify(listing.asset),
-        deliver_by: new Date(now.getTime() + DELIVERY_WINDOW_MS),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("trade_id")
-      .executeTakeFirstOrThrow();
-    await recordAudit(tx, {
-      action: "trade.create",
-      subject: `trade:${tradeId}`,
-      details: { listing_id: listing.listing_id, price_fen: listing.price, paid_from: paidFrom },
-    });
-    return ok({ tradeId, price: listing.price });
-  });
+): Promise<Result<{ withdrawn: true } | { withdrawn: false; tradeId: number; price: Fen }>> {
+  return inTransaction<{ withdrawn: true } | { withdrawn: false; tradeId: number; price: Fen }>(
+    ctx,
+    async (tx) => {
+      const now = tx.clock.now();
+      const listing = await tx.db
+        .selectFrom("listings")
+        .selectAll()
+        .where("goods_id", "=", input.goodsId)
+        .where("state", "=", "ON_SALE")
+        .where("price", "<=", input.maxPrice)
+        .where("user_id", "<>", input.buyerId)
+        .where("force_buyer_send_offer", "=", false)
+        .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
+        .orderBy("price")
+        .orderBy("listing_id")
+        .limit(1)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!listing) return fail("Invalid State", "no more listings at or below max_price");
+      // The seller may have traded the item away elsewhere: such a listing is withdrawn, not sold.
+      const [held] = await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
+      if (!held || held.platformid !== listing.platformid) {
+        await tx.db
+          .updateTable("listings")
+          .set({ state: "CANCELLED", updated_at: now })
+          .where("listing_id", "=", listing.listing_id)
+          .execute();
+        return ok({ withdrawn: true as const });
+      }
+      const sold = await tx.db
+        .updateTable("listings")
+        .set({ state: "SOLD", updated_at: now })
+        .where("listing_id", "=", listing.listing_id)
+        .where("state", "=", "ON_SALE")
+        .returning("listing_id")
+        .executeTakeFirst();
+      if (!sold) return fail("Invalid State", "the listing was taken by another buyer");
+      const paidFrom = await planPayment(tx, input.buyerId, listing.price, input.payMethod);
+      if (!paidFrom) return fail("Insufficient Balance", "insufficient funds for the next unit");
+      const payment = await postJournalEntry(tx, {
+        kind: "purchase_payment",
+        reference: `listing:${listing.listing_id}`,
+        lines: [
+          ...Object.entries(paidFrom).map(([kind, amount]) => ({
+            account: { userId: input.buyerId, kind: kind as UserAccountKind },
+            amount: -amount,
+          })),
+          { account: { userId: input.buyerId, kind: "escrow" }, amount: listing.price },
+        ],
+      });
+      if (!payment.ok) return payment;
+      const { trade_id: tradeId } = await tx.db
+        .insertInto("trades")
+        .values({
+          listing_id: listing.listing_id,
+          buyer_id: input.buyerId,
+          seller_id: listing.user_id,
+          goods_id: listing.goods_id,
+          assetid: listing.assetid,
+          seller_platformid: listing.platformid,
+          buyer_platformid: input.destination.platformid,
+          buyer_trade_url: input.destination.tradeUrl,
+          price: listing.price,
+          fee: listing.fee,
+          pay_method: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
+          paid_from: JSON.stringify(paidFrom),
+          state: "SELLER_TO_SEND_OFFER",
+          asset: JSON.stringify(listing.asset),
+          deliver_by: new Date(now.getTime() + DELIVERY_WINDOW_MS),
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("trade_id")
+        .executeTakeFirstOrThrow();
+      await recordAudit(tx, {
+        action: "trade.create",
+        subject: `trade:${tradeId}`,
+        details: { listing_id: listing.listing_id, price_fen: listing.price, paid_from: paidFrom },
+      });
+      return ok({ withdrawn: false as const, tradeId, price: listing.price });
+    },
+  );
 }
 
 /** Which accounts pay how much: the chosen one alone, or balance, then margin, then wallet. */

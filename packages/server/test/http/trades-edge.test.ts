@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import {
+  createTraderWithAccount,
+  grantOne,
+  uploadCookies,
+  type PlatformFixture,
+} from "../support/platform-world.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+const STICKER = "Sticker | Crown (Foil)";
+
+describe("items that are already on their way", () => {
+  let t: TestApp;
+  let seller: PlatformFixture;
+  let buyer: PlatformFixture;
+  let goodsId: number;
+  const post = (trader: PlatformFixture, path: string, body: unknown) =>
+    t.as(trader.token, "POST", `/api/market/developer/${path}`, body);
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    seller = await createTraderWithAccount(t, "seller");
+    buyer = await createTraderWithAccount(t, "buyer");
+    for (const trader of [seller, buyer]) {
+      await uploadCookies(t, trader);
+      await post(trader, "platform/setup", { platformid: trader.platformid });
+    }
+    await t.fund(buyer.userId, "balance", 100);
+    goodsId = (
+      await t.database.db
+        .selectFrom("goods")
+        .select("goods_id")
+        .where("market_hash_name", "=", STICKER)
+        .executeTakeFirstOrThrow()
+    ).goods_id;
+  });
+  after(() => t.close());
+
+  test("a sold item cannot be listed again while its trade is not finished", async () => {
+    const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
+    await post(seller, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 5 }] });
+    const bought = (
+      await post(buyer, "purchase/orders", {
+        game: "cs2",
+        items: [{ goods_id: goodsId, max_price: 5, quantity: 1 }],
+      })
+    ).json();
+    assert.equal(bought.result[String(goodsId)].success_num, 1);
+    const again = await post(seller, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 6 }] });
+    assert.equal(again.json()[assetid], "in a trade that is not finished");
+    await t.assertLedger();
+  });
+
+  test("a listing whose item the seller traded away elsewhere is withdrawn by the next purchase, not sold", async () => {
+    const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
+    const listed = await post(seller, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 4 }] });
+    const listingId = listed.json().sell_orders[assetid].sell_order_id;
+    const offer = await t.admin("POST", "/sandbox/platform/offers", {
+      platformid: seller.platformid,
+      trade_url: buyer.tradeUrl,
+      assetids: [assetid],
+    });
+    await t.admin("POST", `/sandbox/platform/offers/${offer.json().tradeofferid}/accept`);
+    const bought = (
+      await post(buyer, "purchase/orders", {
+        game: "cs2",
+        items: [{ goods_id: goodsId, max_price: 4, quantity: 1 }],
+      })
+    ).json();
+    assert.equal(bought.result[String(goodsId)].success_num, 0);
+    const listing = await t.database.db
+      .selectFrom("listings")
+      .select("state")
+      .where("listing_id", "=", Number(listingId))
+      .executeTakeFirstOrThrow();
+    assert.equal(listing.state, "CANCELLED");
+    await t.assertLedger();
+  });
+});
