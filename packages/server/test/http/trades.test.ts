@@ -238,8 +238,11 @@ describe("purchases and trades", () => {
     await t.assertLedger();
   });
 
-  test(`concurrency: 20 buyers racing for one listing, 5 rounds: exactly one wins each time (${usingPostgres ? "PostgreSQL" : "PGlite"})`, async () => {
-    const buyers = await Promise.all(Array.from({ length: 20 }, () => createTraderWithAccount(t)));
+  // On PostgreSQL the buyers really race on separate connections: 50 of them, 100 rounds in a row.
+  const racers = usingPostgres ? 50 : 20;
+  const rounds = usingPostgres ? 100 : 5;
+  test(`concurrency: ${racers} buyers racing for one listing, ${rounds} rounds: exactly one wins each time (${usingPostgres ? "PostgreSQL" : "PGlite"})`, async () => {
+    const buyers = await Promise.all(Array.from({ length: racers }, () => createTraderWithAccount(t)));
     for (const racer of buyers) {
       await t.fund(racer.userId, "balance", 100);
     }
@@ -252,7 +255,7 @@ describe("purchases and trades", () => {
         .where("market_hash_name", "=", caseName)
         .executeTakeFirstOrThrow()
     ).goods_id;
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < rounds; round++) {
       await listFor(seller, caseName, [9]);
       const results = await Promise.all(
         buyers.map((racer) =>
