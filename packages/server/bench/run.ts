@@ -13,6 +13,7 @@ import type { DomainContext } from "../src/domain/context.ts";
 import { fundAccount } from "../src/domain/wallet/fund-account.ts";
 import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
+import { benchPurchases } from "./purchases.ts";
 
 /**
  * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
@@ -22,7 +23,8 @@ import { migrateToLatest } from "../src/storage/migrator.ts";
  * BENCH_DATABASE_URL: also measure on that PostgreSQL server. Use a scratch database: the bench
  * migrates it and leaves its users and journal entries behind.
  */
-const { values: flags } = parseArgs({
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     duration: { type: "string", default: "5" },
     json: { type: "boolean", default: false },
@@ -30,7 +32,10 @@ const { values: flags } = parseArgs({
   },
 });
 if (flags.help) {
-  process.stdout.write("usage: npm run bench -- [--duration seconds] [--json]\n");
+  process.stdout.write(
+    "usage: npm run bench -- [purchases] [--duration seconds] [--json]\n" +
+      "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n",
+  );
   process.exit(0);
 }
 const duration = Number(flags.duration);
@@ -168,6 +173,27 @@ async function catalogFigure(): Promise<void> {
   });
 }
 
+if (positionals[0] === "purchases") {
+  const server = process.env.BENCH_DATABASE_URL;
+  if (!server) {
+    process.stderr.write(
+      "bench purchases: set BENCH_DATABASE_URL to a PostgreSQL server (pgbench runs against it too)\n",
+    );
+    process.exit(2);
+  }
+  const result = await benchPurchases(server, duration, progress);
+  figures.push({
+    name: "purchases (PostgreSQL)",
+    value: result.purchasesPerSecond,
+    baseline: result.pgbenchTps,
+    unit: "tx/s",
+    ratio: result.purchasesPerSecond / result.pgbenchTps,
+    note: `HTTP purchases of one unit, 16 buyers, ${result.purchases} in all, ledger checked after; vs pgbench TPC-B 16 clients`,
+  });
+  report();
+  process.exit(0);
+}
+
 const helloWorld = await helloWorldBaseline();
 await httpFigures({ kind: "pglite" }, "PGlite", helloWorld);
 await ledgerFigures({ kind: "pglite" }, "PGlite", 500);
@@ -178,12 +204,16 @@ if (server) {
 }
 await catalogFigure();
 
-if (flags.json) {
-  process.stdout.write(`${JSON.stringify({ duration, figures }, null, 2)}\n`);
-} else {
-  for (const figure of figures) {
-    process.stdout.write(
-      `${figure.name.padEnd(26)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit.padEnd(6)} ratio ${figure.ratio.toFixed(2).padStart(7)}  (${figure.note}; baseline ${figure.baseline.toFixed(0)})\n`,
-    );
+report();
+
+function report(): void {
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ duration, figures }, null, 2)}\n`);
+  } else {
+    for (const figure of figures) {
+      process.stdout.write(
+        `${figure.name.padEnd(26)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit.padEnd(6)} ratio ${figure.ratio.toFixed(2).padStart(7)}  (${figure.note}; baseline ${figure.baseline.toFixed(0)})\n`,
+      );
+    }
   }
 }
