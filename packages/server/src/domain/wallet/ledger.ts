@@ -45,22 +45,38 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
   const total = lines.reduce((sum, line) => sum + line.amount, 0);
   if (total !== 0) throw new Error(`journal entry ${entry.kind} does not balance: lines sum to ${total}`);
 
-  const accountIds = await Promise.all(lines.map((line) => resolveAccountId(ctx, line.account)));
-
-  // Lock the accounts in id order (two entries on the same accounts cannot deadlock), then refuse
-  // an overdraft before anything is written, so the caller's transaction stays usable (it may try
-  // another account). The CHECK constraint on balances stays as the backstop.
+  // Resolve and lock the entry's accounts in one query, in id order (two entries on the same
+  // accounts cannot deadlock); then refuse an overdraft before anything is written, so the
+  // caller's transaction stays usable (it may try another account). The CHECK constraint on
+  // balances stays as the backstop.
+  const locked = await ctx.db
+    .selectFrom("ledger_accounts")
+    .select(["account_id", "user_id", "kind", "balance"])
+    .where((eb) =>
+      eb.or(
+        lines.map(({ account }) =>
+          "system" in account
+            ? eb.and([eb("user_id", "is", null), eb("kind", "=", account.system)])
+            : eb.and([eb("user_id", "=", account.userId), eb("kind", "=", account.kind)]),
+        ),
+      ),
+    )
+    .orderBy("account_id")
+    .forUpdate()
+    .execute();
+  const accountIds = lines.map(({ account }) => {
+    const row = locked.find((candidate) =>
+      "system" in account
+        ? candidate.user_id === null && candidate.kind === account.system
+        : candidate.user_id === account.userId && candidate.kind === account.kind,
+    );
+    if (!row) throw new Error(`ledger account ${JSON.stringify(account)} does not exist`);
+    return row.account_id;
+  });
   const net = new Map<number, Fen>();
   lines.forEach((line, index) =>
     net.set(accountIds[index]!, (net.get(accountIds[index]!) ?? 0) + line.amount),
   );
-  const locked = await ctx.db
-    .selectFrom("ledger_accounts")
-    .select(["account_id", "kind", "balance"])
-    .where("account_id", "in", [...net.keys()])
-    .orderBy("account_id")
-    .forUpdate()
-    .execute();
   for (const account of locked) {
     const change = net.get(account.account_id) ?? 0;
     if (account.kind !== "external" && account.balance + change < 0) {
@@ -98,24 +114,6 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
       .execute();
   }
   return ok(entryId);
-}
-
-async function resolveAccountId(ctx: DomainContext, account: AccountRef): Promise<number> {
-  const query =
-    "system" in account
-      ? ctx.db
-          .selectFrom("ledger_accounts")
-          .select("account_id")
-          .where("kind", "=", account.system)
-          .where("user_id", "is", null)
-      : ctx.db
-          .selectFrom("ledger_accounts")
-          .select("account_id")
-          .where("user_id", "=", account.userId)
-          .where("kind", "=", account.kind);
-  const row = await query.executeTakeFirst();
-  if (!row) throw new Error(`ledger account ${JSON.stringify(account)} does not exist`);
-  return row.account_id;
 }
 
 export type UserBalances = Record<UserAccountKind, Fen>;
