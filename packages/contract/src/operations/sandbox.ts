@@ -97,18 +97,22 @@ export const sandboxUpdateUserSettings = defineOperation({
   id: "sandboxUpdateUserSettings",
   method: "PUT",
   path: "/sandbox/users/:user_id/settings",
-  summary: "Changes a user's buy-order status, automatic offline or access level",
+  summary: "Changes a user's buy-order status, automatic offline, access level or sandbox card",
   params: UserIdParams,
   body: StrictObject({
     buy_order_status: Type.Optional(BuyOrderStatusName),
     buy_order_auto_offline: Type.Optional(Type.Boolean()),
     access_level: Type.Optional(AccessLevelName),
+    card_declines: Type.Optional(
+      Type.Boolean({ description: "the sandbox card network declines this user's card payments" }),
+    ),
   }),
   response: Type.Object({
     user_id: IdString,
     access_level: AccessLevelName,
     buy_order_status: BuyOrderStatusName,
     buy_order_auto_offline: Type.Boolean(),
+    card_declines: Type.Boolean(),
   }),
 });
 

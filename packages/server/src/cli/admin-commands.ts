@@ -130,11 +130,15 @@ export function adminCommand(): Command {
     .addOption(new Option("--buy-order-status <status>").choices(["online", "offline"]))
     .addOption(new Option("--auto-offline <on|off>").choices(["on", "off"]))
     .addOption(new Option("--access-level <level>").choices(["developer", "enterprise", "none"]))
+    .addOption(
+      new Option("--card-declines <on|off>", "the sandbox card declines payments").choices(["on", "off"]),
+    )
     .action(async function (this: Command, userId: string) {
       const options = this.opts<{
         buyOrderStatus?: "online" | "offline";
         autoOffline?: "on" | "off";
         accessLevel?: AccessLevelChoice;
+        cardDeclines?: "on" | "off";
       }>();
       await execute(
         this,
@@ -143,6 +147,7 @@ export function adminCommand(): Command {
             ...(options.buyOrderStatus ? { buy_order_status: options.buyOrderStatus } : {}),
             ...(options.autoOffline ? { buy_order_auto_offline: options.autoOffline === "on" } : {}),
             ...(options.accessLevel ? { access_level: options.accessLevel } : {}),
+            ...(options.cardDeclines ? { card_declines: options.cardDeclines === "on" } : {}),
           }),
         (answer) =>
           `user ${answer.user_id}: ${answer.access_level}, buy orders ${answer.buy_order_status}, ` +

@@ -4,6 +4,7 @@ import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
 import { inTransaction } from "../domain/transaction.ts";
 import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
+import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 
 export interface Job {
@@ -20,6 +21,7 @@ export const JOBS: readonly Job[] = [
   { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
   { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
+  { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },
 ];
 

@@ -23,6 +23,7 @@ export interface Database {
   platform_inventory_items: PlatformInventoryItemsTable;
   listings: ListingsTable;
   trades: TradesTable;
+  sandbox_cards: SandboxCardsTable;
 }
 
 export interface GoodsTable {
@@ -271,7 +272,8 @@ export interface TradesTable {
   price: number;
   fee: number;
   pay_method: PayMethod;
-  paid_from: ColumnType<Partial<Record<UserAccountKind, number>>, string, string>;
+  /** Which of the buyer's accounts paid how much; `bankcard` is money from outside (a card). */
+  paid_from: ColumnType<Partial<Record<UserAccountKind | "bankcard", number>>, string, string>;
   state: TradeState;
   tradeofferid: number | null;
   rollback_by: string | null;
@@ -280,4 +282,9 @@ export interface TradesTable {
   deliver_by: Date | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+}
+
+export interface SandboxCardsTable {
+  user_id: number;
+  declines: boolean;
 }

@@ -136,6 +136,7 @@ describe("sandbox API", () => {
       access_level: "none",
       buy_order_status: "offline",
       buy_order_auto_offline: false,
+      card_declines: false,
     });
     assert.equal((await t.as(user.token, "GET", "/api/market/developer/balance")).statusCode, 403);
   });

@@ -17,7 +17,13 @@ type Step =
   | { kind: "list"; actor: number; pick: number; price: number }
   | { kind: "delist"; actor: number; pick: number }
   | { kind: "reprice"; actor: number; pick: number; price: number }
-  | { kind: "purchase"; actor: number; maxPrice: number; quantity: number }
+  | {
+      kind: "purchase";
+      actor: number;
+      maxPrice: number;
+      quantity: number;
+      payMethod: "any" | "wallet" | "bankcard";
+    }
   | { kind: "sendOffer"; actor: number; pick: number }
   | { kind: "answer"; pick: number; accept: boolean }
   | { kind: "cancel"; actor: number; pick: number }
@@ -38,12 +44,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       actor,
       maxPrice: price,
       quantity: fc.integer({ min: 1, max: 3 }),
+      payMethod: fc.constantFrom("any" as const, "wallet" as const, "bankcard" as const),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("sendOffer" as const), actor, pick }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("answer" as const), pick, accept: fc.boolean() }) },
   fc.record({ kind: fc.constant("cancel" as const), actor, pick }),
-  fc.record({ kind: fc.constant("advance" as const), seconds: fc.constantFrom(60, 31 * 60, 12 * 3600 + 1) }),
+  fc.record({
+    kind: fc.constant("advance" as const),
+    seconds: fc.constantFrom(5, 60, 31 * 60, 12 * 3600 + 1),
+  }),
   fc.record({ kind: fc.constant("jobs" as const) }),
 );
 
@@ -138,6 +148,7 @@ describe("trading (model-based)", () => {
           .executeTakeFirstOrThrow();
         const response = await api(trader, "POST", "purchase/orders", {
           game: "cs2",
+          ...(current.payMethod === "any" ? {} : { pay_method: current.payMethod }),
           items: [{ goods_id: goods.goods_id, max_price: current.maxPrice, quantity: current.quantity }],
         });
         assert.equal(response.statusCode, 200, response.body);
@@ -206,14 +217,22 @@ describe("trading (model-based)", () => {
       0,
       `listing ${onSaleNotHeld.rows[0]?.listing_id} sells an item its seller no longer holds`,
     );
-    const settlements = await sql<{ trade_id: string; state: string; payouts: string; refunds: string }>`
-      SELECT t.trade_id::text, t.state,
+    const settlements = await sql<{
+      trade_id: string;
+      state: string;
+      rollback_by: string | null;
+      payouts: string;
+      refunds: string;
+    }>`
+      SELECT t.trade_id::text, t.state, t.rollback_by,
         (SELECT COUNT(*) FROM journal_entries e WHERE e.reference = 'trade:' || t.trade_id AND e.kind = 'trade_payout')::text AS payouts,
         (SELECT COUNT(*) FROM journal_entries e WHERE e.reference = 'trade:' || t.trade_id AND e.kind = 'trade_refund')::text AS refunds
       FROM trades t
     `.execute(db);
     for (const row of settlements.rows) {
-      const expected = row.state === "SUCCESS" ? ["1", "0"] : row.state === "FAIL" ? ["0", "1"] : ["0", "0"];
+      // A card payment that failed moved no money, so nothing is refunded.
+      const refunded = row.state === "FAIL" && row.rollback_by !== "payment_failed";
+      const expected = row.state === "SUCCESS" ? ["1", "0"] : refunded ? ["0", "1"] : ["0", "0"];
       assert.deepEqual(
         [row.payouts, row.refunds],
         expected,

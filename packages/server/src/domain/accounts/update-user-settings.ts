@@ -8,6 +8,8 @@ export interface UserSettingsChange {
   buyOrderStatus?: BuyOrderStatus;
   buyOrderAutoOffline?: boolean;
   accessLevel?: AccessLevel;
+  /** Sandbox only: whether the card network declines this user's card payments. */
+  cardDeclines?: boolean;
 }
 
 export interface UserSettings {
@@ -15,6 +17,7 @@ export interface UserSettings {
   accessLevel: AccessLevel;
   buyOrderStatus: BuyOrderStatus;
   buyOrderAutoOffline: boolean;
+  cardDeclines: boolean;
 }
 
 /**
@@ -27,7 +30,8 @@ export async function updateUserSettings(
 ): Promise<Result<UserSettings>> {
   const { userId, change } = input;
   const ownSettings = ctx.actor.kind === "user" && ctx.actor.userId === userId;
-  if (ctx.actor.kind !== "admin" && !(ownSettings && change.accessLevel === undefined)) {
+  const adminOnly = change.accessLevel !== undefined || change.cardDeclines !== undefined;
+  if (ctx.actor.kind !== "admin" && !(ownSettings && !adminOnly)) {
     return fail("Access Denied", "these settings can only be changed by their owner or the sandbox admin");
   }
   return inTransaction(ctx, async (tx) => {
@@ -45,12 +49,25 @@ export async function updateUserSettings(
       .returning(["user_id", "access_level", "buy_order_status", "buy_order_auto_offline"])
       .executeTakeFirst();
     if (!updated) return fail("Not Found", `user ${userId} does not exist`);
+    if (change.cardDeclines !== undefined) {
+      await tx.db
+        .insertInto("sandbox_cards")
+        .values({ user_id: userId, declines: change.cardDeclines })
+        .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ declines: change.cardDeclines! }))
+        .execute();
+    }
+    const card = await tx.db
+      .selectFrom("sandbox_cards")
+      .select("declines")
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
     await recordAudit(tx, { action: "user.settings", subject: `user:${userId}`, details: { ...change } });
     return ok({
       userId: updated.user_id,
       accessLevel: updated.access_level,
       buyOrderStatus: updated.buy_order_status,
       buyOrderAutoOffline: updated.buy_order_auto_offline,
+      cardDeclines: card?.declines ?? false,
     });
   });
 }

@@ -28,6 +28,7 @@ export async function cancelPurchaseOrders(
         .forUpdate()
         .executeTakeFirst();
       if (!trade) return fail("Not Found", "no purchase order of yours with this id");
+      if (trade.state === "PAYING") return fail("Invalid State", "the card payment is being confirmed");
       if (trade.state !== "SELLER_TO_SEND_OFFER")
         return fail(
           "Invalid State",

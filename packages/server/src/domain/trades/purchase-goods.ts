@@ -46,11 +46,6 @@ export async function purchaseGoods(
 ): Promise<Result<{ result: Record<string, PurchaseGoodsResult>; market_balance: number }>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const buyerId = ctx.actor.userId;
-  if (input.payMethod === "bankcard")
-    return invalidArgument(
-      "pay_method",
-      "bankcard payments are not available yet; use balance, margin or wallet",
-    );
   const destination = await resolveTradeUrl(ctx, { userId: buyerId, ...pick(input) });
   if (!destination.ok) return destination;
   const result: Record<string, PurchaseGoodsResult> = {};
@@ -159,20 +154,27 @@ async function buyOne(
         .returning("listing_id")
         .executeTakeFirst();
       if (!sold) return fail("Invalid State", "the listing was taken by another buyer");
-      const paidFrom = await planPayment(tx, input.buyerId, listing.price, input.payMethod);
+      // A card payment is confirmed later by the card network (the trade waits in PAYING); any
+      // other payment moves into escrow now.
+      const card = input.payMethod === "bankcard";
+      const paidFrom = card
+        ? { bankcard: listing.price }
+        : await planPayment(tx, input.buyerId, listing.price, input.payMethod);
       if (!paidFrom) return fail("Insufficient Balance", "insufficient funds for the next unit");
-      const payment = await postJournalEntry(tx, {
-        kind: "purchase_payment",
-        reference: `listing:${listing.listing_id}`,
-        lines: [
-          ...Object.entries(paidFrom).map(([kind, amount]) => ({
-            account: { userId: input.buyerId, kind: kind as UserAccountKind },
-            amount: -amount,
-          })),
-          { account: { userId: input.buyerId, kind: "escrow" }, amount: listing.price },
-        ],
-      });
-      if (!payment.ok) return payment;
+      if (!card) {
+        const payment = await postJournalEntry(tx, {
+          kind: "purchase_payment",
+          reference: `listing:${listing.listing_id}`,
+          lines: [
+            ...Object.entries(paidFrom).map(([kind, amount]) => ({
+              account: { userId: input.buyerId, kind: kind as UserAccountKind },
+              amount: -amount,
+            })),
+            { account: { userId: input.buyerId, kind: "escrow" }, amount: listing.price },
+          ],
+        });
+        if (!payment.ok) return payment;
+      }
       const { trade_id: tradeId } = await tx.db
         .insertInto("trades")
         .values({
@@ -188,9 +190,9 @@ async function buyOne(
           fee: listing.fee,
           pay_method: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
           paid_from: JSON.stringify(paidFrom),
-          state: "SELLER_TO_SEND_OFFER",
+          state: card ? "PAYING" : "SELLER_TO_SEND_OFFER",
           asset: JSON.stringify(listing.asset),
-          deliver_by: new Date(now.getTime() + DELIVERY_WINDOW_MS),
+          deliver_by: card ? null : new Date(now.getTime() + DELIVERY_WINDOW_MS),
           created_at: now,
           updated_at: now,
         })

@@ -60,14 +60,27 @@ export async function failTrade(
     .updateTable("trades")
     .set({ state: "FAIL", rollback_by: rollbackBy, updated_at: ctx.clock.now() })
     .where("trade_id", "=", trade.trade_id)
-    .where("state", "in", [...IN_FLIGHT_STATES])
+    .where("state", "in", ["PAYING", ...IN_FLIGHT_STATES])
     .returning("trade_id")
     .executeTakeFirst();
   if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  if (trade.state === "PAYING") {
+    // The card payment never went through: no money moved, none goes back.
+    await recordAudit(ctx, {
+      action: "trade.fail",
+      subject: `trade:${trade.trade_id}`,
+      details: { rollback_by: rollbackBy },
+    });
+    return ok(undefined);
+  }
+  // Card money goes back to the card (the outside world); the rest to the accounts that paid.
   const refunds: JournalLine[] = Object.entries(trade.paid_from)
     .filter(([, amount]) => (amount ?? 0) > 0)
     .map(([kind, amount]) => ({
-      account: { userId: trade.buyer_id, kind: kind as UserAccountKind },
+      account:
+        kind === "bankcard"
+          ? { system: "external" as const }
+          : { userId: trade.buyer_id, kind: kind as UserAccountKind },
       amount: amount!,
     }));
   const posted = await postJournalEntry(ctx, {

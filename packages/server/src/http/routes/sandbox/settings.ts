@@ -14,6 +14,7 @@ export function registerSandboxSettings(app: FastifyInstance): void {
           ? { buyOrderAutoOffline: body.buy_order_auto_offline }
           : {}),
         ...(body.access_level !== undefined ? { accessLevel: body.access_level } : {}),
+        ...(body.card_declines !== undefined ? { cardDeclines: body.card_declines } : {}),
       },
     });
     if (!updated.ok) return updated;
@@ -22,6 +23,7 @@ export function registerSandboxSettings(app: FastifyInstance): void {
       access_level: updated.value.accessLevel,
       buy_order_status: updated.value.buyOrderStatus,
       buy_order_auto_offline: updated.value.buyOrderAutoOffline,
+      card_declines: updated.value.cardDeclines,
     });
   });
 }
