@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
@@ -167,28 +168,14 @@ async function buildMarket(baseUrl: string, buyerCount: number, listingCount: nu
   return { buyers, goodsId };
 }
 
-async function purchaseLoad(
-  baseUrl: string,
-  buyers: Buyer[],
-  goodsId: number,
-  seconds: number,
-): Promise<number> {
-  const deadline = performance.now() + seconds * 1000;
-  let purchases = 0;
-  await Promise.all(
-    buyers.map(async (buyer) => {
-      while (performance.now() < deadline) {
-        const answer = (await call(baseUrl, buyer.token, "POST", "/api/market/developer/purchase/orders", {
-          game: "cs2",
-          items: [{ goods_id: goodsId, max_price: 100, quantity: 1 }],
-        })) as { result: Record<string, { success_num: number }> };
-        const bought = answer.result[String(goodsId)]?.success_num ?? 0;
-        if (bought === 0) return;
-        purchases += bought;
-      }
-    }),
-  );
-  return purchases;
+function purchaseLoad(baseUrl: string, buyers: Buyer[], goodsId: number, seconds: number): Promise<number> {
+  const worker = new Worker(new URL("./purchase-load-worker.ts", import.meta.url), {
+    workerData: { baseUrl, tokens: buyers.map((buyer) => buyer.token), goodsId, seconds },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once("message", (purchases: number) => resolve(purchases));
+    worker.once("error", reject);
+  });
 }
 
 function withDatabase(url: string, database: string): string {
