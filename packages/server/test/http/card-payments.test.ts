@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  createTraderWithAccount,
-  grantOne,
-  uploadCookies,
-  type PlatformFixture,
-} from "../support/platform-world.ts";
+import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -34,19 +29,9 @@ describe("bankcard purchases", () => {
 
   before(async () => {
     t = await createTestApp({ catalog: true });
-    seller = await createTraderWithAccount(t, "seller");
-    buyer = await createTraderWithAccount(t, "buyer");
-    for (const trader of [seller, buyer]) {
-      await uploadCookies(t, trader);
-      await post(trader, "platform/setup", { platformid: trader.platformid });
-    }
-    goodsId = (
-      await t.database.db
-        .selectFrom("goods")
-        .select("goods_id")
-        .where("market_hash_name", "=", STICKER)
-        .executeTakeFirstOrThrow()
-    ).goods_id;
+    seller = await createReadyTrader(t, "seller");
+    buyer = await createReadyTrader(t, "buyer");
+    goodsId = await goodsIdOf(t, STICKER);
   });
   after(() => t.close());
 

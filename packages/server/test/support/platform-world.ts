@@ -54,3 +54,23 @@ export async function uploadCookies(t: TestApp, trader: PlatformFixture, cookies
     platform_cookies: cookies,
   });
 }
+
+/** A trader who uploaded the platform's cookies and ran setup: ready to buy, sell and deliver. */
+export async function createReadyTrader(t: TestApp, nickname?: string): Promise<PlatformFixture> {
+  const trader = await createTraderWithAccount(t, nickname);
+  await uploadCookies(t, trader);
+  const setup = await t.as(trader.token, "POST", "/api/market/developer/platform/setup", {
+    platformid: trader.platformid,
+  });
+  assert.equal(setup.statusCode, 200, setup.body);
+  return trader;
+}
+
+export async function goodsIdOf(t: TestApp, marketHashName: string): Promise<number> {
+  const goods = await t.database.db
+    .selectFrom("goods")
+    .select("goods_id")
+    .where("market_hash_name", "=", marketHashName)
+    .executeTakeFirstOrThrow();
+  return goods.goods_id;
+}

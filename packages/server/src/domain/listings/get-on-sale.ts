@@ -1,6 +1,7 @@
-import { formatMoney, parseMoney, type AssetInfo, type Fen } from "@skinmarket/contract";
+import { formatMoney, type AssetInfo } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
+import { parsePriceRange } from "../market/price-range.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
 
 export interface OnSaleQuery {
@@ -21,19 +22,9 @@ export interface OnSaleQuery {
  */
 export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
-  const bounds: { min?: Fen; max?: Fen } = {};
-  for (const [field, value, key] of [
-    ["min_price", query.minPrice, "min"],
-    ["max_price", query.maxPrice, "max"],
-  ] as const) {
-    if (value === undefined) continue;
-    const parsed = parseMoney(value);
-    if (!parsed.ok) return invalidArgument(field, parsed.reason);
-    bounds[key] = parsed.fen;
-  }
-  if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
-    return invalidArgument("min_price", "must not be greater than max_price");
-  }
+  const range = parsePriceRange(query.minPrice, query.maxPrice);
+  if (!range.ok) return range;
+  const bounds = range.value;
   if (
     query.minPaintwear !== undefined &&
     query.maxPaintwear !== undefined &&

@@ -1,6 +1,7 @@
-import { formatMoney, parseMoney, type AssetInfo, type Fen, type InventoryItem } from "@skinmarket/contract";
+import { formatMoney, type AssetInfo, type Fen, type InventoryItem } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { toUnixSeconds } from "../clock.ts";
+import { parsePriceRange, type PriceRange } from "../market/price-range.ts";
 import { readGoodsPrices, type GoodsPrices } from "../market/read-goods-prices.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { refreshInventory } from "./refresh-inventory.ts";
@@ -65,7 +66,7 @@ export async function getPlatformInventory(
   ctx: DomainContext,
   query: InventoryQuery,
 ): Promise<Result<InventoryPage>> {
-  const bounds = parsePriceBounds(query);
+  const bounds = parsePriceRange(query.minPrice, query.maxPrice);
   if (!bounds.ok) return bounds;
   if (
     query.minPaintwear !== undefined &&
@@ -166,24 +167,7 @@ async function readCopy(ctx: DomainContext, platformid: string): Promise<Row[]> 
   }));
 }
 
-function parsePriceBounds(query: InventoryQuery): Result<{ min?: Fen; max?: Fen }> {
-  const bounds: { min?: Fen; max?: Fen } = {};
-  for (const [field, value, key] of [
-    ["min_price", query.minPrice, "min"],
-    ["max_price", query.maxPrice, "max"],
-  ] as const) {
-    if (value === undefined) continue;
-    const parsed = parseMoney(value);
-    if (!parsed.ok) return invalidArgument(field, parsed.reason);
-    bounds[key] = parsed.fen;
-  }
-  if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
-    return invalidArgument("min_price", "must not be greater than max_price");
-  }
-  return ok(bounds);
-}
-
-function matches(row: Row, query: InventoryQuery, bounds: { min?: Fen; max?: Fen }, now: Date): boolean {
+function matches(row: Row, query: InventoryQuery, bounds: PriceRange, now: Date): boolean {
   const inCooldown = row.tradableAfter !== null && row.tradableAfter > now;
   if (query.state === "tradable" && inCooldown) return false;
   if (query.state === "cansell" && row.onSale) return false;
