@@ -120,20 +120,34 @@ async function buyOne(
     ctx,
     async (tx) => {
       const now = tx.clock.now();
+      // Take the cheapest eligible listing and mark it sold in one statement; rows other buyers
+      // are taking are skipped, and the state condition makes a lost race answer nothing.
       const listing = await tx.db
-        .selectFrom("listings")
-        .selectAll()
-        .where("goods_id", "=", input.goodsId)
+        .updateTable("listings")
+        .set({ state: "SOLD", updated_at: now })
+        .where("listing_id", "=", (eb) =>
+          eb
+            .selectFrom("listings as candidate")
+            .select("candidate.listing_id")
+            .where("candidate.goods_id", "=", input.goodsId)
+            .where("candidate.state", "=", "ON_SALE")
+            .where("candidate.price", "<=", input.maxPrice)
+            .where("candidate.user_id", "<>", input.buyerId)
+            .where("candidate.force_buyer_send_offer", "=", false)
+            .where((inner) =>
+              inner.or([
+                inner("candidate.tradable_after", "is", null),
+                inner("candidate.tradable_after", "<=", now),
+              ]),
+            )
+            .orderBy("candidate.price")
+            .orderBy("candidate.listing_id")
+            .limit(1)
+            .forUpdate()
+            .skipLocked(),
+        )
         .where("state", "=", "ON_SALE")
-        .where("price", "<=", input.maxPrice)
-        .where("user_id", "<>", input.buyerId)
-        .where("force_buyer_send_offer", "=", false)
-        .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
-        .orderBy("price")
-        .orderBy("listing_id")
-        .limit(1)
-        .forUpdate()
-        .skipLocked()
+        .returningAll()
         .executeTakeFirst();
       if (!listing) return fail("Invalid State", "no more listings at or below max_price");
       // The seller may have traded the item away elsewhere: such a listing is withdrawn, not sold.
@@ -146,14 +160,6 @@ async function buyOne(
           .execute();
         return ok({ withdrawn: true as const });
       }
-      const sold = await tx.db
-        .updateTable("listings")
-        .set({ state: "SOLD", updated_at: now })
-        .where("listing_id", "=", listing.listing_id)
-        .where("state", "=", "ON_SALE")
-        .returning("listing_id")
-        .executeTakeFirst();
-      if (!sold) return fail("Invalid State", "the listing was taken by another buyer");
       // A card payment is confirmed later by the card network (the trade waits in PAYING); any
       // other payment moves into escrow now.
       const card = input.payMethod === "bankcard";

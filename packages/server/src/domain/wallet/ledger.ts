@@ -84,34 +84,31 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
     }
   }
 
-  const { entry_id: entryId } = await ctx.db
-    .insertInto("journal_entries")
-    .values({
-      kind: entry.kind,
-      created_at: ctx.clock.now(),
-      reference: entry.reference ?? null,
-      memo: JSON.stringify(entry.memo ?? {}),
-    })
-    .returning("entry_id")
-    .executeTakeFirstOrThrow();
-  await ctx.db
-    .insertInto("journal_lines")
-    .values(
-      lines.map((line, index) => ({
-        entry_id: entryId,
-        account_id: accountIds[index]!,
-        amount: line.amount,
-      })),
+  // The entry and its lines in one statement, then every balance change in one more.
+  const lineValues = sql.join(
+    lines.map((line, index) => sql`(${accountIds[index]!}::bigint, ${line.amount}::bigint)`),
+  );
+  const inserted = await sql<{ entry_id: number }>`
+    WITH entry AS (
+      INSERT INTO journal_entries (kind, created_at, reference, memo)
+      VALUES (${entry.kind}, ${ctx.clock.now()}, ${entry.reference ?? null}, ${JSON.stringify(entry.memo ?? {})}::jsonb)
+      RETURNING entry_id
     )
-    .execute();
-  for (const account of locked) {
-    const change = net.get(account.account_id) ?? 0;
-    if (change === 0) continue;
-    await ctx.db
-      .updateTable("ledger_accounts")
-      .set({ balance: sql<number>`balance + ${change}` })
-      .where("account_id", "=", account.account_id)
-      .execute();
+    INSERT INTO journal_lines (entry_id, account_id, amount)
+    SELECT entry.entry_id, line.account_id, line.amount FROM entry, (VALUES ${lineValues}) AS line (account_id, amount)
+    RETURNING entry_id
+  `.execute(ctx.db);
+  const entryId = inserted.rows[0]!.entry_id;
+  const changes = [...net.entries()].filter(([, change]) => change !== 0);
+  if (changes.length > 0) {
+    const changeValues = sql.join(
+      changes.map(([accountId, change]) => sql`(${accountId}::bigint, ${change}::bigint)`),
+    );
+    await sql`
+      UPDATE ledger_accounts AS account SET balance = account.balance + change.amount
+      FROM (VALUES ${changeValues}) AS change (account_id, amount)
+      WHERE account.account_id = change.account_id
+    `.execute(ctx.db);
   }
   return ok(entryId);
 }
