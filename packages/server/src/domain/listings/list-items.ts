@@ -60,8 +60,6 @@ export async function listItems(
       outcome.results[request.assetid] = `price ${price.reason}`;
     } else if (!asset || !bound.has(asset.platformid)) {
       outcome.results[request.assetid] = "not in the inventory of a platform account bound to you";
-    } else if (await inLiveTrade(ctx, asset.assetid)) {
-      outcome.results[request.assetid] = "in a trade that is not finished";
     } else {
       const listed = await listOne(ctx, { userId, request, asset, price: price.price, fee: price.fee });
       outcome.results[request.assetid] = listed.ok ? "OK" : listed.failure.message;
@@ -125,6 +123,10 @@ async function listOne(
         })
         .returning("listing_id")
         .executeTakeFirstOrThrow();
+      // Checked after the insert, in the same transaction: a purchase of an earlier listing of the
+      // item that commits first is seen here (the index on trades stops the rest of the race).
+      if (await inLiveTrade(tx, asset.assetid))
+        return fail("Invalid State", "in a trade that is not finished");
       await recordAudit(tx, {
         action: "listing.create",
         subject: `listing:${listingId}`,

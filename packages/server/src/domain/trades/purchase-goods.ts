@@ -3,7 +3,7 @@ import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { postJournalEntry, readUserBalances } from "../wallet/ledger.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
@@ -66,7 +66,7 @@ export async function purchaseGoods(
     }
     let spent: Fen = 0;
     for (let unit = 0; unit < item.quantity; unit++) {
-      const bought = await buyOne(ctx, {
+      const bought = await buyOneGuarded(ctx, {
         buyerId,
         goodsId: goods.goods_id,
         maxPrice: maxPrice.fen,
@@ -104,6 +104,21 @@ async function findGoods(ctx: DomainContext, item: PurchaseItem) {
   if (item.marketHashName !== undefined)
     return query.where("market_hash_name", "=", item.marketHashName).executeTakeFirst();
   return undefined;
+}
+
+/** The unique index on live trades per asset is the backstop of the check inside buyOne. */
+async function buyOneGuarded(
+  ctx: DomainContext,
+  input: Parameters<typeof buyOne>[1],
+): ReturnType<typeof buyOne> {
+  try {
+    return await buyOne(ctx, input);
+  } catch (error) {
+    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset") {
+      return fail("Invalid State", "the listing's item was sold at the same moment; try again");
+    }
+    throw error;
+  }
 }
 
 async function buyOne(
@@ -153,6 +168,21 @@ async function buyOne(
       // The seller may have traded the item away elsewhere: such a listing is withdrawn, not sold.
       const [held] = await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
       if (!held || held.platformid !== listing.platformid) {
+        await tx.db
+          .updateTable("listings")
+          .set({ state: "CANCELLED", updated_at: now })
+          .where("listing_id", "=", listing.listing_id)
+          .execute();
+        return ok({ withdrawn: true as const });
+      }
+      const live = await tx.db
+        .selectFrom("trades")
+        .select("trade_id")
+        .where("assetid", "=", listing.assetid)
+        .where("state", "in", ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"])
+        .executeTakeFirst();
+      if (live) {
+        // The item is already on its way to another buyer: this listing of it is withdrawn.
         await tx.db
           .updateTable("listings")
           .set({ state: "CANCELLED", updated_at: now })

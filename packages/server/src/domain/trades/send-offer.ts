@@ -27,6 +27,12 @@ export async function sendOffer(
     if (!trade) return fail("Not Found", `order_id: ${input.orderId} is not a sell order of yours`);
     if (trade.state !== "SELLER_TO_SEND_OFFER")
       return fail("Invalid State", `order ${input.orderId} is ${trade.state}, not SELLER_TO_SEND_OFFER`);
+    if (trade.deliver_by && trade.deliver_by <= tx.clock.now()) {
+      return fail(
+        "Invalid State",
+        `the delivery time of order ${input.orderId} is over; the trade will be refunded`,
+      );
+    }
     const account = await tx.db
       .selectFrom("bound_platform_accounts")
       .selectAll()

@@ -13,42 +13,53 @@ const BATCH = 200;
 export async function syncTrades(ctx: DomainContext): Promise<number> {
   let settled = 0;
   const now = ctx.clock.now();
-  const candidates = await ctx.db
-    .selectFrom("trades")
-    .select("trade_id")
-    .where((eb) =>
-      eb.or([
-        eb("state", "=", "TRADING"),
-        eb.and([eb("state", "=", "SELLER_TO_SEND_OFFER"), eb("deliver_by", "<=", now)]),
-      ]),
-    )
-    .orderBy("trade_id")
-    .limit(BATCH)
-    .execute();
-  for (const { trade_id: tradeId } of candidates) {
-    const outcome = await inTransaction(ctx, async (tx) => {
-      const trade = await tx.db
-        .selectFrom("trades")
-        .selectAll()
-        .where("trade_id", "=", tradeId)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!trade) return ok(false);
-      if (trade.state === "SELLER_TO_SEND_OFFER" && trade.deliver_by && trade.deliver_by <= tx.clock.now()) {
-        const failed = await failTrade(tx, trade, "seller_timeout");
-        return failed.ok ? ok(true) : failed;
-      }
-      if (trade.state !== "TRADING" || trade.tradeofferid === null) return ok(false);
-      const offer = await tx.platform.getTradeOffer(tx, { tradeofferid: String(trade.tradeofferid) });
-      if (!offer.ok || offer.value.state === "active") return ok(false);
-      const settledTrade =
-        offer.value.state === "accepted"
-          ? await completeTrade(tx, trade, offer.value.receivedAssetids?.[String(trade.assetid)])
-          : await failTrade(tx, trade, `offer_${offer.value.state}`);
-      return settledTrade.ok ? ok(true) : settledTrade;
-    });
-    if (outcome.ok && outcome.value) settled += 1;
+  // Keyset pages through every candidate: trades whose offers are still out stay candidates, and
+  // must not hide the newer ones behind them.
+  let after = 0;
+  for (;;) {
+    const candidates = await ctx.db
+      .selectFrom("trades")
+      .select("trade_id")
+      .where("trade_id", ">", after)
+      .where((eb) =>
+        eb.or([
+          eb("state", "=", "TRADING"),
+          eb.and([eb("state", "=", "SELLER_TO_SEND_OFFER"), eb("deliver_by", "<=", now)]),
+        ]),
+      )
+      .orderBy("trade_id")
+      .limit(BATCH)
+      .execute();
+    for (const { trade_id: tradeId } of candidates) {
+      after = tradeId;
+      if (await settleOne(ctx, tradeId)) settled += 1;
+    }
+    if (candidates.length < BATCH) return settled;
   }
-  return settled;
+}
+
+async function settleOne(ctx: DomainContext, tradeId: number): Promise<boolean> {
+  const outcome = await inTransaction(ctx, async (tx) => {
+    const trade = await tx.db
+      .selectFrom("trades")
+      .selectAll()
+      .where("trade_id", "=", tradeId)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!trade) return ok(false);
+    if (trade.state === "SELLER_TO_SEND_OFFER" && trade.deliver_by && trade.deliver_by <= tx.clock.now()) {
+      const failed = await failTrade(tx, trade, "seller_timeout");
+      return failed.ok ? ok(true) : failed;
+    }
+    if (trade.state !== "TRADING" || trade.tradeofferid === null) return ok(false);
+    const offer = await tx.platform.getTradeOffer(tx, { tradeofferid: String(trade.tradeofferid) });
+    if (!offer.ok || offer.value.state === "active") return ok(false);
+    const settledTrade =
+      offer.value.state === "accepted"
+        ? await completeTrade(tx, trade, offer.value.receivedAssetids?.[String(trade.assetid)])
+        : await failTrade(tx, trade, `offer_${offer.value.state}`);
+    return settledTrade.ok ? ok(true) : settledTrade;
+  });
+  return outcome.ok && outcome.value;
 }

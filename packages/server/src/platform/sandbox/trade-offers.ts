@@ -280,7 +280,20 @@ export async function findOffer(
     .selectAll()
     .where("tradeofferid", "=", Number(tradeofferid))
     .executeTakeFirst();
-  return row ? ok(toPlatformOffer(row)) : fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+  if (!row) return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+  if (row.state !== "accepted") return ok(toPlatformOffer(row));
+  // An accepted offer tells where each item went, as it did when it was accepted.
+  const moved = await ctx.db
+    .selectFrom("sandbox_assets")
+    .select(["assetid", "traded_to_assetid"])
+    .where("assetid", "in", row.assetids)
+    .execute();
+  const received = Object.fromEntries(
+    moved
+      .filter((asset) => asset.traded_to_assetid !== null)
+      .map((asset) => [String(asset.assetid), String(asset.traded_to_assetid)]),
+  );
+  return ok(toPlatformOffer(row, received));
 }
 
 export async function listOffers(
