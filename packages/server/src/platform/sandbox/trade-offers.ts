@@ -164,6 +164,23 @@ async function settle(ctx: DomainContext, row: OfferRow, state: OfferRow["state"
   return updated;
 }
 
+/**
+ * The offer, locked, if it is active and the account is its receiver (or sender); an offer of
+ * other accounts answers like an unknown one.
+ */
+async function lockActiveOffer(
+  ctx: DomainContext,
+  tradeofferid: string,
+  party: { receiver: string } | { sender: string },
+): Promise<Result<OfferRow>> {
+  const locked = await lockOffer(ctx, tradeofferid);
+  if (!locked.ok) return locked;
+  const own =
+    "receiver" in party ? locked.value.receiver === party.receiver : locked.value.sender === party.sender;
+  if (!own) return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
+  return activeOffer(locked.value);
+}
+
 function activeOffer(row: OfferRow): Result<OfferRow> {
   if (row.state === "expired") return fail("Invalid State", `trade offer ${row.tradeofferid} has expired`);
   if (row.state !== "active") return fail("Invalid State", `trade offer ${row.tradeofferid} is ${row.state}`);
@@ -198,11 +215,7 @@ export async function respondToOffer(
 ): Promise<Result<PlatformTradeOffer>> {
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
-    const locked = await lockOffer(tx, input.tradeofferid);
-    if (!locked.ok) return locked;
-    if (locked.value.receiver !== input.platformid)
-      return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
-    const offer = activeOffer(locked.value);
+    const offer = await lockActiveOffer(tx, input.tradeofferid, { receiver: input.platformid });
     if (!offer.ok) return offer;
     if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
     const available = await checkStillHeld(tx, offer.value.sender, offer.value.assetids);
@@ -259,11 +272,7 @@ export async function cancelOffer(
 ): Promise<Result<PlatformTradeOffer>> {
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
-    const locked = await lockOffer(tx, input.tradeofferid);
-    if (!locked.ok) return locked;
-    if (locked.value.sender !== input.platformid)
-      return fail("Not Found", `trade offer ${input.tradeofferid} does not exist`);
-    const offer = activeOffer(locked.value);
+    const offer = await lockActiveOffer(tx, input.tradeofferid, { sender: input.platformid });
     if (!offer.ok) return offer;
     return ok(toPlatformOffer(await settle(tx, offer.value, "cancelled")));
   });
