@@ -31,6 +31,10 @@ export default tseslint.config(
               group: ["**/http/**", "**/storage/pglite*", "**/storage/postgres*"],
               message: "The domain does not import transports or drivers.",
             },
+            {
+              group: ["**/platform/sandbox/**"],
+              message: "The domain reaches the platform through ctx.platform (the GamePlatform port).",
+            },
           ],
         },
       ],

@@ -5,7 +5,8 @@ import { fail, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, sqlState } from "../../domain/transaction.ts";
 import type { PlatformCookie } from "../game-platform.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
-import { generatePlatformId, generateTradeToken, tradeUrlOf } from "./platform-identity.ts";
+import { tradeUrlOf } from "../trade-url.ts";
+import { generatePlatformId, generateTradeToken } from "./platform-identity.ts";
 import { expirePlatformCookies, issuePlatformCookies } from "./platform-sessions.ts";
 
 /** Sandbox-only verbs on the platform's own accounts (what a player does on the platform). */

@@ -10,7 +10,7 @@ import type {
 } from "../game-platform.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
 import { generateSecret } from "../../domain/secrets.ts";
-import { tradeUrlOf } from "./platform-identity.ts";
+import { tradeUrlOf } from "../trade-url.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-offers.ts";

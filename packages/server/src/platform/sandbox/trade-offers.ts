@@ -5,7 +5,7 @@ import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
 import { inTransaction } from "../../domain/transaction.ts";
 import type { SandboxTradeOffersTable } from "../../storage/schema.ts";
 import type { PlatformTradeOffer } from "../game-platform.ts";
-import { parseTradeUrl } from "./platform-identity.ts";
+import { parseTradeUrl } from "../trade-url.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 
 /**

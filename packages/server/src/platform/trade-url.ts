@@ -1,0 +1,23 @@
+/**
+ * The platform's trade URLs, in their real form:
+ * `https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>`, where the
+ * account id is the 32-bit part of the 64-bit platform id (`7656119...`). Any platform adapter and
+ * the marketplace (which delivers purchases to a trade URL) share this form.
+ */
+const STEAM_ID_BASE = 76561197960265728n;
+const TRADE_URL_PATTERN =
+  /^https:\/\/steamcommunity\.com\/tradeoffer\/new\/\?partner=(\d{1,10})&token=([A-Za-z0-9_-]{8})$/;
+
+function accountIdOf(platformid: string): string {
+  return String(BigInt(platformid) - STEAM_ID_BASE);
+}
+
+export function tradeUrlOf(platformid: string, token: string): string {
+  return `https://steamcommunity.com/tradeoffer/new/?partner=${accountIdOf(platformid)}&token=${token}`;
+}
+
+export function parseTradeUrl(url: string): { platformid: string; token: string } | undefined {
+  const match = TRADE_URL_PATTERN.exec(url.trim());
+  if (!match?.[1] || !match[2]) return undefined;
+  return { platformid: String(BigInt(match[1]) + STEAM_ID_BASE), token: match[2] };
+}
