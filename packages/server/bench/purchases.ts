@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
+import { sql } from "kysely";
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
@@ -11,6 +12,7 @@ import { assertLedgerInvariants } from "../src/domain/wallet/check-ledger-invari
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
+import type { LoadFigures } from "./purchase-load-worker.ts";
 
 const run = promisify(execFile);
 const ADMIN = "sma_bench-admin-token-000000000000";
@@ -68,9 +70,18 @@ export async function benchPurchases(
       const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
       try {
         progress("building the market: sellers with listings, funded buyers");
-        const { buyers, goodsId } = await buildMarket(baseUrl, 16, 6000);
+        // More listings than the run can buy: a buyer who finds none would measure an empty market.
+        const listings = Math.ceil((seconds * 2000) / 1000) * 1000;
+        const { buyers, goodsId } = await buildMarket(baseUrl, 16, listings);
+        // A market in steady state has planner statistics; a freshly filled one has none yet
+        // (pgbench's initialization analyzes its tables too).
+        await sql`ANALYZE`.execute(database.db);
         progress(`purchases: 16 buyers, ${seconds} s`);
-        const purchases = await purchaseLoad(baseUrl, buyers, goodsId, seconds);
+        const load = await purchaseLoad(baseUrl, buyers, goodsId, seconds);
+        if (load.failures > 0) throw new Error(`${load.failures} purchase requests failed`);
+        if (load.emptyAnswers > 0)
+          throw new Error(`the market ran out of listings after ${load.purchases} purchases`);
+        const purchases = load.purchases;
         await assertLedgerInvariants(database.db);
         progress("ledger invariants hold after the run");
         return { purchasesPerSecond: purchases / seconds, pgbenchTps: tps, purchases };
@@ -168,12 +179,17 @@ async function buildMarket(baseUrl: string, buyerCount: number, listingCount: nu
   return { buyers, goodsId };
 }
 
-function purchaseLoad(baseUrl: string, buyers: Buyer[], goodsId: number, seconds: number): Promise<number> {
+function purchaseLoad(
+  baseUrl: string,
+  buyers: Buyer[],
+  goodsId: number,
+  seconds: number,
+): Promise<LoadFigures> {
   const worker = new Worker(new URL("./purchase-load-worker.ts", import.meta.url), {
     workerData: { baseUrl, tokens: buyers.map((buyer) => buyer.token), goodsId, seconds },
   });
   return new Promise((resolve, reject) => {
-    worker.once("message", (purchases: number) => resolve(purchases));
+    worker.once("message", (figures: LoadFigures) => resolve(figures));
     worker.once("error", reject);
   });
 }

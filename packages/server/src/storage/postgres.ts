@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
 import type { DatabaseHandle } from "./database.ts";
+import { preparingPool } from "./prepared-statements.ts";
 
 export interface PostgresOptions {
   url: string;
@@ -30,7 +31,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
   // Fail fast with the server's own message when the URL is wrong or the server is down.
   const client = await pool.connect();
   client.release();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return {
     db,
     driver: "postgres",

@@ -34,11 +34,43 @@ export async function openUserAccounts(ctx: DomainContext, userId: number): Prom
     .execute();
 }
 
+/** A ledger account as locked for an entry: its balance cannot change until the transaction ends. */
+export interface LockedAccount {
+  account_id: number;
+  user_id: number | null;
+  kind: LedgerAccountKind;
+  balance: Fen;
+}
+
+/**
+ * Locks a user's accounts, in id order, and answers their balances: for a caller that decides an
+ * entry's lines from the balances (which account pays) and then posts it with `postJournalEntry`.
+ */
+export async function lockUserAccounts(
+  ctx: DomainContext,
+  userId: number,
+): Promise<{ accounts: LockedAccount[]; balances: UserBalances }> {
+  if (!ctx.db.isTransaction) throw new Error("lockUserAccounts must run inside a transaction");
+  const accounts = await ctx.db
+    .selectFrom("ledger_accounts")
+    .select(["account_id", "user_id", "kind", "balance"])
+    .where("user_id", "=", userId)
+    .orderBy("account_id")
+    .forUpdate()
+    .execute();
+  return { accounts, balances: balancesOf(accounts) };
+}
+
 /**
  * Posts one journal entry inside the caller's transaction. Answers `Insufficient Balance`, having
- * written nothing, when the entry would take an account below zero.
+ * written nothing, when the entry would take an account below zero. Accounts the caller has
+ * already locked (`lockUserAccounts`) are not looked up again.
  */
-export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry): Promise<Result<number>> {
+export async function postJournalEntry(
+  ctx: DomainContext,
+  entry: JournalEntry,
+  alreadyLocked: readonly LockedAccount[] = [],
+): Promise<Result<number>> {
   if (!ctx.db.isTransaction) throw new Error("postJournalEntry must run inside a transaction");
   const lines = entry.lines.filter((line) => line.amount !== 0);
   if (lines.length < 2) throw new Error(`journal entry ${entry.kind} needs at least two non-zero lines`);
@@ -49,68 +81,73 @@ export async function postJournalEntry(ctx: DomainContext, entry: JournalEntry):
   // accounts cannot deadlock); then refuse an overdraft before anything is written, so the
   // caller's transaction stays usable (it may try another account). The CHECK constraint on
   // balances stays as the backstop.
-  const locked = await ctx.db
-    .selectFrom("ledger_accounts")
-    .select(["account_id", "user_id", "kind", "balance"])
-    .where((eb) =>
-      eb.or(
-        lines.map(({ account }) =>
-          "system" in account
-            ? eb.and([eb("user_id", "is", null), eb("kind", "=", account.system)])
-            : eb.and([eb("user_id", "=", account.userId), eb("kind", "=", account.kind)]),
-        ),
-      ),
-    )
-    .orderBy("account_id")
-    .forUpdate()
-    .execute();
-  const accountIds = lines.map(({ account }) => {
-    const row = locked.find((candidate) =>
+  const find = (rows: readonly LockedAccount[], account: AccountRef) =>
+    rows.find((candidate) =>
       "system" in account
         ? candidate.user_id === null && candidate.kind === account.system
         : candidate.user_id === account.userId && candidate.kind === account.kind,
     );
+  const missing = lines.filter(({ account }) => !find(alreadyLocked, account));
+  const locked =
+    missing.length === 0
+      ? alreadyLocked
+      : await ctx.db
+          .selectFrom("ledger_accounts")
+          .select(["account_id", "user_id", "kind", "balance"])
+          .where((eb) =>
+            eb.or(
+              missing.map(({ account }) =>
+                "system" in account
+                  ? eb.and([eb("user_id", "is", null), eb("kind", "=", account.system)])
+                  : eb.and([eb("user_id", "=", account.userId), eb("kind", "=", account.kind)]),
+              ),
+            ),
+          )
+          .orderBy("account_id")
+          .forUpdate()
+          .execute();
+  const accountIds = lines.map(({ account }) => {
+    const row = find(locked, account) ?? find(alreadyLocked, account);
     if (!row) throw new Error(`ledger account ${JSON.stringify(account)} does not exist`);
-    return row.account_id;
+    return row;
   });
-  const net = new Map<number, Fen>();
+  const net = new Map<LockedAccount, Fen>();
   lines.forEach((line, index) =>
     net.set(accountIds[index]!, (net.get(accountIds[index]!) ?? 0) + line.amount),
   );
-  for (const account of locked) {
-    const change = net.get(account.account_id) ?? 0;
+  for (const [account, change] of net) {
     if (account.kind !== "external" && account.balance + change < 0) {
       return fail("Insufficient Balance", `insufficient ${account.kind} funds for ${formatMoney(-change)}`);
     }
   }
 
-  // The entry and its lines in one statement, then every balance change in one more.
+  // The entry, its lines and every balance change in one statement.
   const lineValues = sql.join(
-    lines.map((line, index) => sql`(${accountIds[index]!}::bigint, ${line.amount}::bigint)`),
+    lines.map((line, index) => sql`(${accountIds[index]!.account_id}::bigint, ${line.amount}::bigint)`),
+  );
+  const changes = [...net.entries()].filter(([, change]) => change !== 0);
+  const changeValues = sql.join(
+    (changes.length > 0 ? changes : [[accountIds[0]!, 0] as const]).map(
+      ([account, change]) => sql`(${account.account_id}::bigint, ${change}::bigint)`,
+    ),
   );
   const inserted = await sql<{ entry_id: number }>`
     WITH entry AS (
       INSERT INTO journal_entries (kind, created_at, reference, memo)
       VALUES (${entry.kind}, ${ctx.clock.now()}, ${entry.reference ?? null}, ${JSON.stringify(entry.memo ?? {})}::jsonb)
       RETURNING entry_id
-    )
-    INSERT INTO journal_lines (entry_id, account_id, amount)
-    SELECT entry.entry_id, line.account_id, line.amount FROM entry, (VALUES ${lineValues}) AS line (account_id, amount)
-    RETURNING entry_id
-  `.execute(ctx.db);
-  const entryId = inserted.rows[0]!.entry_id;
-  const changes = [...net.entries()].filter(([, change]) => change !== 0);
-  if (changes.length > 0) {
-    const changeValues = sql.join(
-      changes.map(([accountId, change]) => sql`(${accountId}::bigint, ${change}::bigint)`),
-    );
-    await sql`
+    ), line AS (
+      INSERT INTO journal_lines (entry_id, account_id, amount)
+      SELECT entry.entry_id, line.account_id, line.amount FROM entry, (VALUES ${lineValues}) AS line (account_id, amount)
+    ), moved AS (
       UPDATE ledger_accounts AS account SET balance = account.balance + change.amount
       FROM (VALUES ${changeValues}) AS change (account_id, amount)
-      WHERE account.account_id = change.account_id
-    `.execute(ctx.db);
-  }
-  return ok(entryId);
+      WHERE account.account_id = change.account_id AND change.amount <> 0
+    )
+    SELECT entry_id FROM entry
+  `.execute(ctx.db);
+  for (const [account, change] of changes) account.balance += change;
+  return ok(inserted.rows[0]!.entry_id);
 }
 
 export type UserBalances = Record<UserAccountKind, Fen>;
@@ -121,6 +158,10 @@ export async function readUserBalances(ctx: DomainContext, userId: number): Prom
     .select(["kind", "balance"])
     .where("user_id", "=", userId)
     .execute();
+  return balancesOf(rows);
+}
+
+function balancesOf(rows: ReadonlyArray<{ kind: LedgerAccountKind; balance: Fen }>): UserBalances {
   const balances: UserBalances = { balance: 0, margin: 0, wallet: 0, escrow: 0 };
   for (const row of rows) balances[row.kind as UserAccountKind] = row.balance;
   return balances;
