@@ -1,6 +1,7 @@
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
+import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { failTrade } from "./settle-trade.ts";
 
 /** A buyer may cancel only after waiting this long for the seller's offer (reference: preconditions 1). */
@@ -34,11 +35,18 @@ export async function cancelPurchaseOrders(
           "Invalid State",
           `the order is ${trade.state === "TRADING" ? "being delivered" : "finished"}`,
         );
-      const waited = tx.clock.now().getTime() - trade.created_at.getTime();
+      // The wait starts when the seller could first deliver: at the sale, or when a pre-sell
+      // item leaves its trade cooldown (its delivery time started then).
+      const waitingSince = trade.deliver_by
+        ? trade.deliver_by.getTime() - DELIVERY_WINDOW_MS
+        : trade.created_at.getTime();
+      const waited = tx.clock.now().getTime() - waitingSince;
       if (waited < CANCEL_AFTER_MS) {
         return fail(
           "Invalid State",
-          `the seller has until 30 minutes after the purchase to deliver; ${Math.ceil((CANCEL_AFTER_MS - waited) / 60_000)} min left`,
+          waited < 0
+            ? "the item is in trade cooldown; the seller cannot deliver it yet"
+            : `the seller has until 30 minutes after the purchase to deliver; ${Math.ceil((CANCEL_AFTER_MS - waited) / 60_000)} min left`,
         );
       }
       return failTrade(tx, trade, "buyer_cancel");

@@ -1,11 +1,11 @@
 import { addMoney, moneyToNumber, parseMoney, type Fen } from "@skinmarket/contract";
 import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { sql } from "kysely";
-import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
-import { lockUserAccounts, postJournalEntry, readUserBalances, type UserBalances } from "../wallet/ledger.ts";
+import { readUserBalances } from "../wallet/ledger.ts";
+import { openTrade, payIntoEscrow, type PaidFrom } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
 export interface PurchaseItem {
@@ -29,8 +29,6 @@ export interface PurchaseGoodsResult {
   msg?: string;
 }
 
-/** The seller's delivery time: the offer must be sent within 12 hours (docs/design.md section 6). */
-export const DELIVERY_WINDOW_MS = 12 * 3600 * 1000;
 /** Without `pay_method` funds are used in this order (reference: purchase/orders). */
 const FALLBACK: UserAccountKind[] = ["balance", "margin", "wallet"];
 
@@ -224,95 +222,27 @@ async function buyOne(
     }
     // A card payment is confirmed later by the card network (the trade waits in PAYING); any
     // other payment moves into escrow now.
-    const card = input.payMethod === "bankcard";
     let balanceAfter: Fen | undefined;
-    let paidFrom: Partial<Record<UserAccountKind | "bankcard", Fen>> = { bankcard: listing.price };
-    if (!card) {
-      const buyer = await lockUserAccounts(tx, input.buyerId);
-      const plan = planPayment(buyer.balances, listing.price, input.payMethod);
-      if (!plan) return fail("Insufficient Balance", "insufficient funds for the next unit");
-      const payment = await postJournalEntry(
-        tx,
-        {
-          kind: "purchase_payment",
-          reference: `listing:${listing.listing_id}`,
-          lines: [
-            ...Object.entries(plan).map(([kind, amount]) => ({
-              account: { userId: input.buyerId, kind: kind as UserAccountKind },
-              amount: -amount,
-            })),
-            { account: { userId: input.buyerId, kind: "escrow" }, amount: listing.price },
-          ],
-        },
-        buyer.accounts,
-      );
-      if (!payment.ok) return payment;
-      paidFrom = plan;
-      balanceAfter = buyer.balances.balance - (plan.balance ?? 0);
+    let paidFrom: PaidFrom = { bankcard: listing.price };
+    if (input.payMethod !== "bankcard") {
+      const paid = await payIntoEscrow(tx, {
+        buyerId: input.buyerId,
+        price: listing.price,
+        order: input.payMethod ? [input.payMethod] : FALLBACK,
+        reference: `listing:${listing.listing_id}`,
+      });
+      if (!paid.ok) return paid;
+      ({ paidFrom, balanceAfter } = paid.value);
     }
-    // The trade and its audit row in one statement.
-    const audit = auditRow(tx, {
-      action: "trade.create",
-      details: { listing_id: listing.listing_id, price_fen: listing.price, paid_from: paidFrom },
+    const tradeId = await openTrade(tx, {
+      listing,
+      buyerId: input.buyerId,
+      destination: input.destination,
+      price: listing.price,
+      fee: listing.fee,
+      payMethod: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
+      paidFrom,
     });
-    const { trade_id: tradeId } = await tx.db
-      .with("trade", (db) =>
-        db
-          .insertInto("trades")
-          .values({
-            listing_id: listing.listing_id,
-            buyer_id: input.buyerId,
-            seller_id: listing.user_id,
-            goods_id: listing.goods_id,
-            assetid: listing.assetid,
-            seller_platformid: listing.platformid,
-            buyer_platformid: input.destination.platformid,
-            buyer_trade_url: input.destination.tradeUrl,
-            price: listing.price,
-            fee: listing.fee,
-            pay_method: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
-            paid_from: JSON.stringify(paidFrom),
-            state: card ? "PAYING" : "SELLER_TO_SEND_OFFER",
-            asset: JSON.stringify(listing.asset),
-            deliver_by: card ? null : new Date(now.getTime() + DELIVERY_WINDOW_MS),
-            created_at: now,
-            updated_at: now,
-          })
-          .returning("trade_id"),
-      )
-      .with("audit", (db) =>
-        db
-          .insertInto("audit_events")
-          .columns(["created_at", "actor", "action", "subject", "details", "request_id"])
-          .expression((eb) =>
-            eb
-              .selectFrom("trade")
-              .select([
-                sql<Date>`${audit.created_at}::timestamptz`.as("created_at"),
-                sql<string>`${audit.actor}::text`.as("actor"),
-                sql<string>`${audit.action}::text`.as("action"),
-                sql<string>`'trade:' || trade.trade_id`.as("subject"),
-                sql<string>`${audit.details}::jsonb`.as("details"),
-                sql<string | null>`${audit.request_id}::text`.as("request_id"),
-              ]),
-          ),
-      )
-      .selectFrom("trade")
-      .select("trade_id")
-      .executeTakeFirstOrThrow();
     return ok({ withdrawn: false as const, tradeId, price: listing.price, balanceAfter });
   });
-}
-
-/** Which accounts pay how much: the chosen one alone, or balance, then margin, then wallet. */
-function planPayment(balances: UserBalances, price: Fen, payMethod: PayMethod | undefined) {
-  const order = payMethod ? [payMethod as UserAccountKind] : FALLBACK;
-  const plan: Partial<Record<UserAccountKind, Fen>> = {};
-  let remaining = price;
-  for (const kind of order) {
-    const take = Math.min(balances[kind], remaining);
-    if (take > 0) plan[kind] = take;
-    remaining -= take;
-  }
-  return remaining === 0 ? plan : undefined;
 }
