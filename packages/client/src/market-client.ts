@@ -1,4 +1,9 @@
 import {
+  cancelBuyOrders,
+  createBuyOrder,
+  listBuyOrders,
+  supplyBuyOrder,
+  type SupplyBuyOrderAnswer,
   cancelPurchaseOrders,
   listPurchaseOrders,
   purchaseOrders,
@@ -128,6 +133,38 @@ export class MarketClient {
   ): Promise<OperationResponse<typeof sellOrderHistory>> {
     const full = { game: "cs2", ...body } as OperationBody<typeof sellOrderHistory>;
     return (await callOperation(this.#options, sellOrderHistory, { body: full })).body;
+  }
+
+  /** Creates a buy order, which at once buys eligible listings at or below its price. */
+  async createBuyOrder(
+    body: Omit<OperationBody<typeof createBuyOrder>, "game">,
+  ): Promise<OperationResponse<typeof createBuyOrder>> {
+    return (await callOperation(this.#options, createBuyOrder, { body: { game: "cs2", ...body } })).body;
+  }
+
+  /** The caller's buy orders, newest first; `game` defaults to `cs2`. */
+  async listBuyOrders(
+    query: Partial<OperationQuery<typeof listBuyOrders>> = {},
+  ): Promise<OperationResponse<typeof listBuyOrders>> {
+    const full = { game: "cs2", ...query } as OperationQuery<typeof listBuyOrders>;
+    return (await callOperation(this.#options, listBuyOrders, { query: full })).body;
+  }
+
+  async cancelBuyOrders(buyOrderIds: string[]): Promise<OperationResponse<typeof cancelBuyOrders>> {
+    return (
+      await callOperation(this.#options, cancelBuyOrders, {
+        body: { game: "cs2", buy_order_ids: buyOrderIds },
+      })
+    ).body;
+  }
+
+  /** Sells items of bound platform accounts to a chosen buy order at its price. */
+  async supplyBuyOrder(buyOrderId: string, assetids: string[]): Promise<SupplyBuyOrderAnswer> {
+    return (
+      await callOperation(this.#options, supplyBuyOrder, {
+        body: { game: "cs2", buy_order_id: buyOrderId, assets: assetids },
+      })
+    ).body as SupplyBuyOrderAnswer;
   }
 
   /** The caller's listings on sale; `game` defaults to `cs2`. */

@@ -1,4 +1,7 @@
 import {
+  sandboxCancelBuyOrders,
+  sandboxCreateBuyOrder,
+  sandboxListBuyOrders,
   sandboxAcceptOffer,
   sandboxBindPlatformAccount,
   sandboxCreateOffer,
@@ -23,6 +26,7 @@ import {
   sandboxRunJobs,
   sandboxUpdateUserSettings,
   type OperationBody,
+  type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
 import { callOperation, type TransportOptions } from "./transport.ts";
@@ -164,5 +168,38 @@ export class SandboxClient {
 
   async declineOffer(tradeofferid: string): Promise<Answer<typeof sandboxDeclineOffer>> {
     return (await callOperation(this.#options, sandboxDeclineOffer, { params: { tradeofferid } })).body;
+  }
+
+  /** Creates a buy order for a user, as the user would. */
+  async createBuyOrder(
+    userId: string,
+    body: OperationBody<typeof sandboxCreateBuyOrder>,
+  ): Promise<Answer<typeof sandboxCreateBuyOrder>> {
+    return (await callOperation(this.#options, sandboxCreateBuyOrder, { params: { user_id: userId }, body }))
+      .body;
+  }
+
+  async listBuyOrders(
+    userId: string,
+    query: Partial<OperationQuery<typeof sandboxListBuyOrders>> = {},
+  ): Promise<Answer<typeof sandboxListBuyOrders>> {
+    return (
+      await callOperation(this.#options, sandboxListBuyOrders, {
+        params: { user_id: userId },
+        query: query as OperationQuery<typeof sandboxListBuyOrders>,
+      })
+    ).body;
+  }
+
+  async cancelBuyOrders(
+    userId: string,
+    buyOrderIds: string[],
+  ): Promise<Answer<typeof sandboxCancelBuyOrders>> {
+    return (
+      await callOperation(this.#options, sandboxCancelBuyOrders, {
+        params: { user_id: userId },
+        body: { buy_order_ids: buyOrderIds },
+      })
+    ).body;
   }
 }

@@ -1,5 +1,14 @@
 import { getBuyOrderStatus, setBuyOrderStatus } from "./buy-order-status.ts";
 import {
+  cancelBuyOrders,
+  createBuyOrder,
+  listBuyOrders,
+  sandboxCancelBuyOrders,
+  sandboxCreateBuyOrder,
+  sandboxListBuyOrders,
+  supplyBuyOrder,
+} from "./buy-orders.ts";
+import {
   sandboxAdvanceClock,
   sandboxCreateToken,
   sandboxCreateUser,
@@ -44,6 +53,13 @@ export const OPERATIONS = [
   getBalance,
   getBuyOrderStatus,
   setBuyOrderStatus,
+  createBuyOrder,
+  listBuyOrders,
+  cancelBuyOrders,
+  supplyBuyOrder,
+  sandboxCreateBuyOrder,
+  sandboxListBuyOrders,
+  sandboxCancelBuyOrders,
   login,
   logout,
   getUserInfo,

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { SandboxClient, type TransportOptions } from "@skinmarket/client";
 import { Command, Option } from "commander";
 import { readAdminTokenFile } from "../server.ts";
+import { addBuyOrderCommands } from "./admin-buy-order-commands.ts";
 import { addPlatformCommands } from "./admin-platform-commands.ts";
 
 /** A mistake in how the command was called: reported with exit code 2. */
@@ -194,6 +195,7 @@ export function adminCommand(): Command {
     });
 
   addPlatformCommands(admin);
+  addBuyOrderCommands(admin);
   return admin;
 }
 
@@ -231,6 +233,12 @@ function describeClock(answer: { now: number; offset_seconds: number }): string 
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+export function positiveInteger(flag: string, value: string, min = 1): number {
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} must be a whole number of at least ${min}`);
+  return Number(value);
+}
 
 export function parseDuration(text: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(text.trim());

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { execute, UsageError } from "./admin-commands.ts";
+import { execute, positiveInteger, UsageError } from "./admin-commands.ts";
 
 type OnOff = "on" | "off";
 
@@ -207,10 +207,4 @@ export function addPlatformCommands(admin: Command): void {
         );
       });
   }
-}
-
-function positiveInteger(flag: string, value: string, min = 1): number {
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`${flag} must be a whole number of at least ${min}`);
-  return Number(value);
 }

@@ -6,6 +6,7 @@ import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
+import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 
 export interface Job {
   name: string;
@@ -23,6 +24,8 @@ export const JOBS: readonly Job[] = [
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },
+  // Each user under the lock of their accounts, recomputed there: no job-wide lock.
+  { name: "expire-margin", lockKey: null, run: expireMargin },
 ];
 
 export interface JobRun {

@@ -23,6 +23,7 @@ export interface Database {
   platform_inventory_items: PlatformInventoryItemsTable;
   listings: ListingsTable;
   trades: TradesTable;
+  buy_orders: BuyOrdersTable;
   sandbox_cards: SandboxCardsTable;
 }
 
@@ -250,6 +251,8 @@ export interface ListingsTable {
   force_buyer_send_offer: boolean;
   description: string;
   paintwear: string | null;
+  paintseed: number | null;
+  paintindex: number | null;
   tradable_after: Date | null;
   asset: ColumnType<unknown, string, string>;
   created_at: ColumnType<Date, Date, never>;
@@ -280,6 +283,36 @@ export interface TradesTable {
   received_assetid: number | null;
   asset: ColumnType<unknown, string, string>;
   deliver_by: Date | null;
+  buy_order_id: ColumnType<number | null, number | null | undefined, never>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export type BuyOrderState = "progressing" | "success" | "failed" | "waiting";
+export type BuyOrderPayMethod = "balance" | "margin";
+
+/** One constraint of a buy order on the items it accepts (docs/design.md section 6). */
+export interface SpecificRow {
+  type: "paintwear" | "paintseed" | "fade" | "phase";
+  values: string[];
+}
+
+export interface BuyOrdersTable {
+  buy_order_id: Generated<number>;
+  user_id: number;
+  goods_id: number;
+  price: number;
+  num: number;
+  real_num: Generated<number>;
+  frozen_num: Generated<number>;
+  frozen_amount: Generated<number>;
+  pay_method: BuyOrderPayMethod | null;
+  specific: ColumnType<SpecificRow[], string, string>;
+  allow_tradable_cooldown: boolean;
+  platformid: string;
+  trade_url: string;
+  state: BuyOrderState;
+  fail_reason: string | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

@@ -146,6 +146,95 @@ describe("skinmarket command", () => {
     assert.match(bad.stderr, /give --goods-id or --name/);
   });
 
+  test("buy-orders subcommands create, list and cancel a user's buy orders", async () => {
+    const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
+    const env = { SANDBOX_ADMIN_TOKEN: "" };
+    const user = JSON.parse((await run([...common, "--json", "user", "create"], env)).stdout) as {
+      user_id: string;
+    };
+    const own = JSON.parse(
+      (await run([...common, "--json", "platform", "create", "--user", user.user_id], env)).stdout,
+    ) as { trade_url: string };
+    await run([...common, "deposit", user.user_id, "balance", "50"], env);
+    const account = JSON.parse((await run([...common, "--json", "platform", "create"], env)).stdout) as {
+      platformid: string;
+    };
+    const granted = await run(
+      [...common, "grant", account.platformid, "--name", "AK-47 | Redline (Field-Tested)"],
+      env,
+    );
+    const goodsId = /goods (\d+)/.exec(granted.stdout)?.[1];
+    assert.ok(goodsId, granted.stdout);
+    const created = await run(
+      [
+        ...common,
+        "buy-orders",
+        "create",
+        user.user_id,
+        "--goods-id",
+        goodsId,
+        "--price",
+        "12.5",
+        "--num",
+        "2",
+        "--specific",
+        "paintwear=0.15,0.2",
+        "--trade-url",
+        own.trade_url,
+      ],
+      env,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(
+      created.stdout,
+      /^buy order (\d+): goods \d+ at 12\.50 x 2 \(0 delivered, 0 in flight\) progressing paintwear=0\.15,0\.2/,
+    );
+    const id = /^buy order (\d+)/.exec(created.stdout)![1]!;
+    const listed = await run(
+      [...common, "--json", "buy-orders", "list", user.user_id, "--state", "progressing"],
+      env,
+    );
+    assert.equal((JSON.parse(listed.stdout) as { items: Array<{ id: string }> }).items[0]?.id, id);
+    const cancelled = await run([...common, "buy-orders", "cancel", user.user_id, id], env);
+    assert.equal(cancelled.stdout.trim(), `${id}: OK`);
+    const tooMuch = await run(
+      [
+        ...common,
+        "buy-orders",
+        "create",
+        user.user_id,
+        "--goods-id",
+        goodsId,
+        "--price",
+        "30",
+        "--num",
+        "2",
+        "--trade-url",
+        own.trade_url,
+      ],
+      env,
+    );
+    assert.equal(tooMuch.code, 1);
+    assert.match(tooMuch.stderr, /Insufficient Balance/);
+    const bad = await run(
+      [
+        ...common,
+        "buy-orders",
+        "create",
+        user.user_id,
+        "--goods-id",
+        goodsId,
+        "--price",
+        "1",
+        "--specific",
+        "wear=1",
+      ],
+      env,
+    );
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--specific "wear=1"/);
+  });
+
   test("a wrong admin token is refused with exit code 1", async () => {
     const refused = await run([
       "admin",

@@ -66,4 +66,41 @@ describe("trading through the client SDK", () => {
     });
     await t.assertLedger();
   });
+  test("a buyer bids, a seller supplies and another lists into the bid; the sandbox sees the orders", async () => {
+    const buyer = await trader();
+    const supplier = await trader();
+    const lister = await trader();
+    await sandbox.fundAccount(buyer.user.user_id, { account: "margin", amount: "30" });
+    const granted = await sandbox.grantItems(supplier.account.platformid, {
+      market_hash_name: "Sticker | Crown (Foil)",
+      count: 1,
+    });
+    const goodsId = granted.assets[0]!.goods_id;
+    const order = await buyer.market.createBuyOrder({ goods_id: goodsId, price: "10.00", num: 2 });
+    assert.equal(order.state, "progressing");
+    const supplied = await supplier.market.supplyBuyOrder(order.id, [granted.assets[0]!.assetid]);
+    assert.equal(supplied[granted.assets[0]!.assetid], "OK");
+    const [listedAsset] = (
+      await sandbox.grantItems(lister.account.platformid, {
+        market_hash_name: "Sticker | Crown (Foil)",
+        count: 1,
+      })
+    ).assets;
+    await lister.market.listItems([{ assetid: listedAsset!.assetid, price: "9.00" }]);
+    const [mine] = (await buyer.market.listBuyOrders({ order_state: "progressing" })).items;
+    assert.equal(mine?.frozen_num, 2);
+    assert.equal((await buyer.market.getBalance()).margin_balance, "10.00");
+    const seen = await sandbox.listBuyOrders(buyer.user.user_id);
+    assert.equal(seen.items[0]?.id, order.id);
+    assert.deepEqual(await buyer.market.cancelBuyOrders([order.id]), { [order.id]: "OK" });
+    await assert.rejects(
+      buyer.market.createBuyOrder({ goods_id: goodsId, price: "10.00", num: 2 }),
+      (error) => {
+        assert.ok(error instanceof MarketApiError);
+        assert.equal(error.code, "Insufficient Balance");
+        return true;
+      },
+    );
+    await t.assertLedger();
+  });
 });

@@ -1,5 +1,6 @@
 import type { AccessLevel, BuyOrderStatus } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
+import { crossBuyOrder } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
@@ -34,7 +35,7 @@ export async function updateUserSettings(
   if (ctx.actor.kind !== "admin" && !(ownSettings && !adminOnly)) {
     return fail("Access Denied", "these settings can only be changed by their owner or the sandbox admin");
   }
-  return inTransaction(ctx, async (tx) => {
+  const settings = await inTransaction(ctx, async (tx) => {
     const updated = await tx.db
       .updateTable("users")
       .set({
@@ -70,4 +71,19 @@ export async function updateUserSettings(
       cardDeclines: card?.declines ?? false,
     });
   });
+  // Back online, the user's orders buy what crossed them while they were hidden.
+  if (settings.ok && change.buyOrderStatus === "online") await crossOrdersOf(ctx, userId);
+  return settings;
+}
+
+async function crossOrdersOf(ctx: DomainContext, userId: number): Promise<void> {
+  const orders = await ctx.db
+    .selectFrom("buy_orders")
+    .select("buy_order_id")
+    .where("user_id", "=", userId)
+    .where("state", "=", "progressing")
+    .orderBy("price", "desc")
+    .orderBy("buy_order_id")
+    .execute();
+  for (const order of orders) await crossBuyOrder(ctx, order.buy_order_id);
 }

@@ -1,4 +1,5 @@
 import { recordAudit } from "../audit.ts";
+import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
@@ -73,6 +74,7 @@ export async function repriceItems(
       return ok(undefined);
     });
     results[change.sellOrderId] = changed.ok ? "OK" : changed.failure.message;
+    if (changed.ok) await crossListing(ctx, Number(change.sellOrderId));
   }
   return ok(results);
 }

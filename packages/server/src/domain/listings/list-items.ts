@@ -1,4 +1,5 @@
 import { recordAudit } from "../audit.ts";
+import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
@@ -63,7 +64,11 @@ export async function listItems(
     } else {
       const listed = await listOne(ctx, { userId, request, asset, price: price.price, fee: price.fee });
       outcome.results[request.assetid] = listed.ok ? "OK" : listed.failure.message;
-      if (listed.ok) outcome.sellOrders[request.assetid] = { sell_order_id: String(listed.value) };
+      if (listed.ok) {
+        outcome.sellOrders[request.assetid] = { sell_order_id: String(listed.value) };
+        // A listing at or below the best eligible buy order sells to it at once.
+        await crossListing(ctx, listed.value);
+      }
     }
   }
   return ok(outcome);
@@ -116,6 +121,8 @@ async function listOne(
           force_buyer_send_offer: request.forceBuyerSendOffer ?? false,
           description: request.description ?? "",
           paintwear: asset.paintwear,
+          paintseed: asset.paintseed,
+          paintindex: asset.paintindex,
           tradable_after: asset.tradableAfter,
           asset: JSON.stringify(toAssetInfo(asset, goods.icon_url, goods.type)),
           created_at: now,

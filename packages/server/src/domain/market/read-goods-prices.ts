@@ -5,39 +5,60 @@ import type { DomainContext } from "../context.ts";
 export interface GoodsPrices {
   /** Lowest tradable listing on sale; 0 while there is none. */
   sellMin: Fen;
-  /** Best progressing buy order; 0 while there is none. */
+  /** Best progressing buy order of an online buyer; 0 while there is none. */
   buyMax: Fen;
+  /** Units still wanted by the progressing buy orders of online buyers. */
+  buyOrderNum: number;
   /** The marketplace's reference price for the goods: its lowest tradable listing. */
   platformPrice: Fen;
 }
 
 /**
  * Live market prices per goods, read from the listings on sale (pre-sell listings, still in trade
- * cooldown, do not set the lowest price). Buy orders arrive with their own feature; until then no
- * goods has a buy price.
+ * cooldown, do not set the lowest price) and the public buy-order book (orders of buyers who are
+ * offline are hidden from it).
  */
 export async function readGoodsPrices(
   ctx: DomainContext,
   goodsIds: readonly number[],
 ): Promise<Map<number, GoodsPrices>> {
   const prices = new Map<number, GoodsPrices>(
-    goodsIds.map((goodsId) => [goodsId, { sellMin: 0, buyMax: 0, platformPrice: 0 }]),
+    goodsIds.map((goodsId) => [goodsId, { sellMin: 0, buyMax: 0, buyOrderNum: 0, platformPrice: 0 }]),
   );
   if (goodsIds.length === 0) return prices;
   const now = ctx.clock.now();
-  const rows = await ctx.db
-    .selectFrom("listings")
-    .select(["goods_id", sql<number>`min(price)`.as("sell_min")])
-    .where("goods_id", "in", [...goodsIds])
-    .where("state", "=", "ON_SALE")
-    .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
-    .groupBy("goods_id")
-    .execute();
-  for (const row of rows)
-    prices.set(row.goods_id, {
-      sellMin: Number(row.sell_min),
-      buyMax: 0,
-      platformPrice: Number(row.sell_min),
-    });
+  const [sells, buys] = await Promise.all([
+    ctx.db
+      .selectFrom("listings")
+      .select(["goods_id", sql<number>`min(price)`.as("sell_min")])
+      .where("goods_id", "in", [...goodsIds])
+      .where("state", "=", sql.lit("ON_SALE"))
+      .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
+      .groupBy("goods_id")
+      .execute(),
+    ctx.db
+      .selectFrom("buy_orders")
+      .innerJoin("users", "users.user_id", "buy_orders.user_id")
+      .select([
+        "buy_orders.goods_id",
+        sql<number>`max(buy_orders.price)`.as("buy_max"),
+        sql<number>`sum(buy_orders.num - buy_orders.real_num - buy_orders.frozen_num)`.as("wanted"),
+      ])
+      .where("buy_orders.goods_id", "in", [...goodsIds])
+      .where("buy_orders.state", "=", sql.lit("progressing"))
+      .where("users.buy_order_status", "=", "online")
+      .groupBy("buy_orders.goods_id")
+      .execute(),
+  ]);
+  for (const row of sells) {
+    const entry = prices.get(row.goods_id)!;
+    entry.sellMin = Number(row.sell_min);
+    entry.platformPrice = Number(row.sell_min);
+  }
+  for (const row of buys) {
+    const entry = prices.get(row.goods_id)!;
+    entry.buyMax = Number(row.buy_max);
+    entry.buyOrderNum = Number(row.wanted);
+  }
   return prices;
 }

@@ -34,7 +34,7 @@ export interface InventoryPage {
   page_size: number;
 }
 
-const NO_PRICES: GoodsPrices = { sellMin: 0, buyMax: 0, platformPrice: 0 };
+const NO_PRICES: GoodsPrices = { sellMin: 0, buyMax: 0, buyOrderNum: 0, platformPrice: 0 };
 
 /** How long the marketplace's copy of a public inventory is served before it is read again. */
 export const INVENTORY_REFRESH_SECONDS = 300;

@@ -95,7 +95,8 @@ function common(trade: TradeRow) {
     goods_id: trade.goods_id,
     price: formatMoney(trade.price),
     seller_send_offer: true,
-    type: 1,
+    // 1: a listing bought; 2: a buy order filled (docs/design.md section 6).
+    type: trade.buy_order_id === null ? 1 : 2,
     ...(trade.tradeofferid !== null ? { tradeofferid: String(trade.tradeofferid) } : {}),
     ...(status !== undefined ? { trade_offer_status: status } : {}),
   };
@@ -105,6 +106,7 @@ function purchaseRecord(trade: TradeRow) {
   const state = buyerState(trade.state);
   return {
     ...common(trade),
+    ...(trade.buy_order_id !== null ? { buy_order_id: String(trade.buy_order_id) } : {}),
     buyer_platformid: trade.buyer_platformid,
     state,
     state_text: STATE_TEXT[state]!,

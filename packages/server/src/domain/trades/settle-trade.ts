@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { TradesTable, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
+import { settleFill } from "../buy-orders/settle-fill.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { postJournalEntry, type JournalLine } from "../wallet/ledger.ts";
@@ -32,6 +33,7 @@ export async function completeTrade(
     .returning("trade_id")
     .executeTakeFirst();
   if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  await settleFill(ctx, trade, true);
   const posted = await postJournalEntry(ctx, {
     kind: "trade_payout",
     reference: `trade:${trade.trade_id}`,
@@ -64,6 +66,7 @@ export async function failTrade(
     .returning("trade_id")
     .executeTakeFirst();
   if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  await settleFill(ctx, trade, false);
   if (trade.state === "PAYING") {
     // The card payment never went through: no money moved, none goes back.
     await recordAudit(ctx, {

@@ -69,6 +69,27 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   if (feeRow && String(feeRow.balance) !== feeRow.expected) {
     violations.push(`fees account ${feeRow.balance} differs from completed trades' fees ${feeRow.expected}`);
   }
+  // Each buy order's counters match its trades: frozen = fills in flight (count and prices),
+  // real = delivered fills; a complete order has delivered every unit.
+  const orders = await sql<{ buy_order_id: number; problem: string }>`
+    SELECT o.buy_order_id,
+      format('frozen %s/%s real %s state %s, trades: in flight %s/%s, delivered %s',
+        o.frozen_num, o.frozen_amount, o.real_num, o.state,
+        COALESCE(t.in_flight, 0), COALESCE(t.in_flight_amount, 0), COALESCE(t.delivered, 0)) AS problem
+    FROM buy_orders o
+    LEFT JOIN (SELECT buy_order_id,
+                 COUNT(*) FILTER (WHERE state IN ('SELLER_TO_SEND_OFFER', 'TRADING')) AS in_flight,
+                 SUM(price) FILTER (WHERE state IN ('SELLER_TO_SEND_OFFER', 'TRADING')) AS in_flight_amount,
+                 COUNT(*) FILTER (WHERE state = 'SUCCESS') AS delivered
+               FROM trades WHERE buy_order_id IS NOT NULL GROUP BY buy_order_id) t
+      ON t.buy_order_id = o.buy_order_id
+    WHERE o.frozen_num <> COALESCE(t.in_flight, 0)
+       OR o.frozen_amount <> COALESCE(t.in_flight_amount, 0)
+       OR o.real_num <> COALESCE(t.delivered, 0)
+       OR (o.state = 'success') <> (o.real_num = o.num AND o.state <> 'failed')
+    LIMIT 10
+  `.execute(db);
+  for (const row of orders.rows) violations.push(`buy order ${row.buy_order_id}: ${row.problem}`);
   return violations;
 }
 

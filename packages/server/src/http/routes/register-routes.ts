@@ -8,6 +8,7 @@ import { registerSetupPlatformAccount } from "./platform/setup-platform-account.
 import { registerUploadPlatformCookies } from "./platform/upload-platform-cookies.ts";
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
 import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
+import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-orders/buy-order-routes.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -38,6 +39,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGetOnSale(app);
   registerSellerTradeRoutes(app);
   registerPurchaseRoutes(app);
+  registerBuyOrderRoutes(app);
 
   registerLogin(app, options);
   registerLogout(app);
@@ -52,5 +54,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxPlatformAccounts(app);
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
+    registerSandboxBuyOrderRoutes(app);
   }
 }

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from "node:crypto";
+import { phasePaintIndex, phaseTagsOf } from "../../domain/catalog/phases.ts";
 import { sql } from "kysely";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
@@ -50,21 +51,6 @@ const WEARABLE_TYPES = new Set(["weapon", "knife", "gloves"]);
 const NAMEABLE_TYPES = new Set(["weapon", "knife"]);
 const PAINTWEAR_PATTERN = /^(0(\.\d{1,20})?|1(\.0{1,20})?)$/;
 const NAME_TAGS = ["Dragon Slayer", "Lucky Charm", "Bot Food", "Ez Clap", "Old Faithful", "Sandbox Special"];
-
-/**
- * Doppler-style finishes: the catalog carries Phase 1's paint index; each phase sits at a fixed
- * offset from it (Doppler 415-421, Gamma Doppler 568-572, Glock-18 Gamma Doppler 1119-1123).
- */
-const PHASE_OFFSETS: Record<string, number> = {
-  ruby: -3,
-  sapphire: -2,
-  black_pearl: -1,
-  emerald: -1,
-  phase_1: 0,
-  phase_2: 1,
-  phase_3: 2,
-  phase_4: 3,
-};
 
 export async function mintAttributes(
   ctx: DomainContext,
@@ -132,10 +118,9 @@ function pickPaintwear(goods: MintableGoods, given: string | undefined): Result<
 
 function paintIndexOf(goods: MintableGoods): number | null {
   if (goods.paint_index === null) return null;
-  const phases = goods.tags.filter((tag) => tag.category === "phase" && tag.internal_name in PHASE_OFFSETS);
+  const phases = phaseTagsOf(goods);
   if (phases.length === 0) return goods.paint_index;
-  const phase = phases[randomInt(phases.length)]!;
-  return goods.paint_index + PHASE_OFFSETS[phase.internal_name]!;
+  return phasePaintIndex(goods, phases[randomInt(phases.length)]!.internal_name);
 }
 
 async function pickStickers(

@@ -1,0 +1,176 @@
+import { Type } from "typebox";
+import { IdString, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import { defineOperation } from "../operation.ts";
+import { OfficialGame, PlatformId } from "./platform.ts";
+
+export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);
+
+/** One constraint on the items a buy order accepts (docs/design.md section 6). */
+export const Specific = StrictObject({
+  type: Type.Enum(["paintwear", "paintseed", "fade", "phase"]),
+  values: Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100 }),
+});
+
+/** The reference's own buy order record. */
+export const OwnBuyOrderRecord = Type.Object({
+  id: Type.String(),
+  game: Type.String(),
+  goods_id: Type.Integer(),
+  price: MoneyString,
+  num: Type.Integer(),
+  real_num: Type.Integer(),
+  frozen_num: Type.Integer(),
+  buy_order_num: Type.Integer(),
+  buy_max_price: MoneyString,
+  sell_min_price: MoneyString,
+  created_at: UnixSeconds,
+  expire_time: Type.Union([Type.Integer(), Type.Null()]),
+  specific: Type.Array(Type.Object({ type: Type.String(), values: Type.Array(Type.String()) })),
+  state: BuyOrderState,
+  platformid_text: Type.String(),
+});
+
+const BuyOrderBody = {
+  goods_id: Type.Integer({ minimum: 1 }),
+  price: MoneyInput,
+  num: Type.Integer({ minimum: 1, maximum: 1000 }),
+  pay_method: Type.Optional(Type.Enum(["balance", "margin"])),
+  specific: Type.Optional(Type.Array(Specific, { maxItems: 4 })),
+  allow_tradable_cooldown: Type.Optional(Type.Boolean({ default: false })),
+  platformid: Type.Optional(PlatformId),
+  trade_url: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+};
+
+/** POST /api/market/developer/buy_order: a standing bid that pays on each fill. */
+export const createBuyOrder = defineOperation({
+  id: "createBuyOrder",
+  method: "POST",
+  path: "/api/market/developer/buy_order",
+  access: "developer",
+  envelope: "official",
+  summary: "Creates a buy order; it buys eligible listings at or below its price at once, then waits",
+  tags: ["Buy orders"],
+  body: StrictObject({ game: OfficialGame, ...BuyOrderBody }),
+  response: OwnBuyOrderRecord,
+});
+
+const ListBuyOrdersQuery = {
+  order_state: Type.Optional(BuyOrderState),
+  start_time: Type.Optional(UnixSeconds),
+  end_time: Type.Optional(UnixSeconds),
+  platformid: Type.Optional(PlatformId),
+  page_num: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
+};
+
+export const BuyOrderPage = Type.Object({
+  items: Type.Array(OwnBuyOrderRecord),
+  page_num: Type.Integer(),
+  page_size: Type.Integer(),
+  total_count: Type.Integer(),
+  total_page: Type.Integer(),
+});
+
+/** GET /api/market/developer/buy_order (reference: Buy orders). */
+export const listBuyOrders = defineOperation({
+  id: "listBuyOrders",
+  method: "GET",
+  path: "/api/market/developer/buy_order",
+  access: "developer",
+  envelope: "official",
+  summary: "The caller's buy orders, newest first, by state, creation time and delivery account",
+  tags: ["Buy orders"],
+  querystring: Type.Object({ game: OfficialGame, ...ListBuyOrdersQuery }),
+  response: BuyOrderPage,
+});
+
+const BuyOrderIds = Type.Array(IdString, { minItems: 1, maxItems: 100 });
+
+/** DELETE /api/market/developer/buy_order (reference: Buy orders). */
+export const cancelBuyOrders = defineOperation({
+  id: "cancelBuyOrders",
+  method: "DELETE",
+  path: "/api/market/developer/buy_order",
+  access: "developer",
+  envelope: "official",
+  summary: "Cancels buy orders; answers OK or a message per id; units already matched finish their trades",
+  tags: ["Buy orders"],
+  body: StrictObject({ game: OfficialGame, buy_order_ids: BuyOrderIds }),
+  response: Type.Record(Type.String(), Type.String()),
+});
+
+/** POST /api/market/developer/buy_order/supply: a seller fills a chosen buy order. */
+export const supplyBuyOrder = defineOperation({
+  id: "supplyBuyOrder",
+  method: "POST",
+  path: "/api/market/developer/buy_order/supply",
+  access: "developer",
+  envelope: "official",
+  summary:
+    "Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid",
+  tags: ["Buy orders"],
+  body: StrictObject({
+    game: OfficialGame,
+    buy_order_id: IdString,
+    assets: Type.Array(
+      Type.String({ pattern: "^\\d{1,15}$", description: "an assetid of at most 15 digits" }),
+      {
+        minItems: 1,
+        maxItems: 200,
+      },
+    ),
+  }),
+  response: Type.Object(
+    { bill_orders: Type.Record(Type.String(), Type.Object({ bill_order_id: Type.String() })) },
+    { additionalProperties: Type.String() },
+  ),
+});
+
+/** The answer of supplyBuyOrder: `OK` or a message per assetid, beside `bill_orders`. */
+export type SupplyBuyOrderAnswer = { bill_orders: Record<string, { bill_order_id: string }> } & {
+  [assetid: string]: string | Record<string, { bill_order_id: string }>;
+};
+
+const SandboxUserParams = StrictObject({ user_id: IdString });
+
+/** POST /sandbox/users/:user_id/buy_orders: creates a buy order for any user (test worlds). */
+export const sandboxCreateBuyOrder = defineOperation({
+  id: "sandboxCreateBuyOrder",
+  method: "POST",
+  path: "/sandbox/users/:user_id/buy_orders",
+  access: "sandbox_admin",
+  envelope: "sandbox",
+  summary: "Creates a buy order for a user, as the user would",
+  tags: ["Sandbox"],
+  params: SandboxUserParams,
+  body: StrictObject(BuyOrderBody),
+  response: OwnBuyOrderRecord,
+});
+
+/** GET /sandbox/users/:user_id/buy_orders: a user's buy orders. */
+export const sandboxListBuyOrders = defineOperation({
+  id: "sandboxListBuyOrders",
+  method: "GET",
+  path: "/sandbox/users/:user_id/buy_orders",
+  access: "sandbox_admin",
+  envelope: "sandbox",
+  summary: "A user's buy orders, as the user would list them",
+  tags: ["Sandbox"],
+  params: SandboxUserParams,
+  querystring: Type.Object(ListBuyOrdersQuery),
+  response: BuyOrderPage,
+});
+
+/** DELETE /sandbox/users/:user_id/buy_orders: cancels a user's buy orders. */
+export const sandboxCancelBuyOrders = defineOperation({
+  id: "sandboxCancelBuyOrders",
+  method: "DELETE",
+  path: "/sandbox/users/:user_id/buy_orders",
+  access: "sandbox_admin",
+  envelope: "sandbox",
+  summary: "Cancels a user's buy orders, as the user would",
+  tags: ["Sandbox"],
+  params: SandboxUserParams,
+  body: StrictObject({ buy_order_ids: BuyOrderIds }),
+  response: Type.Record(Type.String(), Type.String()),
+});

@@ -1,0 +1,41 @@
+import type { BuyOrderState } from "../../storage/schema.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, invalidArgument, ok } from "../result.ts";
+import { toBuyOrderRecords } from "./buy-order-record.ts";
+
+export interface BuyOrderListQuery {
+  orderState?: BuyOrderState;
+  startTime?: number;
+  endTime?: number;
+  platformid?: string;
+  pageNum: number;
+  pageSize: number;
+}
+
+/** The caller's buy orders, newest first (reference: GET buy_order). */
+export async function listBuyOrders(ctx: DomainContext, query: BuyOrderListQuery) {
+  if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  if (query.startTime !== undefined && query.endTime !== undefined && query.startTime > query.endTime)
+    return invalidArgument("start_time", "must not be after end_time");
+  let base = ctx.db.selectFrom("buy_orders").where("user_id", "=", ctx.actor.userId);
+  if (query.orderState !== undefined) base = base.where("state", "=", query.orderState);
+  if (query.startTime !== undefined) base = base.where("created_at", ">=", new Date(query.startTime * 1000));
+  if (query.endTime !== undefined) base = base.where("created_at", "<=", new Date(query.endTime * 1000));
+  if (query.platformid !== undefined) base = base.where("platformid", "=", query.platformid);
+  const { total } = await base.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("buy_order_id", "desc")
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize)
+    .execute();
+  const totalCount = Number(total);
+  return ok({
+    items: await toBuyOrderRecords(ctx, rows),
+    page_num: query.pageNum,
+    page_size: query.pageSize,
+    total_count: totalCount,
+    total_page: Math.ceil(totalCount / query.pageSize),
+  });
+}

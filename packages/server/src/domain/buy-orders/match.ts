@@ -1,0 +1,299 @@
+import type { Fen } from "@skinmarket/contract";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
+import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/schema.ts";
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { sellerFee } from "../listings/seller-fee.ts";
+import { ok, type Result } from "../result.ts";
+import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
+import { meetsFilter, specificFilter, type SpecificFilter } from "./specific.ts";
+
+export type BuyOrderRow = Selectable<BuyOrdersTable>;
+
+/** Buy orders pay from marketplace balance, then buy-order funds (docs/design.md section 6). */
+const BUY_ORDER_FUNDS: readonly UserAccountKind[] = ["balance", "margin"];
+const LIVE_TRADE_STATES = ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"] as const;
+
+/** Units an order still wants: neither delivered nor on their way. */
+export function remainingUnits(order: Pick<BuyOrderRow, "num" | "real_num" | "frozen_num">): number {
+  return order.num - order.real_num - order.frozen_num;
+}
+
+async function goodsOf(ctx: DomainContext, goodsId: number) {
+  return ctx.db
+    .selectFrom("goods")
+    .select(["market_hash_name", "paintwear_min", "paintwear_max", "paint_index", "tags"])
+    .where("goods_id", "=", goodsId)
+    .executeTakeFirstOrThrow();
+}
+
+/** A listing that a buy order with this filter may take, as SQL conditions on `listings`. */
+function listingMeets(eb: ExpressionBuilder<Database, "listings">, filter: SpecificFilter) {
+  const conditions = [];
+  if (filter.paintwearMin !== undefined) {
+    conditions.push(eb(sql`listings.paintwear::numeric`, ">=", sql`${filter.paintwearMin}::numeric`));
+    conditions.push(eb(sql`listings.paintwear::numeric`, "<", sql`${filter.paintwearMax}::numeric`));
+  }
+  if (filter.paintseeds)
+    conditions.push(
+      filter.paintseeds.length > 0 ? eb("listings.paintseed", "in", filter.paintseeds) : sql<boolean>`false`,
+    );
+  if (filter.paintindexes)
+    conditions.push(
+      filter.paintindexes.length > 0
+        ? eb("listings.paintindex", "in", filter.paintindexes)
+        : sql<boolean>`false`,
+    );
+  return eb.and(conditions);
+}
+
+type FillOutcome =
+  | { kind: "filled"; tradeId: number; listingId: number }
+  | { kind: "nothing" }
+  | { kind: "withdrawn" }
+  | { kind: "cannot pay"; orderId: number; reason: string }
+  | { kind: "order closed" };
+
+/**
+ * The buy order takes eligible listings, cheapest first, at each listing's price, until it wants
+ * no more units, none is left, or its owner cannot pay (which cancels the order). Each unit is
+ * its own transaction. Answers the trades opened.
+ */
+export async function crossBuyOrder(ctx: DomainContext, orderId: number): Promise<number[]> {
+  const trades: number[] = [];
+  for (;;) {
+    const outcome = await guarded(
+      () =>
+        inTransaction<FillOutcome>(ctx, async (tx) => {
+          const order = await lockOrder(tx, orderId);
+          if (!order || !(await canFill(tx, order))) return ok({ kind: "order closed" as const });
+          const goods = await goodsOf(tx, order.goods_id);
+          const filter = specificFilter(order.specific, goods);
+          const now = tx.clock.now();
+          const listing = await tx.db
+            .updateTable("listings")
+            .set({ state: "SOLD", updated_at: now })
+            .where("listing_id", "=", (eb) =>
+              eb
+                .selectFrom("listings")
+                .select("listings.listing_id")
+                .where("listings.goods_id", "=", order.goods_id)
+                .where("listings.state", "=", sql.lit("ON_SALE"))
+                .where("listings.price", "<=", order.price)
+                .where("listings.user_id", "<>", order.user_id)
+                .where("listings.force_buyer_send_offer", "=", sql.lit(false))
+                .where((inner) =>
+                  order.allow_tradable_cooldown
+                    ? sql<boolean>`true`
+                    : inner.or([
+                        inner("listings.tradable_after", "is", null),
+                        inner("listings.tradable_after", "<=", now),
+                      ]),
+                )
+                .where((inner) => listingMeets(inner, filter))
+                .orderBy("listings.price")
+                .orderBy("listings.listing_id")
+                .limit(1)
+                .forUpdate()
+                .skipLocked(),
+            )
+            .where("state", "=", "ON_SALE")
+            .returningAll()
+            .executeTakeFirst();
+          if (!listing) return ok({ kind: "nothing" as const });
+          return fill(tx, order, listing, listing.price);
+        }),
+      () => orderId,
+    );
+    if (outcome.kind === "filled") trades.push(outcome.tradeId);
+    else if (outcome.kind === "cannot pay") await cancelForFunds(ctx, outcome.orderId, outcome.reason);
+    else if (outcome.kind !== "withdrawn") return trades;
+  }
+}
+
+/**
+ * A listing just put on sale (or repriced) fills the best eligible buy order at the buy order's
+ * price: highest price first, then the oldest. An order whose owner cannot pay is cancelled and
+ * the next one tried. Answers the trade opened, if any.
+ */
+export async function crossListing(ctx: DomainContext, listingId: number): Promise<number | undefined> {
+  const tried = new Set<number>();
+  let attempted = 0;
+  for (;;) {
+    const outcome = await guarded(
+      () =>
+        inTransaction<FillOutcome>(ctx, async (tx) => {
+          const now = tx.clock.now();
+          const listing = await tx.db
+            .selectFrom("listings")
+            .selectAll()
+            .where("listing_id", "=", listingId)
+            .where("state", "=", "ON_SALE")
+            .forUpdate()
+            .executeTakeFirst();
+          if (!listing || listing.force_buyer_send_offer) return ok({ kind: "nothing" as const });
+          const inCooldown = listing.tradable_after !== null && listing.tradable_after > now;
+          const candidates = await tx.db
+            .selectFrom("buy_orders")
+            .innerJoin("users", "users.user_id", "buy_orders.user_id")
+            .selectAll("buy_orders")
+            .where("buy_orders.goods_id", "=", listing.goods_id)
+            .where("buy_orders.state", "=", sql.lit("progressing"))
+            .where("buy_orders.price", ">=", listing.price)
+            .where("buy_orders.user_id", "<>", listing.user_id)
+            .where("users.buy_order_status", "=", "online")
+            .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`)
+            .$if(inCooldown, (query) => query.where("buy_orders.allow_tradable_cooldown", "=", true))
+            .orderBy("buy_orders.price", "desc")
+            .orderBy("buy_orders.buy_order_id")
+            .limit(100)
+            .execute();
+          const goods = candidates.length > 0 ? await goodsOf(tx, listing.goods_id) : undefined;
+          const chosen = candidates.find(
+            (order) =>
+              !tried.has(order.buy_order_id) && meetsFilter(specificFilter(order.specific, goods!), listing),
+          );
+          if (!chosen) return ok({ kind: "nothing" as const });
+          tried.add(chosen.buy_order_id);
+          attempted = chosen.buy_order_id;
+          const order = await lockOrder(tx, chosen.buy_order_id);
+          if (!order || !(await canFill(tx, order))) return ok({ kind: "withdrawn" as const });
+          await tx.db
+            .updateTable("listings")
+            .set({ state: "SOLD", updated_at: now })
+            .where("listing_id", "=", listing.listing_id)
+            .execute();
+          return fill(tx, order, listing, order.price);
+        }),
+      () => attempted,
+    );
+    if (outcome.kind === "filled") return outcome.tradeId;
+    if (outcome.kind === "cannot pay") await cancelForFunds(ctx, outcome.orderId, outcome.reason);
+    else if (outcome.kind !== "withdrawn") return undefined;
+  }
+}
+
+/**
+ * Fills one unit of a locked buy order with a listing already marked sold in this transaction:
+ * the seller's item must still be with them and in no other trade, the buyer pays the price into
+ * escrow, and a trade waits for the seller's offer.
+ */
+export async function fill(
+  tx: DomainContext,
+  order: BuyOrderRow,
+  listing: SoldListing & { price: Fen },
+  price: Fen,
+): Promise<Result<FillOutcome>> {
+  const [held] = await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
+  const live = await tx.db
+    .selectFrom("trades")
+    .select("trade_id")
+    .where("assetid", "=", listing.assetid)
+    .where("state", "in", LIVE_TRADE_STATES)
+    .executeTakeFirst();
+  if (!held || held.platformid !== listing.platformid || live) {
+    await tx.db
+      .updateTable("listings")
+      .set({ state: "CANCELLED", updated_at: tx.clock.now() })
+      .where("listing_id", "=", listing.listing_id)
+      .execute();
+    return ok({ kind: "withdrawn" });
+  }
+  const paid = await payIntoEscrow(tx, {
+    buyerId: order.user_id,
+    price,
+    order: order.pay_method ? [order.pay_method] : BUY_ORDER_FUNDS,
+    reference: `buy_order:${order.buy_order_id}`,
+  });
+  if (!paid.ok) {
+    // Rolls this unit back; the order is then cancelled for want of funds.
+    return paid;
+  }
+  const tradeId = await openTrade(tx, {
+    listing,
+    buyerId: order.user_id,
+    destination: { tradeUrl: order.trade_url, platformid: order.platformid },
+    price,
+    fee: sellerFee(price, tx.rules),
+    payMethod: order.pay_method ?? (Object.keys(paid.value.paidFrom)[0] as "balance" | "margin"),
+    paidFrom: paid.value.paidFrom,
+    buyOrderId: order.buy_order_id,
+  });
+  await tx.db
+    .updateTable("buy_orders")
+    .set((eb) => ({
+      frozen_num: eb("frozen_num", "+", 1),
+      frozen_amount: eb("frozen_amount", "+", price),
+      updated_at: tx.clock.now(),
+    }))
+    .where("buy_order_id", "=", order.buy_order_id)
+    .execute();
+  // With automatic offline the owner's orders stop filling after this one.
+  await tx.db
+    .updateTable("users")
+    .set({ buy_order_status: "offline" })
+    .where("user_id", "=", order.user_id)
+    .where("buy_order_auto_offline", "=", true)
+    .execute();
+  return ok({ kind: "filled", tradeId, listingId: listing.listing_id });
+}
+
+export async function lockOrder(tx: DomainContext, orderId: number): Promise<BuyOrderRow | undefined> {
+  return tx.db
+    .selectFrom("buy_orders")
+    .selectAll()
+    .where("buy_order_id", "=", orderId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A locked order fills while it is in progress, wants units and its owner is online. */
+export async function canFill(tx: DomainContext, order: BuyOrderRow): Promise<boolean> {
+  if (order.state !== "progressing" || remainingUnits(order) <= 0) return false;
+  const owner = await tx.db
+    .selectFrom("users")
+    .select("buy_order_status")
+    .where("user_id", "=", order.user_id)
+    .executeTakeFirstOrThrow();
+  return owner.buy_order_status === "online";
+}
+
+/** An owner who cannot pay for a fill loses the order (docs/design.md section 6). */
+export async function cancelForFunds(ctx: DomainContext, orderId: number, reason: string): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const closed = await tx.db
+      .updateTable("buy_orders")
+      .set({ state: "failed", fail_reason: reason, updated_at: tx.clock.now() })
+      .where("buy_order_id", "=", orderId)
+      .where("state", "=", "progressing")
+      .returning("buy_order_id")
+      .executeTakeFirst();
+    if (closed)
+      await recordAudit(tx, {
+        action: "buy_order.cancel",
+        subject: `buy_order:${orderId}`,
+        details: { reason },
+      });
+    return ok(undefined);
+  });
+}
+
+/**
+ * A unit's transaction that failed for want of funds (rolled back) is answered as "cannot pay" for
+ * the order it tried; an item taken by a racing trade at the same moment (the unique index on
+ * live trades) ends the matching.
+ */
+async function guarded(run: () => Promise<Result<FillOutcome>>, orderId: () => number): Promise<FillOutcome> {
+  try {
+    const result = await run();
+    if (result.ok) return result.value;
+    if (result.failure.code === "Insufficient Balance")
+      return { kind: "cannot pay", orderId: orderId(), reason: "insufficient funds to pay for a fill" };
+    throw new Error(`unexpected fill failure: ${result.failure.message}`);
+  } catch (error) {
+    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset")
+      return { kind: "nothing" };
+    throw error;
+  }
+}

@@ -1,0 +1,156 @@
+import { recordAudit } from "../audit.ts";
+import type { DomainContext } from "../context.ts";
+import { sellerFee } from "../listings/seller-fee.ts";
+import { toAssetInfo } from "../platform-accounts/asset-info.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
+import { meetsFilter, specificFilter } from "./specific.ts";
+
+export interface SupplyOutcome {
+  /** Per assetid: "OK" or why it was not sold. */
+  results: Record<string, string>;
+  billOrders: Record<string, { bill_order_id: string }>;
+}
+
+const CANNOT_PAY = "the buyer cannot pay for it; the buy order was cancelled";
+
+/**
+ * A seller fills a chosen buy order with items of their bound platform accounts, each at the
+ * order's price in its own transaction (docs/design.md section 6). Each item must meet the order:
+ * its goods, its `specific` constraints, its cooldown rule; it must not be on sale or in a trade.
+ */
+export async function supplyBuyOrder(
+  ctx: DomainContext,
+  input: { buyOrderId: string; assetids: string[] },
+): Promise<Result<SupplyOutcome>> {
+  if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  const sellerId = ctx.actor.userId;
+  const orderId = Number(input.buyOrderId);
+  const order = await ctx.db
+    .selectFrom("buy_orders")
+    .selectAll()
+    .where("buy_order_id", "=", orderId)
+    .executeTakeFirst();
+  if (!order) return fail("Not Found", "no buy order with this id");
+  if (order.user_id === sellerId)
+    return fail("Invalid Argument", "buy_order_id: you cannot supply your own buy order");
+  const goods = await ctx.db
+    .selectFrom("goods")
+    .select(["market_hash_name", "paintwear_min", "paintwear_max", "paint_index", "tags", "icon_url", "type"])
+    .where("goods_id", "=", order.goods_id)
+    .executeTakeFirstOrThrow();
+  const filter = specificFilter(order.specific, goods);
+  const bound = new Set(
+    (
+      await ctx.db
+        .selectFrom("bound_platform_accounts")
+        .select("platformid")
+        .where("user_id", "=", sellerId)
+        .execute()
+    ).map((row) => row.platformid),
+  );
+  const assets = new Map(
+    (await ctx.platform.findAssets(ctx, { assetids: input.assetids })).map((asset) => [asset.assetid, asset]),
+  );
+  const outcome: SupplyOutcome = { results: {}, billOrders: {} };
+  for (const assetid of input.assetids) {
+    if (assetid in outcome.results) {
+      outcome.results[assetid] = "given twice in this request";
+      continue;
+    }
+    const asset = assets.get(assetid);
+    const now = ctx.clock.now();
+    if (!asset || !bound.has(asset.platformid)) {
+      outcome.results[assetid] = "not in the inventory of a platform account bound to you";
+    } else if (asset.goodsId !== order.goods_id) {
+      outcome.results[assetid] = "not the goods the buy order wants";
+    } else if (!meetsFilter(filter, asset)) {
+      outcome.results[assetid] = "does not meet the buy order's specific constraints";
+    } else if (asset.tradableAfter && asset.tradableAfter > now && !order.allow_tradable_cooldown) {
+      outcome.results[assetid] = "in trade cooldown, which the buy order does not accept";
+    } else {
+      const sold = await sellOne(ctx, { orderId, sellerId, asset, goods });
+      if (!sold.ok && sold.failure.code === "Insufficient Balance") {
+        await cancelForFunds(ctx, orderId, "insufficient funds to pay for a fill");
+        outcome.results[assetid] = CANNOT_PAY;
+      } else if (!sold.ok) {
+        outcome.results[assetid] = sold.failure.message;
+      } else {
+        outcome.results[assetid] = "OK";
+        outcome.billOrders[assetid] = { bill_order_id: String(sold.value) };
+      }
+    }
+  }
+  return ok(outcome);
+}
+
+async function sellOne(
+  ctx: DomainContext,
+  input: {
+    orderId: number;
+    sellerId: number;
+    asset: Awaited<ReturnType<DomainContext["platform"]["findAssets"]>>[number];
+    goods: { icon_url: string; type: string };
+  },
+): Promise<Result<number>> {
+  const { asset } = input;
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      const order = await lockOrder(tx, input.orderId);
+      if (!order || !(await canFill(tx, order)))
+        return fail(
+          "Invalid State",
+          "the buy order takes no more items (complete, cancelled or its buyer offline)",
+        );
+      const onSale = await tx.db
+        .selectFrom("listings")
+        .select("listing_id")
+        .where("assetid", "=", Number(asset.assetid))
+        .where("state", "=", "ON_SALE")
+        .executeTakeFirst();
+      if (onSale) return fail("Invalid State", "on sale; take it off sale first");
+      const now = tx.clock.now();
+      const fee = sellerFee(order.price, tx.rules);
+      const listing = await tx.db
+        .insertInto("listings")
+        .values({
+          user_id: input.sellerId,
+          platformid: asset.platformid,
+          assetid: Number(asset.assetid),
+          goods_id: asset.goodsId,
+          price: order.price,
+          fee,
+          state: "SOLD",
+          allow_bargain: false,
+          allow_wallet_zft: true,
+          allow_epay: true,
+          allow_pending_divide_balance: false,
+          force_buyer_send_offer: false,
+          description: "",
+          paintwear: asset.paintwear,
+          paintseed: asset.paintseed,
+          paintindex: asset.paintindex,
+          tradable_after: asset.tradableAfter,
+          asset: JSON.stringify(toAssetInfo(asset, input.goods.icon_url, input.goods.type)),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const filled = await fill(tx, order, listing, order.price);
+      if (!filled.ok) return filled;
+      if (filled.value.kind !== "filled") return fail("Invalid State", "in a trade that is not finished");
+      await recordAudit(tx, {
+        action: "buy_order.supply",
+        subject: `buy_order:${order.buy_order_id}`,
+        details: { listing_id: listing.listing_id, trade_id: filled.value.tradeId },
+      });
+      return ok(filled.value.tradeId);
+    });
+  } catch (error) {
+    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset")
+      return fail("Invalid State", "in a trade that is not finished");
+    throw error;
+  }
+}
