@@ -28,7 +28,11 @@ type Step =
   | { kind: "answer"; pick: number; accept: boolean }
   | { kind: "cancel"; actor: number; pick: number }
   | { kind: "advance"; seconds: number }
-  | { kind: "jobs" };
+  | { kind: "jobs" }
+  | { kind: "bid"; actor: number; price: number; num: number; payMethod: "any" | "margin" }
+  | { kind: "cancelBid"; actor: number; pick: number }
+  | { kind: "supply"; actor: number; pick: number; assetPick: number }
+  | { kind: "status"; actor: number; online: boolean; autoOffline: boolean };
 
 const actor = fc.integer({ min: 0, max: 2 });
 const pick = fc.nat({ max: 20 });
@@ -52,14 +56,29 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("cancel" as const), actor, pick }),
   fc.record({
     kind: fc.constant("advance" as const),
-    seconds: fc.constantFrom(5, 60, 31 * 60, 12 * 3600 + 1),
+    // 151 days: buy-order funds deposited before it expire.
+    seconds: fc.constantFrom(5, 60, 31 * 60, 12 * 3600 + 1, 151 * 86_400),
   }),
   fc.record({ kind: fc.constant("jobs" as const) }),
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("bid" as const),
+      actor,
+      price,
+      num: fc.integer({ min: 1, max: 3 }),
+      payMethod: fc.constantFrom("any" as const, "margin" as const),
+    }),
+  },
+  fc.record({ kind: fc.constant("cancelBid" as const), actor, pick }),
+  fc.record({ kind: fc.constant("supply" as const), actor, pick, assetPick: pick }),
+  fc.record({ kind: fc.constant("status" as const), actor, online: fc.boolean(), autoOffline: fc.boolean() }),
 );
 
 /**
  * Random sequences of listing, delisting, repricing, buying, sending offers, answering them,
- * cancelling and moving the clock, among three traders who all buy and sell. After every step:
+ * cancelling, moving the clock, and buy orders (bids, cancels, supplies, status changes, funds
+ * expiring), among three traders who all buy and sell. After every step:
  * the ledger invariants hold (no money created or lost; escrow equals in-flight purchases; fees
  * equal completed trades' fees), no item is in two places, and every trade was paid out or
  * refunded at most once, failed trades exactly once.
@@ -86,6 +105,7 @@ describe("trading (model-based)", () => {
       await grant(t, trader.platformid, { market_hash_name: STICKER, count: 3 });
       await t.fund(trader.userId, "balance", 15);
       await t.fund(trader.userId, "wallet", 10);
+      await t.fund(trader.userId, "margin", 10);
     }
     return traders;
   }
@@ -197,10 +217,90 @@ describe("trading (model-based)", () => {
       case "jobs":
         await t.admin("POST", "/sandbox/jobs/run");
         return;
+      case "bid": {
+        const trader = traders[current.actor]!;
+        const response = await api(trader, "POST", "buy_order", {
+          game: "cs2",
+          goods_id: await stickerId(),
+          price: current.price,
+          num: current.num,
+          ...(current.payMethod === "any" ? {} : { pay_method: current.payMethod }),
+        });
+        assert.ok([200, 409].includes(response.statusCode), response.body);
+        return;
+      }
+      case "cancelBid": {
+        const trader = traders[current.actor]!;
+        const orders = await db
+          .selectFrom("buy_orders")
+          .select("buy_order_id")
+          .where("user_id", "=", Number(trader.userId))
+          .where("state", "=", "progressing")
+          .orderBy("buy_order_id")
+          .execute();
+        const order = orders[current.pick % Math.max(orders.length, 1)];
+        if (order)
+          assert.equal(
+            (
+              await api(trader, "DELETE", "buy_order", {
+                game: "cs2",
+                buy_order_ids: [String(order.buy_order_id)],
+              })
+            ).json()[String(order.buy_order_id)],
+            "OK",
+          );
+        return;
+      }
+      case "supply": {
+        const trader = traders[current.actor]!;
+        const orders = await db
+          .selectFrom("buy_orders")
+          .select("buy_order_id")
+          .where("user_id", "<>", Number(trader.userId))
+          .where("state", "=", "progressing")
+          .orderBy("buy_order_id")
+          .execute();
+        const order = orders[current.pick % Math.max(orders.length, 1)];
+        const held = await db
+          .selectFrom("sandbox_assets")
+          .select("assetid")
+          .where("platformid", "=", trader.platformid)
+          .where("traded_to_assetid", "is", null)
+          .orderBy("assetid")
+          .execute();
+        const asset = held[current.assetPick % Math.max(held.length, 1)];
+        if (!order || !asset) return;
+        const response = await api(trader, "POST", "buy_order/supply", {
+          game: "cs2",
+          buy_order_id: String(order.buy_order_id),
+          assets: [String(asset.assetid)],
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return;
+      }
+      case "status":
+        await api(traders[current.actor]!, "PUT", "buy_order/status", {
+          buy_order_status: current.online ? "online" : "offline",
+          buy_order_auto_offline: current.autoOffline,
+        });
+        return;
     }
   }
 
+  let goodsId: number | undefined;
+  async function stickerId(): Promise<number> {
+    goodsId ??= (
+      await t.database.db
+        .selectFrom("goods")
+        .select("goods_id")
+        .where("market_hash_name", "=", STICKER)
+        .executeTakeFirstOrThrow()
+    ).goods_id;
+    return goodsId;
+  }
+
   async function checkInvariants(): Promise<void> {
+    // Includes every buy order's counters against its trades.
     await t.assertLedger();
     const db = t.database.db;
     const twice = await sql<{ assetid: string }>`

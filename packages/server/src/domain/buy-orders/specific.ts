@@ -98,7 +98,7 @@ export function parseSpecific(
         if (!tag)
           return invalidArgument(
             `${field}.values`,
-            `must be phases of this goods: ${phases.map((phase) => phase.localized_name).join(", ")}`,
+            `must be phases of this goods: ${phases.map((phase) => phase.internal_name).join(", ")}`,
           );
         names.push(tag.internal_name);
       }
