@@ -7,12 +7,14 @@ import {
   grantOne,
   type PlatformFixture,
 } from "../support/platform-world.ts";
+import { PHASE_OFFSETS, phaseTagsOf } from "../../src/domain/catalog/phases.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { usingPostgres } from "../support/test-database.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 const FADE = "★ Karambit | Fade (Factory New)";
+const DOPPLER = "★ Karambit | Doppler (Factory New)";
 
 /** Buy orders: creation, crossing both ways, fills, supply, cancel; ledger checked after each step. */
 describe("buy orders", () => {
@@ -215,6 +217,67 @@ describe("buy orders", () => {
     assert.equal((await ordersOf(buyer)).find((row) => row.id === created.id)!.frozen_num, 0);
     await list(seller, FADE, [800], { paintseed: 16 });
     assert.equal((await ordersOf(buyer)).find((row) => row.id === created.id)!.frozen_num, 1);
+  });
+
+  test("specific: a phase accepts only items of that phase", async () => {
+    const doppler = await t.database.db
+      .selectFrom("goods")
+      .select(["goods_id", "paint_index", "tags"])
+      .where("market_hash_name", "=", DOPPLER)
+      .executeTakeFirstOrThrow();
+    const granted = await t.admin("POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+      goods_id: doppler.goods_id,
+      count: 12,
+      random_extras: false,
+    });
+    const assets = granted.json().assets as Array<{ assetid: string; info: { paintindex: number } }>;
+    const phaseOf = (paintindex: number) =>
+      Object.entries(PHASE_OFFSETS).find(
+        ([name, offset]) =>
+          doppler.paint_index! + offset === paintindex &&
+          phaseTagsOf(doppler).some((tag) => tag.internal_name === name),
+      )![0];
+    const wanted = assets[0]!;
+    const other = assets.find((asset) => asset.info.paintindex !== wanted.info.paintindex);
+    assert.ok(other, "twelve Dopplers of one phase");
+    await t.fund(buyer.userId, "balance", 5000);
+    const created = (
+      await order(buyer, {
+        goods_id: doppler.goods_id,
+        price: 2000,
+        specific: [{ type: "phase", values: [phaseOf(wanted.info.paintindex)] }],
+      })
+    ).json();
+    assert.equal(created.specific[0].values[0], phaseOf(wanted.info.paintindex));
+    const sell = (assetid: string) =>
+      api(seller.token, "POST", "sell_order/items", { game: "cs2", assets: [{ assetid, price: 1500 }] });
+    await sell(other!.assetid);
+    assert.equal((await ordersOf(buyer)).find((row) => row.id === created.id)!.frozen_num, 0);
+    await sell(wanted.assetid);
+    assert.equal((await ordersOf(buyer)).find((row) => row.id === created.id)!.frozen_num, 1);
+    await t.assertLedger();
+  });
+
+  test("cancel during an in-flight fill: the fill finishes and counts, the order takes no more", async () => {
+    await t.fund(buyer.userId, "balance", 30);
+    const created = (await order(buyer, { goods_id: stickerId, price: 10, num: 2 })).json();
+    await list(seller, STICKER, [9]);
+    const [sale] = await sales(seller);
+    assert.deepEqual(
+      (await api(buyer.token, "DELETE", "buy_order", { game: "cs2", buy_order_ids: [created.id] })).json(),
+      { [created.id]: "OK" },
+    );
+    await list(seller, STICKER, [9]);
+    assert.equal((await sales(seller)).length, 1, "a cancelled order fills no more");
+    await api(seller.token, "POST", "sell_order/send_offer", { order_id: sale!.id });
+    const trading = (await sales(seller))[0]!;
+    await t.admin("POST", `/sandbox/platform/offers/${trading.tradeofferid}/accept`);
+    await t.admin("POST", "/sandbox/jobs/run");
+    const [after] = await ordersOf(buyer);
+    assert.equal(after!.real_num, 1);
+    assert.equal(after!.frozen_num, 0);
+    assert.equal(after!.state, "failed");
+    await t.assertLedger();
   });
 
   test("cooldown: pre-sell listings fill only orders that allow them, and wait for the cooldown", async () => {

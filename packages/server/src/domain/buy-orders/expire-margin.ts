@@ -29,6 +29,15 @@ export async function expireMargin(ctx: DomainContext): Promise<number> {
   let expired = 0;
   for (const { user_id: userId } of candidates.rows) {
     const done = await inTransaction(ctx, async (tx) => {
+      // Orders before accounts, the order every fill takes its locks in.
+      const orders = await tx.db
+        .selectFrom("buy_orders")
+        .select(["buy_order_id", "price", "num", "real_num", "frozen_num", "pay_method"])
+        .where("user_id", "=", userId)
+        .where("state", "=", "progressing")
+        .orderBy("buy_order_id")
+        .forUpdate()
+        .execute();
       const { accounts, balances } = await lockUserAccounts(tx, userId);
       const margin = accounts.find((account) => account.kind === "margin")!;
       const recent = await sql<{ total: string }>`
@@ -56,13 +65,6 @@ export async function expireMargin(ctx: DomainContext): Promise<number> {
         details: { amount_fen: expiring, entry_id: posted.value },
       });
       const marginLeft = balances.margin - expiring;
-      const orders = await tx.db
-        .selectFrom("buy_orders")
-        .select(["buy_order_id", "price", "num", "real_num", "frozen_num", "pay_method"])
-        .where("user_id", "=", userId)
-        .where("state", "=", "progressing")
-        .forUpdate()
-        .execute();
       for (const order of orders) {
         const needed = order.price * (order.num - order.real_num - order.frozen_num);
         const available = order.pay_method === "margin" ? marginLeft : balances.balance + marginLeft;
