@@ -23,6 +23,7 @@ import {
   sandboxGetClock,
   sandboxReset,
   sandboxRevokeToken,
+  sandboxResetTokenLimits,
   sandboxRunJobs,
   sandboxUpdateUserSettings,
   type OperationBody,
@@ -55,6 +56,12 @@ export class SandboxClient {
 
   async revokeToken(tokenId: string): Promise<Answer<typeof sandboxRevokeToken>> {
     return (await callOperation(this.#options, sandboxRevokeToken, { params: { token_id: tokenId } })).body;
+  }
+
+  /** Forgets a token's counts against every rate limit. */
+  async resetTokenLimits(tokenId: string): Promise<Answer<typeof sandboxResetTokenLimits>> {
+    return (await callOperation(this.#options, sandboxResetTokenLimits, { params: { token_id: tokenId } }))
+      .body;
   }
 
   async fundAccount(

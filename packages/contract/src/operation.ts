@@ -18,6 +18,16 @@ export type Envelope = "official" | "internal" | "sandbox";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
+/**
+ * The reference's limits of an operation, per API token (docs/design.md section 7): a rate of
+ * `points` requests per `seconds`, and a daily allowance. Official operations without a rate get
+ * the server's default rate.
+ */
+export interface OperationLimits {
+  readonly rate?: { readonly points: number; readonly seconds: number };
+  readonly daily?: number;
+}
+
 export interface OperationDefinition {
   /** Stable camelCase name: the client method and the OpenAPI operationId. */
   readonly id: string;
@@ -33,6 +43,7 @@ export interface OperationDefinition {
   readonly body?: TSchema;
   /** The success body (HTTP 200). */
   readonly response: TSchema;
+  readonly limits?: OperationLimits;
 }
 
 export function defineOperation<const Definition extends OperationDefinition>(

@@ -14,6 +14,9 @@ import { createValidatorCompiler } from "./http/plugins/validation.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
 import { registerJsonBodies } from "./http/plugins/json-body.ts";
 import { registerMetrics } from "./http/plugins/metrics.ts";
+import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
+import { registerIdempotency } from "./http/plugins/idempotency.ts";
+import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
@@ -31,6 +34,8 @@ export interface AppDeps {
   secureCookies?: boolean;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /** The reference's limits per token; absent only with `LIMITS=off`. */
+  limits?: { store: LimiterStore; settings: LimitSettings };
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -88,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
   });
+  if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
+  registerIdempotency(app);
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
@@ -95,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
     sandboxClock: deps.sandbox?.clock,
+    limiterStore: deps.limits?.store,
   });
   await app.ready();
   return app;

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { OPERATIONS } from "@skinmarket/contract";
 
 /**
  * Configuration from environment variables (each also a `skinmarket serve` flag, which wins),
@@ -18,6 +19,17 @@ export interface Config {
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
   maxListingPriceFen: number;
+  /** Off only for local development (`LIMITS=off`); never off by default. */
+  limits: boolean;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  defaultRate: Rate;
+  rateOverrides: Record<string, Rate>;
+}
+
+export interface Rate {
+  points: number;
+  seconds: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -47,6 +59,15 @@ export const CONFIG_VARIABLES = {
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
+  LIMITS:
+    "on|off: the reference's rate limits per token and operation (default on; off only for local development)",
+  REDIS_URL: "redis:// URL: limit counters shared by every instance (unset: each instance counts in memory)",
+  REDIS_KEY_PREFIX:
+    "prefix of the limit counters' keys in Redis, for several services on one Redis (default skinmarket:limits)",
+  RATE_LIMIT_DEFAULT:
+    "rate of official operations the reference gives none, as N/s, N/m or N/h (default 20/s)",
+  RATE_LIMITS:
+    "per-operation rates replacing the reference's, e.g. listPurchaseOrders=50/s,getBalance=600/m (default none)",
   SECRET_KEY:
     "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
 } as const;
@@ -81,7 +102,51 @@ export function loadConfig(source: ConfigSource): Config {
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
     maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
+    limits: onOff(source, "LIMITS", true),
+    redisUrl: redisUrl(source),
+    redisKeyPrefix: keyPrefix(source),
+    defaultRate: rate("RATE_LIMIT_DEFAULT", optional(source, "RATE_LIMIT_DEFAULT") ?? "20/s"),
+    rateOverrides: rateOverrides(source),
   };
+}
+
+function redisUrl(source: ConfigSource): string | undefined {
+  const url = optional(source, "REDIS_URL");
+  if (url !== undefined && !/^rediss?:\/\/\S+$/.test(url))
+    throw new ConfigError("REDIS_URL", "must be a redis:// or rediss:// URL");
+  return url;
+}
+
+function keyPrefix(source: ConfigSource): string {
+  const prefix = optional(source, "REDIS_KEY_PREFIX") ?? "skinmarket:limits";
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix))
+    throw new ConfigError("REDIS_KEY_PREFIX", "must be 1 to 100 printable characters without spaces");
+  return prefix;
+}
+
+const RATE_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+function rate(variable: ConfigVariable, text: string): Rate {
+  const match = /^(\d{1,6})\/([smh])$/.exec(text.trim());
+  if (!match || Number(match[1]) < 1)
+    throw new ConfigError(variable, `"${text}" is not a rate: give N/s, N/m or N/h with N at least 1`);
+  return { points: Number(match[1]), seconds: RATE_UNITS[match[2]!]! };
+}
+
+function rateOverrides(source: ConfigSource): Record<string, Rate> {
+  const text = optional(source, "RATE_LIMITS");
+  if (text === undefined) return {};
+  const overrides: Record<string, Rate> = {};
+  for (const entry of text.split(",")) {
+    const match = /^\s*([A-Za-z]+)\s*=\s*(\S+)\s*$/.exec(entry);
+    if (!match) throw new ConfigError("RATE_LIMITS", `"${entry}" is not operationId=N/s`);
+    const known = OPERATIONS.some(
+      (operation) => operation.id === match[1] && operation.envelope === "official",
+    );
+    if (!known) throw new ConfigError("RATE_LIMITS", `"${match[1]}" is not the id of an official operation`);
+    overrides[match[1]!] = rate("RATE_LIMITS", match[2]!);
+  }
+  return overrides;
 }
 
 /** A decimal with at most 2 decimals, as hundredths (2.5 -> 250), within [min, max] hundredths. */

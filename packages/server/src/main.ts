@@ -34,6 +34,11 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
   ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
+  ["--limits <on|off>", "LIMITS"],
+  ["--redis-url <url>", "REDIS_URL"],
+  ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],
+  ["--rate-limit-default <rate>", "RATE_LIMIT_DEFAULT"],
+  ["--rate-limits <list>", "RATE_LIMITS"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

@@ -14,6 +14,8 @@ import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
+import { listenForChanges } from "./storage/change-notifications.ts";
+import { LimiterStore } from "./http/limits/limiter-store.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -78,6 +80,26 @@ export async function startServer(
       catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
     );
 
+    // Other instances on the same server announce clock moves; this one reads the offset again.
+    const changes =
+      sandboxClock && config.databaseUrl
+        ? await listenForChanges({
+            url: config.databaseUrl,
+            onChange: (message) => {
+              if (message.kind === "clock") void reloadClock(systemContext, sandboxClock, log);
+            },
+            onReconnect: () => void reloadClock(systemContext, sandboxClock, log),
+            log,
+          })
+        : undefined;
+    const limiterStore = config.limits
+      ? new LimiterStore({
+          ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+          keyPrefix: config.redisKeyPrefix,
+          log,
+        })
+      : undefined;
+    if (!config.limits) log.warn("LIMITS=off: no rate limits; for local development only");
     const app = await buildApp({
       database,
       clock,
@@ -90,6 +112,14 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       logger: log,
+      ...(limiterStore
+        ? {
+            limits: {
+              store: limiterStore,
+              settings: { defaultRate: config.defaultRate, overrides: config.rateOverrides },
+            },
+          }
+        : {}),
     });
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
@@ -100,6 +130,8 @@ export async function startServer(
       async close() {
         await app.close();
         await jobs.stop();
+        await limiterStore?.close();
+        await changes?.close();
         await database.close();
         log.info("stopped cleanly");
       },
@@ -161,5 +193,13 @@ async function readOptionalFile(path: string): Promise<string | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
+  }
+}
+
+async function reloadClock(ctx: DomainContext, clock: OffsetClock, log: Logger): Promise<void> {
+  try {
+    await loadClockOffset(ctx, clock);
+  } catch (error) {
+    log.warn({ err: error }, "could not read the sandbox clock after another instance moved it");
   }
 }

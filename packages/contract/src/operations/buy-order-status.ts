@@ -10,6 +10,7 @@ const BuyOrderStatusSettings = Type.Object({
 /** GET /api/market/developer/buy_order/status (reference: Buy orders). */
 export const getBuyOrderStatus = defineOperation({
   id: "getBuyOrderStatus",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/buy_order/status",
   access: "developer",
@@ -22,6 +23,7 @@ export const getBuyOrderStatus = defineOperation({
 /** PUT /api/market/developer/buy_order/status (docs/design.md section 8). */
 export const setBuyOrderStatus = defineOperation({
   id: "setBuyOrderStatus",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "PUT",
   path: "/api/market/developer/buy_order/status",
   access: "developer",

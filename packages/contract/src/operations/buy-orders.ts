@@ -74,6 +74,7 @@ export const BuyOrderPage = Type.Object({
 /** GET /api/market/developer/buy_order (reference: Buy orders). */
 export const listBuyOrders = defineOperation({
   id: "listBuyOrders",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/buy_order",
   access: "developer",

@@ -26,6 +26,7 @@ export const INVENTORY_SORTS = [
 /** GET /api/market/developer/platform/inventory (reference; parameter names: docs/design.md section 8). */
 export const getPlatformInventory = defineOperation({
   id: "getPlatformInventory",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/platform/inventory",
   access: "developer",

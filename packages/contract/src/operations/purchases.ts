@@ -100,6 +100,7 @@ export const purchaseOrders = defineOperation({
 
 export const listPurchaseOrders = defineOperation({
   id: "listPurchaseOrders",
+  limits: { rate: { points: 10, seconds: 1 } },
   method: "POST",
   path: "/api/market/developer/purchase/orders/list",
   access: "developer",
@@ -127,6 +128,7 @@ export const cancelPurchaseOrders = defineOperation({
 
 export const purchaseQuantity = defineOperation({
   id: "purchaseQuantity",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/purchase/quantity",
   access: "developer",
@@ -157,6 +159,7 @@ export const sendOffer = defineOperation({
 
 export const sellOrderHistory = defineOperation({
   id: "sellOrderHistory",
+  limits: { rate: { points: 10, seconds: 1 } },
   method: "POST",
   path: "/api/market/developer/sell_order/history",
   access: "developer",

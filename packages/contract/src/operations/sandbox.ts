@@ -68,6 +68,16 @@ export const sandboxRevokeToken = defineOperation({
   response: Type.Object({ token_id: IdString, revoked_at: UnixSeconds }),
 });
 
+export const sandboxResetTokenLimits = defineOperation({
+  ...sandbox,
+  id: "sandboxResetTokenLimits",
+  method: "POST",
+  path: "/sandbox/tokens/:token_id/limits/reset",
+  summary: "Forgets a token's counts against every rate limit and daily allowance",
+  params: StrictObject({ token_id: IdString }),
+  response: Type.Object({ token_id: IdString, reset: Type.Literal(true) }),
+});
+
 export const sandboxFundAccount = defineOperation({
   ...sandbox,
   id: "sandboxFundAccount",

@@ -5,6 +5,7 @@ import { defineOperation } from "../operation.ts";
 /** GET /api/market/developer/balance (docs/design.md section 8). */
 export const getBalance = defineOperation({
   id: "getBalance",
+  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/balance",
   access: "developer",

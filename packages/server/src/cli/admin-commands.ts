@@ -95,6 +95,16 @@ export function adminCommand(): Command {
         (answer) => `token ${answer.token_id} revoked`,
       );
     });
+  token
+    .command("reset-limits <token_id>")
+    .description("forget a token's counts against every rate limit")
+    .action(async function (this: Command, tokenId: string) {
+      await execute(
+        this,
+        (client) => client.resetTokenLimits(tokenId),
+        (answer) => `token ${answer.token_id}: rate limits reset`,
+      );
+    });
 
   for (const [name, sign, verb] of [
     ["deposit", "", "deposit into"],

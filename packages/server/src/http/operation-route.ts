@@ -58,7 +58,12 @@ export function registerOperation<Operation extends OperationDefinition>(
   app.route({
     method: operation.method,
     url: operation.path,
-    config: { access: operation.access, envelope: operation.envelope },
+    config: {
+      access: operation.access,
+      envelope: operation.envelope,
+      operationId: operation.id,
+      ...(operation.limits ? { limits: operation.limits } : {}),
+    },
     preValidation: async (request) => {
       if (!operation.body) {
         // An operation without a body refuses one that carries fields, as it refuses unknown fields.

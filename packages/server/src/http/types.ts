@@ -1,4 +1,4 @@
-import type { AccessLevel, Envelope } from "@skinmarket/contract";
+import type { AccessLevel, Envelope, OperationLimits } from "@skinmarket/contract";
 import type { Actor, DomainContext } from "../domain/context.ts";
 import type { SessionUser } from "../domain/sessions/resolve-session.ts";
 
@@ -7,6 +7,9 @@ declare module "fastify" {
     /** Who may call the route: declared once per route, checked by the auth plugin. */
     access?: AccessLevel;
     envelope?: Envelope;
+    /** The contract operation the route serves, and its limits. */
+    operationId?: string;
+    limits?: OperationLimits;
   }
   interface FastifyRequest {
     actor: Actor;
@@ -14,6 +17,8 @@ declare module "fastify" {
     ctx: DomainContext;
     /** The signed-in user, once the auth plugin has resolved the session of a `session` route. */
     sessionUser?: SessionUser;
+    /** The API token that authenticated the request, for limits per token. */
+    tokenId?: number;
   }
 }
 

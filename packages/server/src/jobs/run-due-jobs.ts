@@ -7,6 +7,7 @@ import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
+import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
 
 export interface Job {
   name: string;
@@ -21,6 +22,7 @@ export interface Job {
 export const JOBS: readonly Job[] = [
   { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
   { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
+  { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },

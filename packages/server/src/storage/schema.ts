@@ -24,6 +24,7 @@ export interface Database {
   listings: ListingsTable;
   trades: TradesTable;
   buy_orders: BuyOrdersTable;
+  idempotency_keys: IdempotencyKeysTable;
   sandbox_cards: SandboxCardsTable;
 }
 
@@ -320,4 +321,16 @@ export interface BuyOrdersTable {
 export interface SandboxCardsTable {
   user_id: number;
   declines: boolean;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  operation_id: string;
+  request_hash: string;
+  state: "pending" | "done";
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
 }

@@ -80,8 +80,20 @@ describe("skinmarket command", () => {
       SANDBOX_ADMIN_TOKEN: "",
     });
     assert.equal(created.code, 0, created.stderr);
-    const user = JSON.parse(created.stdout) as { user_id: string; token: string };
+    const user = JSON.parse(created.stdout) as { user_id: string; token: string; token_id: string };
     assert.match(user.token, /^smk_/);
+
+    // The served app limits official operations per token; the sandbox forgets a token's counts.
+    const limited = await fetch(`${baseUrl}/api/market/developer/balance`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    assert.equal(limited.headers.get("ratelimit-limit"), "60");
+    assert.equal(limited.headers.get("ratelimit-remaining"), "59");
+    const reset = await run(["admin", ...common, "token", "reset-limits", user.token_id], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.equal(reset.stdout.trim(), `token ${user.token_id}: rate limits reset`);
 
     const deposit = await run(["admin", ...common, "deposit", user.user_id, "balance", "42.5"], {
       SANDBOX_ADMIN_TOKEN: "",

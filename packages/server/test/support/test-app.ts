@@ -1,4 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import type { LimiterStore } from "../../src/http/limits/limiter-store.ts";
+import type { LimitSettings } from "../../src/http/plugins/limits.ts";
 import { buildApp } from "../../src/app.ts";
 import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
@@ -37,7 +39,13 @@ export interface TestApp {
 
 /** The app on a fresh test database with the sandbox on, as a bot developer would run it. */
 export async function createTestApp(
-  options: { sandbox?: boolean; secureCookies?: boolean; catalog?: boolean } = {},
+  options: {
+    sandbox?: boolean;
+    secureCookies?: boolean;
+    catalog?: boolean;
+    /** The reference's limits (off unless asked: most suites send more than they allow). */
+    limits?: { store: LimiterStore; settings?: Partial<LimitSettings> };
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new OffsetClock();
@@ -48,6 +56,14 @@ export async function createTestApp(
     ...services,
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
+    ...(options.limits
+      ? {
+          limits: {
+            store: options.limits.store,
+            settings: { defaultRate: { points: 20, seconds: 1 }, overrides: {}, ...options.limits.settings },
+          },
+        }
+      : {}),
   });
   const request = (
     authorization: string | undefined,

@@ -46,4 +46,31 @@ describe("configuration", () => {
       );
     }
   });
+  test("limits: on by default, rates as N/s, N/m or N/h, overrides only of official operations", () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.limits, true);
+    assert.equal(defaults.redisUrl, undefined);
+    assert.deepEqual(defaults.defaultRate, { points: 20, seconds: 1 });
+    assert.deepEqual(defaults.rateOverrides, {});
+    const custom = loadConfig({
+      LIMITS: "off",
+      REDIS_URL: "redis://127.0.0.1:6379/2",
+      RATE_LIMIT_DEFAULT: "100/m",
+      RATE_LIMITS: "listPurchaseOrders=50/s, getBalance=600/h",
+    });
+    assert.equal(custom.limits, false);
+    assert.equal(custom.redisUrl, "redis://127.0.0.1:6379/2");
+    assert.deepEqual(custom.defaultRate, { points: 100, seconds: 60 });
+    assert.deepEqual(custom.rateOverrides, {
+      listPurchaseOrders: { points: 50, seconds: 1 },
+      getBalance: { points: 600, seconds: 3600 },
+    });
+    assert.throws(() => loadConfig({ RATE_LIMIT_DEFAULT: "0/s" }), /^Error: RATE_LIMIT_DEFAULT: /);
+    assert.throws(() => loadConfig({ RATE_LIMITS: "noSuchOperation=1/s" }), /RATE_LIMITS: "noSuchOperation"/);
+    assert.throws(
+      () => loadConfig({ RATE_LIMITS: "sandboxReset=1/s" }),
+      /not the id of an official operation/,
+    );
+    assert.throws(() => loadConfig({ REDIS_URL: "http://x" }), /REDIS_URL: must be a redis:/);
+  });
 });

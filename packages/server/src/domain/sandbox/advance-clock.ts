@@ -44,10 +44,19 @@ export async function advanceClock(
     if (offsetMs > MAX_CLOCK_OFFSET_MS)
       return invalidArgument("seconds", "the clock may run at most 100 years ahead");
     await recordAudit(tx, { action: "sandbox.clock.advance", details: { seconds: input.seconds } });
+    await announceClockChange(tx);
     return ok(offsetMs);
   });
   if (!advanced.ok) return advanced;
   // Only a committed offset reaches the instance's clock, so the clock never runs backwards.
   input.clock.setOffset(advanced.value);
   return ok({ now: input.clock.now(), offsetMs: advanced.value });
+}
+
+/**
+ * Tells the other instances, once the transaction commits, to read the clock's offset again
+ * (PostgreSQL `NOTIFY`; on the embedded database there is no other instance to tell).
+ */
+export async function announceClockChange(tx: DomainContext): Promise<void> {
+  await sql`SELECT pg_notify('skinmarket_changes', '{"kind":"clock"}')`.execute(tx.db);
 }

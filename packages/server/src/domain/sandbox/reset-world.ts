@@ -4,6 +4,7 @@ import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
+import { announceClockChange } from "./advance-clock.ts";
 
 /** What a reset keeps: the catalog and the migration bookkeeping. Every other table is the world. */
 const KEPT_TABLES = new Set(["goods", "catalog_state", "kysely_migration", "kysely_migration_lock"]);
@@ -42,6 +43,7 @@ export async function resetWorld(
       ])
       .execute();
     await recordAudit(tx, { action: "sandbox.reset", details: { tables: world } });
+    await announceClockChange(tx);
     return ok({ tables: world });
   });
   if (result.ok) input.clock.setOffset(0);

@@ -59,6 +59,7 @@ async function authorize(
       const authenticated = await authenticateApiToken(request.ctx, request.headers.authorization);
       if (!authenticated.ok) return authenticated.failure;
       request.actor = { kind: "user", userId: authenticated.value.userId };
+      request.tokenId = authenticated.value.tokenId;
       const level = authenticated.value.accessLevel;
       const allowed =
         access === "enterprise" ? level === "enterprise" : level === "developer" || level === "enterprise";

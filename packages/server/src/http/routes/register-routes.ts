@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { OffsetClock } from "../../domain/clock.ts";
+import type { LimiterStore } from "../limits/limiter-store.ts";
 import { registerGetBalance } from "./developer/get-balance.ts";
 import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
 import { registerSetBuyOrderStatus } from "./developer/set-buy-order-status.ts";
@@ -26,6 +27,8 @@ import { registerLogout } from "./web-account/logout.ts";
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
   sandboxClock: OffsetClock | undefined;
+  /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
+  limiterStore: LimiterStore | undefined;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
@@ -47,7 +50,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
 
   if (options.sandboxClock) {
     registerSandboxCreateUser(app);
-    registerSandboxTokens(app);
+    registerSandboxTokens(app, options.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);
     registerSandboxWorld(app, options.sandboxClock);

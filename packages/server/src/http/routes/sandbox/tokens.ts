@@ -1,12 +1,14 @@
-import { sandboxCreateToken, sandboxRevokeToken } from "@skinmarket/contract";
+import { sandboxCreateToken, sandboxResetTokenLimits, sandboxRevokeToken } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok } from "../../../domain/result.ts";
 import { createApiToken } from "../../../domain/tokens/create-api-token.ts";
 import { revokeApiToken } from "../../../domain/tokens/revoke-api-token.ts";
+import { fail } from "../../../domain/result.ts";
+import type { LimiterStore } from "../../limits/limiter-store.ts";
 import { registerOperation } from "../../operation-route.ts";
 
-export function registerSandboxTokens(app: FastifyInstance): void {
+export function registerSandboxTokens(app: FastifyInstance, limiterStore: LimiterStore | undefined): void {
   registerOperation(app, sandboxCreateToken, async ({ ctx, params }) => {
     const issued = await createApiToken(ctx, { userId: Number(params.user_id) });
     if (!issued.ok) return issued;
@@ -17,5 +19,16 @@ export function registerSandboxTokens(app: FastifyInstance): void {
     const revoked = await revokeApiToken(ctx, { tokenId: Number(params.token_id) });
     if (!revoked.ok) return revoked;
     return ok({ token_id: params.token_id, revoked_at: toUnixSeconds(revoked.value.revokedAt) });
+  });
+
+  registerOperation(app, sandboxResetTokenLimits, async ({ ctx, params }) => {
+    const token = await ctx.db
+      .selectFrom("api_tokens")
+      .select("token_id")
+      .where("token_id", "=", Number(params.token_id))
+      .executeTakeFirst();
+    if (!token) return fail("Not Found", `token ${params.token_id} does not exist`);
+    await limiterStore?.reset(params.token_id);
+    return ok({ token_id: params.token_id, reset: true as const });
   });
 }

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from "../../domain/idempotency/idempotency-keys.ts";
+import { sendFailure } from "../failure.ts";
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The claimed `Idempotency-Key` of this request, whose answer is stored when it is sent. */
+    idempotency?: { userId: number; key: string };
+  }
+}
+
+/**
+ * Official writes (POST, PUT, DELETE) accept an `Idempotency-Key` header (docs/design.md section
+ * 7): per user, the first answer is stored for 24 hours and replayed, marked `Idempotent-Replayed:
+ * true`; the same key with another request is 422 `Idempotency Key Reused`; while the first is
+ * still running, a duplicate is 409 `Invalid State`, so a write never runs twice. Runs after
+ * authentication, validation and the rate limits; an answer of 500 frees the key for a retry.
+ */
+export function registerIdempotency(app: FastifyInstance): void {
+  app.addHook("preHandler", async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config?.envelope !== "official" || request.method === "GET") return;
+    const header = request.headers["idempotency-key"];
+    if (header === undefined) return;
+    if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
+      return sendFailure(reply, "official", {
+        code: "Invalid Argument",
+        message: "Idempotency-Key: must be 1 to 255 printable characters without spaces",
+      });
+    }
+    if (request.actor.kind !== "user") return;
+    const userId = request.actor.userId;
+    const requestHash = createHash("sha256")
+      .update(canonicalJson({ method: request.method, url: request.url, body: request.body ?? null }))
+      .digest("hex");
+    const claim = await claimIdempotencyKey(request.ctx, {
+      userId,
+      key: header,
+      operationId: config.operationId ?? request.routeOptions.url ?? "",
+      requestHash,
+    });
+    switch (claim.kind) {
+      case "claimed":
+        request.idempotency = { userId, key: header };
+        return;
+      case "replay":
+        return reply
+          .code(claim.statusCode)
+          .header("idempotent-replayed", "true")
+          .type("application/json; charset=utf-8")
+          .send(claim.body);
+      case "in progress":
+        return sendFailure(reply, "official", {
+          code: "Invalid State",
+          message: "a request with this Idempotency-Key is still being answered; retry shortly",
+        });
+      case "reused":
+        return sendFailure(reply, "official", {
+          code: "Idempotency Key Reused",
+          message: "Idempotency-Key: already used for another request in the last 24 hours",
+        });
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const claimed = request.idempotency;
+    if (!claimed) return payload;
+    request.idempotency = undefined;
+    if (reply.statusCode >= 500) await releaseIdempotencyKey(request.ctx, claimed);
+    else
+      await completeIdempotencyKey(request.ctx, {
+        ...claimed,
+        statusCode: reply.statusCode,
+        body: typeof payload === "string" ? payload : JSON.stringify(payload ?? null),
+      });
+    return payload;
+  });
+}
+
+/** JSON with object keys sorted, so that the same request hashes the same however it was written. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,66 @@
+import pg from "pg";
+
+/** The channel on which instances tell each other what changed (docs/design.md section 4). */
+export const CHANGES_CHANNEL = "skinmarket_changes";
+
+export interface ChangeListener {
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on PostgreSQL for the changes other instances publish (`pg_notify` inside the
+ * transaction of the change, so a message arrives only once the change has committed). The
+ * connection is its own, outside the pool; when it drops it is opened again after a second, and
+ * `onReconnect` lets the caller reload what it may have missed.
+ */
+export async function listenForChanges(options: {
+  url: string;
+  onChange: (message: { kind: string }) => void;
+  onReconnect: () => void;
+  log: { warn(object: object, message: string): void };
+}): Promise<ChangeListener> {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: options.url });
+    next.on("notification", (notification) => {
+      try {
+        const message = JSON.parse(notification.payload ?? "{}") as { kind?: unknown };
+        if (typeof message.kind === "string") options.onChange({ kind: message.kind });
+      } catch {
+        options.log.warn({ payload: notification.payload }, "ignored a change notification that is not JSON");
+      }
+    });
+    next.on("error", (error) => {
+      options.log.warn({ err: error }, "the change-notification connection failed; reconnecting");
+      scheduleReconnect();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+    client = next;
+  };
+
+  const scheduleReconnect = () => {
+    if (closed || retry) return;
+    client?.end().catch(() => undefined);
+    client = undefined;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect()
+        .then(() => options.onReconnect())
+        .catch(() => scheduleReconnect());
+    }, 1000);
+    retry.unref();
+  };
+
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,251 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+
+const MAIN = join(import.meta.dirname, "../../src/main.ts");
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL;
+const ADMIN = `sma_${randomBytes(24).toString("hex")}`;
+/** Both instances count in the same keys; no other run shares them. */
+const KEY_PREFIX = `skinmarket-test:${randomUUID()}`;
+const STICKER = "Sticker | Crown (Foil)";
+
+interface Instance {
+  process: ChildProcess;
+  url: string;
+  output: string;
+}
+
+/**
+ * Two server processes on one PostgreSQL and Redis behave as one service: shared rate limits,
+ * purchases split across both selling each listing once, a clock moved on one seen by the other,
+ * and a timeout job run on both at once processing the trade once.
+ */
+describe(
+  "two instances on one PostgreSQL and Redis",
+  { skip: !(DATABASE_URL && REDIS_URL) && "needs TEST_DATABASE_URL and TEST_REDIS_URL" },
+  () => {
+    const database = `skinmarket_two_${process.pid}_${Date.now()}`;
+    let databaseUrl: string;
+    const instances: Instance[] = [];
+
+    const admin = async (url: string, statement: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    };
+    const call = async (
+      instance: Instance,
+      token: string,
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const response = await fetch(`${instance.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    async function start(): Promise<Instance> {
+      const child = spawn(process.execPath, [MAIN, "serve", "--port", "0", "--log-level", "info"], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL,
+          REDIS_KEY_PREFIX: KEY_PREFIX,
+          SANDBOX: "on",
+          SANDBOX_ADMIN_TOKEN: ADMIN,
+          SECRET_KEY: "ab".repeat(32),
+          JOBS_INTERVAL_MS: "3600000",
+          LIMITS: "on",
+        },
+        stdio: "pipe",
+      });
+      const instance: Instance = { process: child, url: "", output: "" };
+      instance.url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start:\n${instance.output}`)), 90_000);
+        child.stdout?.on("data", (chunk: Buffer) => {
+          instance.output += chunk;
+          const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)".*skinmarket is serving/.exec(instance.output);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.stderr?.on("data", (chunk: Buffer) => (instance.output += chunk));
+        child.on("exit", (code) => reject(new Error(`exited with ${code}:\n${instance.output}`)));
+      });
+      return instance;
+    }
+
+    before(async () => {
+      await admin(DATABASE_URL!, `CREATE DATABASE ${database}`);
+      const parsed = new URL(DATABASE_URL!);
+      parsed.pathname = `/${database}`;
+      databaseUrl = parsed.toString();
+      // The first loads the catalog; the second finds it loaded.
+      instances.push(await start());
+      instances.push(await start());
+    });
+
+    after(async () => {
+      for (const instance of instances) {
+        const exited = new Promise((resolve) => instance.process.once("exit", resolve));
+        instance.process.kill("SIGTERM");
+        await exited;
+      }
+      await admin(DATABASE_URL!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    });
+
+    async function trader(instance: Instance) {
+      const user = (await call(instance, ADMIN, "POST", "/sandbox/users", {})).body as {
+        user_id: string;
+        token: string;
+      };
+      const account = (
+        await call(instance, ADMIN, "POST", "/sandbox/platform/accounts", { user_id: user.user_id })
+      ).body as { platformid: string; cookies: string };
+      await call(instance, user.token, "POST", "/api/market/developer/platform/cookie", {
+        platformid: account.platformid,
+        platform_cookies: account.cookies,
+      });
+      await call(instance, user.token, "POST", "/api/market/developer/platform/setup", {
+        platformid: account.platformid,
+      });
+      return { ...user, platformid: account.platformid };
+    }
+
+    test("a token's limit is shared: 60 balance reads across both, the 61st refused on either", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const user = (await call(a, ADMIN, "POST", "/sandbox/users", {})).body as { token: string };
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, index) =>
+          call(index % 2 === 0 ? a : b, user.token, "GET", "/api/market/developer/balance"),
+        ),
+      );
+      assert.ok(answers.every((answer) => answer.status === 200));
+      assert.equal((await call(a, user.token, "GET", "/api/market/developer/balance")).status, 429);
+      assert.equal((await call(b, user.token, "GET", "/api/market/developer/balance")).status, 429);
+    });
+
+    test("concurrent purchases through both instances sell each listing exactly once", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const granted = (
+        await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+          market_hash_name: STICKER,
+          count: 20,
+        })
+      ).body as { assets: Array<{ assetid: string; goods_id: number }> };
+      const listed = await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: granted.assets.map((asset) => ({ assetid: asset.assetid, price: 1 })),
+      });
+      assert.equal(listed.status, 200);
+      const goodsId = granted.assets[0]!.goods_id;
+      const buyers = await Promise.all(Array.from({ length: 8 }, (_, index) => trader(index % 2 ? a : b)));
+      for (const buyer of buyers)
+        await call(a, ADMIN, "POST", `/sandbox/users/${buyer.user_id}/funds`, {
+          account: "balance",
+          amount: "100",
+        });
+      const bought = await Promise.all(
+        buyers.map((buyer, index) =>
+          call(index % 2 ? a : b, buyer.token, "POST", "/api/market/developer/purchase/orders", {
+            game: "cs2",
+            items: [{ goods_id: goodsId, max_price: 1, quantity: 5 }],
+          }),
+        ),
+      );
+      const units = bought.reduce(
+        (sum, answer) =>
+          sum +
+          ((answer.body.result as Record<string, { success_num: number }>)[String(goodsId)]?.success_num ??
+            0),
+        0,
+      );
+      assert.equal(units, 20);
+      const trades = await admin(
+        databaseUrl,
+        "SELECT count(*)::int AS n, count(DISTINCT listing_id)::int AS d FROM trades",
+      );
+      assert.deepEqual(trades.rows[0], { n: 20, d: 20 });
+    });
+
+    test("the clock moved on one instance is seen by the other; the timeout job on both fails a trade once", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const buyer = await trader(b);
+      const [asset] = (
+        (
+          await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+            market_hash_name: STICKER,
+            count: 1,
+          })
+        ).body as { assets: Array<{ assetid: string; goods_id: number }> }
+      ).assets;
+      await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid: asset!.assetid, price: 3 }],
+      });
+      await call(a, ADMIN, "POST", `/sandbox/users/${buyer.user_id}/funds`, {
+        account: "balance",
+        amount: "10",
+      });
+      const bought = await call(b, buyer.token, "POST", "/api/market/developer/purchase/orders", {
+        game: "cs2",
+        items: [{ goods_id: asset!.goods_id, max_price: 3, quantity: 1 }],
+      });
+      const tradeId = (bought.body.result as Record<string, { bill_order_ids: string[] }>)[
+        String(asset!.goods_id)
+      ]!.bill_order_ids[0]!;
+
+      const moved = await call(a, ADMIN, "POST", "/sandbox/clock/advance", { seconds: 13 * 3600 });
+      let seen = 0;
+      for (let attempt = 0; attempt < 50 && seen < (moved.body.offset_seconds as number); attempt++) {
+        seen = (await call(b, ADMIN, "GET", "/sandbox/clock")).body.offset_seconds as number;
+        if (seen < (moved.body.offset_seconds as number))
+          await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(seen, moved.body.offset_seconds, "the other instance follows the clock");
+
+      const runs = await Promise.all(
+        [a, b].map((instance) => call(instance, ADMIN, "POST", "/sandbox/jobs/run")),
+      );
+      const processed = runs
+        .flatMap((run) => run.body.jobs as Array<{ name: string; processed: number }>)
+        .filter((job) => job.name === "sync-trades")
+        .reduce((sum, job) => sum + job.processed, 0);
+      // Every trade waiting for its seller (this one and the earlier test's) timed out: each was
+      // processed by one instance only and refunded exactly once.
+      const timedOut = await admin(
+        databaseUrl,
+        `SELECT count(*)::int AS n FROM trades WHERE state = 'FAIL' AND rollback_by = 'seller_timeout'`,
+      );
+      assert.ok(processed >= 1);
+      assert.equal(processed, timedOut.rows[0].n);
+      const refunds = await admin(
+        databaseUrl,
+        `SELECT reference, count(*)::int AS n FROM journal_entries WHERE kind = 'trade_refund' GROUP BY reference`,
+      );
+      assert.equal(refunds.rows.length, processed);
+      assert.ok(refunds.rows.every((row) => row.n === 1));
+      assert.ok(refunds.rows.some((row) => row.reference === `trade:${tradeId}`));
+      const balance = await call(a, buyer.token, "GET", "/api/market/developer/balance");
+      assert.equal(balance.body.market_balance, "10.00");
+    });
+  },
+);

@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { OPERATIONS, type OperationDefinition } from "@skinmarket/contract";
+import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
+import type { RateSetting } from "../../src/http/plugins/limits.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+const silent = { warn() {}, info() {} };
+
+/** A request each limited operation admits (authenticated and valid); its answer may be any non-429. */
+const CALLS: Record<string, { method: "GET" | "POST" | "PUT"; url: string; body?: unknown }> = {
+  getBalance: { method: "GET", url: "/api/market/developer/balance" },
+  getBuyOrderStatus: { method: "GET", url: "/api/market/developer/buy_order/status" },
+  setBuyOrderStatus: { method: "PUT", url: "/api/market/developer/buy_order/status", body: {} },
+  listBuyOrders: { method: "GET", url: "/api/market/developer/buy_order?game=cs2" },
+  getPlatformInventory: {
+    method: "GET",
+    url: "/api/market/developer/platform/inventory?game=cs2&platformid=76561198000000001",
+  },
+  purchaseQuantity: { method: "GET", url: "/api/market/developer/purchase/quantity?game=cs2&goods_id=1" },
+  listPurchaseOrders: {
+    method: "POST",
+    url: "/api/market/developer/purchase/orders/list",
+    body: { game: "cs2" },
+  },
+  sellOrderHistory: {
+    method: "POST",
+    url: "/api/market/developer/sell_order/history",
+    body: { game: "cs2" },
+  },
+};
+
+/** The reference's "Limits" table, as the contract declares it. */
+const REFERENCE: Record<string, RateSetting> = {
+  listPurchaseOrders: { points: 10, seconds: 1 },
+  getPlatformInventory: { points: 60, seconds: 60 },
+  listBuyOrders: { points: 60, seconds: 60 },
+  getBuyOrderStatus: { points: 60, seconds: 60 },
+  purchaseQuantity: { points: 60, seconds: 60 },
+  sellOrderHistory: { points: 10, seconds: 1 },
+  getBalance: { points: 60, seconds: 60 },
+  setBuyOrderStatus: { points: 60, seconds: 60 },
+};
+
+test("the contract declares the reference's rate for every operation of its table", () => {
+  const declared = Object.fromEntries(
+    (OPERATIONS as readonly OperationDefinition[])
+      .filter((operation) => operation.limits?.rate)
+      .map((operation) => [operation.id, operation.limits!.rate]),
+  );
+  assert.deepEqual(declared, REFERENCE);
+});
+
+for (const store of ["memory", "Redis"] as const) {
+  describe(
+    `rate limits per token (${store})`,
+    { skip: store === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
+    () => {
+      let t: TestApp;
+      let limiterStore: LimiterStore;
+      // Windows of an hour, so that no window ends during a test; the points are the reference's.
+      const overrides = Object.fromEntries(
+        Object.entries(REFERENCE).map(([id, rate]) => [id, { points: rate.points, seconds: 3600 }]),
+      );
+      before(async () => {
+        limiterStore = new LimiterStore({
+          ...(store === "Redis" ? { redisUrl: REDIS_URL! } : {}),
+          keyPrefix: `skm-test:${randomUUID()}`,
+          log: silent,
+        });
+        t = await createTestApp({
+          limits: {
+            store: limiterStore,
+            settings: { overrides, defaultRate: { points: 20, seconds: 3600 } },
+          },
+        });
+      });
+      after(async () => {
+        await t.close();
+        await limiterStore.close();
+      });
+
+      for (const [id, call] of Object.entries(CALLS)) {
+        test(`${id}: ${REFERENCE[id]!.points} admitted, the next is 429 with Retry-After`, async () => {
+          const user = await t.createUser();
+          for (let index = 0; index < REFERENCE[id]!.points; index++) {
+            const response = await t.as(user.token, call.method, call.url, call.body);
+            assert.notEqual(response.statusCode, 429, `request ${index + 1}: ${response.body}`);
+            assert.equal(response.headers["ratelimit-limit"], String(REFERENCE[id]!.points));
+            assert.equal(response.headers["ratelimit-remaining"], String(REFERENCE[id]!.points - index - 1));
+          }
+          const refused = await t.as(user.token, call.method, call.url, call.body);
+          assert.equal(refused.statusCode, 429, refused.body);
+          assert.equal(refused.json().code, "Rate Limit Exceeded");
+          assert.match(refused.json().msg, new RegExp(`^${id} allows ${REFERENCE[id]!.points} requests`));
+          assert.ok(Number(refused.headers["retry-after"]) >= 1);
+          assert.equal(refused.headers["ratelimit-remaining"], "0");
+          assert.ok(Number(refused.headers["ratelimit-reset"]) > 0);
+        });
+      }
+
+      test("an operation the reference gives no limit gets the default rate", async () => {
+        const user = await t.createUser();
+        const url = "/api/market/developer/sell_order/on_sale?game=cs2";
+        for (let index = 0; index < 20; index++)
+          assert.notEqual((await t.as(user.token, "GET", url)).statusCode, 429);
+        const refused = await t.as(user.token, "GET", url);
+        assert.equal(refused.statusCode, 429);
+        assert.equal(refused.headers["ratelimit-policy"], "20;w=3600");
+      });
+
+      test("50 concurrent requests never get more than the limit admitted", async () => {
+        const user = await t.createUser();
+        const call = CALLS.listPurchaseOrders!;
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () => t.as(user.token, call.method, call.url, call.body)),
+        );
+        assert.equal(answers.filter((answer) => answer.statusCode !== 429).length, 10);
+      });
+
+      test("counts are per token; refused input costs nothing; the sandbox resets a token", async () => {
+        const user = await t.createUser();
+        const call = CALLS.sellOrderHistory!;
+        for (let index = 0; index < 5; index++) {
+          const invalid = await t.as(user.token, "POST", call.url, { game: "dota3" });
+          assert.equal(invalid.statusCode, 400);
+        }
+        const unauthenticated = await t.as("smk_not-a-token", "POST", call.url, call.body);
+        assert.equal(unauthenticated.statusCode, 401);
+        for (let index = 0; index < 10; index++)
+          assert.equal((await t.as(user.token, call.method, call.url, call.body)).statusCode, 200);
+        assert.equal((await t.as(user.token, call.method, call.url, call.body)).statusCode, 429);
+
+        const second = (await t.admin("POST", `/sandbox/users/${user.userId}/tokens`)).json<{
+          token: string;
+        }>();
+        assert.equal((await t.as(second.token, call.method, call.url, call.body)).statusCode, 200);
+
+        const reset = await t.admin("POST", `/sandbox/tokens/${user.tokenId}/limits/reset`);
+        assert.deepEqual(reset.json(), { token_id: user.tokenId, reset: true });
+        assert.equal((await t.as(user.token, call.method, call.url, call.body)).statusCode, 200);
+        assert.equal((await t.admin("POST", "/sandbox/tokens/999999/limits/reset")).statusCode, 404);
+      });
+
+      test("sandbox and internal routes are not limited", async () => {
+        for (let index = 0; index < 30; index++) {
+          const response = await t.admin("GET", "/sandbox/clock");
+          assert.equal(response.statusCode, 200);
+          assert.equal(response.headers["ratelimit-limit"], undefined);
+        }
+      });
+    },
+  );
+}
+
+describe("rate limits in real windows", () => {
+  let t: TestApp;
+  let limiterStore: LimiterStore;
+  before(async () => {
+    limiterStore = new LimiterStore({ log: silent });
+    t = await createTestApp({ limits: { store: limiterStore } });
+  });
+  after(async () => {
+    await t.close();
+    await limiterStore.close();
+  });
+
+  test("a per-second limit admits again once its second is over", async () => {
+    const user = await t.createUser();
+    const call = CALLS.listPurchaseOrders!;
+    let refused;
+    for (let index = 0; index < 11 && !refused; index++) {
+      const response = await t.as(user.token, call.method, call.url, call.body);
+      if (response.statusCode === 429) refused = response;
+    }
+    assert.ok(refused, "eleven requests within a second or two meet the limit");
+    await new Promise((resolve) => setTimeout(resolve, Number(refused.headers["retry-after"]) * 1000 + 50));
+    assert.equal((await t.as(user.token, call.method, call.url, call.body)).statusCode, 200);
+  });
+});
+
+describe("rate limits while Redis is unreachable", () => {
+  let t: TestApp;
+  let limiterStore: LimiterStore;
+  const warnings: string[] = [];
+  before(async () => {
+    limiterStore = new LimiterStore({
+      redisUrl: "redis://127.0.0.1:1",
+      log: { warn: (_object, message) => warnings.push(message), info() {} },
+    });
+    t = await createTestApp({
+      limits: { store: limiterStore, settings: { overrides: { getBalance: { points: 3, seconds: 3600 } } } },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await limiterStore.close();
+  });
+
+  test("the service keeps answering, counts in memory, and says so in its log", async () => {
+    const user = await t.createUser();
+    const codes = [];
+    for (let index = 0; index < 4; index++)
+      codes.push((await t.as(user.token, "GET", "/api/market/developer/balance")).statusCode);
+    assert.deepEqual(codes, [200, 200, 200, 429]);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /Redis is unreachable/);
+  });
+});
