@@ -22,9 +22,16 @@ export interface OperationInput<Operation extends OperationDefinition> {
   reply: FastifyReply;
 }
 
+/** What a handler answers: the response, less `req_remaining` where the route adds it (daily limits). */
+export type HandlerAnswer<Operation extends OperationDefinition> = Operation["limits"] extends {
+  daily: number;
+}
+  ? Omit<OperationResponse<Operation>, "req_remaining">
+  : OperationResponse<Operation>;
+
 export type OperationHandler<Operation extends OperationDefinition> = (
   input: OperationInput<Operation>,
-) => Promise<Result<OperationResponse<Operation>>>;
+) => Promise<Result<HandlerAnswer<Operation>>>;
 
 function isEmptyObject(value: unknown): boolean {
   return (
@@ -63,6 +70,7 @@ export function registerOperation<Operation extends OperationDefinition>(
       envelope: operation.envelope,
       operationId: operation.id,
       ...(operation.limits ? { limits: operation.limits } : {}),
+      ...(operation.readOnly ? { readOnly: true } : {}),
     },
     preValidation: async (request) => {
       if (!operation.body) {
@@ -96,6 +104,13 @@ export function registerOperation<Operation extends OperationDefinition>(
         reply,
       });
       if (!result.ok) throw new HttpFailure(result.failure);
+      // Operations with a daily allowance tell the caller what is left of it.
+      if (
+        request.requestsRemaining !== undefined &&
+        typeof result.value === "object" &&
+        result.value !== null
+      )
+        return { ...result.value, req_remaining: request.requestsRemaining };
       return result.value;
     },
   });

@@ -10,6 +10,7 @@ declare module "fastify" {
     /** The contract operation the route serves, and its limits. */
     operationId?: string;
     limits?: OperationLimits;
+    readOnly?: boolean;
   }
   interface FastifyRequest {
     actor: Actor;
@@ -19,6 +20,8 @@ declare module "fastify" {
     sessionUser?: SessionUser;
     /** The API token that authenticated the request, for limits per token. */
     tokenId?: number;
+    /** What is left of the token's daily allowance for this operation, for `req_remaining`. */
+    requestsRemaining?: number;
   }
 }
 

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { OPERATIONS, type OperationDefinition } from "@skinmarket/contract";
+import { defineOperation, OPERATIONS, type OperationDefinition } from "@skinmarket/contract";
+import Fastify, { type FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import { ok } from "../../src/domain/result.ts";
+import { registerOperation } from "../../src/http/operation-route.ts";
+import { registerErrorHandling } from "../../src/http/plugins/errors.ts";
+import { registerLimits } from "../../src/http/plugins/limits.ts";
+import { createValidatorCompiler } from "../../src/http/plugins/validation.ts";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import type { RateSetting } from "../../src/http/plugins/limits.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -207,5 +214,65 @@ describe("rate limits while Redis is unreachable", () => {
     assert.deepEqual(codes, [200, 200, 200, 429]);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!, /Redis is unreachable/);
+  });
+});
+
+describe("daily allowances", () => {
+  /** An official operation with a daily allowance of 3, on a bare app with the limits plugin. */
+  const daily = defineOperation({
+    id: "dailyProbe",
+    method: "GET",
+    path: "/probe",
+    access: "developer",
+    envelope: "official",
+    summary: "an operation with a daily allowance",
+    tags: ["Test"],
+    querystring: Type.Object({ bad: Type.Optional(Type.Boolean()) }),
+    response: Type.Object({ ok: Type.Boolean(), req_remaining: Type.Integer() }),
+    limits: { daily: 3 },
+  });
+  let app: FastifyInstance;
+  let limiterStore: LimiterStore;
+  before(async () => {
+    limiterStore = new LimiterStore({ log: silent });
+    app = Fastify();
+    app.setValidatorCompiler(createValidatorCompiler());
+    registerErrorHandling(app);
+    app.addHook("onRequest", async (request) => {
+      request.tokenId = Number(request.headers["x-token"]);
+    });
+    registerLimits(app, limiterStore, { defaultRate: { points: 100, seconds: 3600 }, overrides: {} });
+    registerOperation(app, daily, async ({ query }) =>
+      query.bad
+        ? { ok: false, failure: { code: "Invalid Argument", message: "bad: refused" } }
+        : ok({ ok: true }),
+    );
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await limiterStore.close();
+  });
+  const probe = (token: string, bad = false) =>
+    app.inject({ method: "GET", url: `/probe${bad ? "?bad=true" : ""}`, headers: { "x-token": token } });
+
+  test("admits exactly its number, says what is left, then Quota Exceeded until it renews", async () => {
+    const remaining = [];
+    for (let index = 0; index < 3; index++) remaining.push((await probe("1")).json().req_remaining);
+    assert.deepEqual(remaining, [2, 1, 0]);
+    const refused = await probe("1");
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().code, "Quota Exceeded");
+    assert.match(
+      refused.json().msg,
+      /allows 3 requests per 24 hours per token; the allowance renews in 2[34] h/,
+    );
+    assert.ok(Number(refused.headers["retry-after"]) > 23 * 3600);
+    assert.equal((await probe("2")).json().req_remaining, 2, "another token has its own allowance");
+  });
+
+  test("a request the operation refuses as bad input costs no allowance", async () => {
+    for (let index = 0; index < 5; index++) assert.equal((await probe("3", true)).statusCode, 400);
+    assert.equal((await probe("3")).json().req_remaining, 2);
   });
 });

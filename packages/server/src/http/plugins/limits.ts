@@ -21,12 +21,16 @@ export interface LimitSettings {
  * count is taken after authentication and validation, so refused requests cost nothing. Every
  * limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and
  * `RateLimit-Policy`; a request over the limit is 429 `Rate Limit Exceeded` with `Retry-After`.
+ * Operations with a daily allowance also count in a 24-hour window: their answers carry the true
+ * `req_remaining`, and a request beyond it is 429 `Quota Exceeded` with `Retry-After`.
  */
 export function registerLimits(app: FastifyInstance, store: LimiterStore, settings: LimitSettings): void {
   app.addHook("onRoute", (route) => {
     const rate = rateOf(route.config, settings);
     // Made up front, so that a token's counters can be reset on every operation.
     if (rate) store.limiter(`rate:${route.config!.operationId}`, rate.points, rate.seconds);
+    const daily = route.config?.limits?.daily;
+    if (rate && daily) store.limiter(`daily:${route.config!.operationId}`, daily, DAY_SECONDS);
   });
 
   app.addHook("preHandler", async (request, reply) => {
@@ -34,8 +38,9 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
     const rate = rateOf(config, settings);
     if (!rate || request.tokenId === undefined) return;
     const limiter = store.limiter(`rate:${config.operationId}`, rate.points, rate.seconds);
+    const key = String(request.tokenId);
     try {
-      const taken = await limiter.consume(String(request.tokenId));
+      const taken = await limiter.consume(key);
       setHeaders(reply, rate, taken.remainingPoints, taken.msBeforeNext);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
@@ -46,7 +51,39 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
         message: `${config.operationId} allows ${rate.points} requests per ${describe(rate.seconds)} per token; retry after ${Math.ceil(refusal.msBeforeNext / 1000)} s`,
       });
     }
+    const daily = config.limits?.daily;
+    if (!daily) return;
+    const allowance = store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS);
+    try {
+      const taken = await allowance.consume(key);
+      request.requestsRemaining = taken.remainingPoints;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      reply.header("retry-after", String(seconds));
+      return sendFailure(reply, config.envelope ?? "official", {
+        code: "Quota Exceeded",
+        message: `${config.operationId} allows ${daily} requests per 24 hours per token; the allowance renews in ${renewsIn(seconds)}`,
+      });
+    }
   });
+
+  // A request the operation itself refused as bad input gives its daily allowance back.
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.requestsRemaining === undefined || reply.statusCode !== 400) return;
+    const operationId = request.routeOptions.config.operationId;
+    const daily = request.routeOptions.config.limits?.daily;
+    if (operationId && daily && request.tokenId !== undefined)
+      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(String(request.tokenId));
+  });
+}
+
+const DAY_SECONDS = 86_400;
+
+function renewsIn(seconds: number): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.ceil((seconds % 3600) / 60);
+  return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`;
 }
 
 function rateOf(
