@@ -25,23 +25,37 @@ import {
   type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
+import { LimitTracker, type RateLimitState } from "./rate-limits.ts";
+import { callOperation, type TransportOptions } from "./transport.ts";
 
 /** Query of the inventory operation; fields with defaults may be left out. */
 export type InventoryQuery = Pick<OperationQuery<typeof getPlatformInventory>, "platformid"> &
   Partial<Omit<OperationQuery<typeof getPlatformInventory>, "platformid">>;
-import { callOperation, type TransportOptions } from "./transport.ts";
 
 export type MarketClientOptions = TransportOptions & { token: string };
 
 /**
  * The official operations, called with a developer's bearer token. Each method answers the
- * operation's success body and raises `MarketApiError` (code, msg, status) on failure.
+ * operation's success body and raises `MarketApiError` (code, msg, status) on failure. The calls
+ * of one client share the token's rate buckets and its limit state.
  */
 export class MarketClient {
   readonly #options: MarketClientOptions;
+  readonly #limits: LimitTracker;
 
   constructor(options: MarketClientOptions) {
-    this.#options = options;
+    this.#limits = options.limitTracker ?? new LimitTracker();
+    this.#options = { ...options, limitTracker: this.#limits };
+  }
+
+  /** What the server's `RateLimit-*` headers said in the operation's last answer, if any came. */
+  rateLimitState(operationId: string): RateLimitState | undefined {
+    return this.#limits.rateLimitState(operationId);
+  }
+
+  /** The `req_remaining` of the operation's last answer that had one: its daily allowance left. */
+  requestsRemaining(operationId: string): number | undefined {
+    return this.#limits.requestsRemaining(operationId);
   }
 
   async getBalance(): Promise<OperationResponse<typeof getBalance>> {

@@ -80,14 +80,14 @@ describe("callOperation", () => {
   test("an answer that is not JSON, or no answer at all, is a MarketTransportError", async () => {
     const html = fakeFetch(502, "<html>bad gateway</html>");
     await assert.rejects(
-      callOperation({ baseUrl: "http://m.test", fetch: html.fetch }, getBalance),
+      callOperation({ baseUrl: "http://m.test", fetch: html.fetch, maxRetries: 0 }, getBalance),
       MarketTransportError,
     );
     const down = (async () => {
       throw new TypeError("fetch failed");
     }) as typeof fetch;
     await assert.rejects(
-      callOperation({ baseUrl: "http://m.test", fetch: down }, getBalance),
+      callOperation({ baseUrl: "http://m.test", fetch: down, maxRetries: 0 }, getBalance),
       MarketTransportError,
     );
   });

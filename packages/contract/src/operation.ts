@@ -44,6 +44,11 @@ export interface OperationDefinition {
   /** The success body (HTTP 200). */
   readonly response: TSchema;
   readonly limits?: OperationLimits;
+  /**
+   * A POST that only reads (a search with a body): safe to send again, so it takes no
+   * `Idempotency-Key` and clients may retry it like a GET.
+   */
+  readonly readOnly?: boolean;
 }
 
 export function defineOperation<const Definition extends OperationDefinition>(

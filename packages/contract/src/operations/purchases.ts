@@ -100,6 +100,7 @@ export const purchaseOrders = defineOperation({
 
 export const listPurchaseOrders = defineOperation({
   id: "listPurchaseOrders",
+  readOnly: true,
   limits: { rate: { points: 10, seconds: 1 } },
   method: "POST",
   path: "/api/market/developer/purchase/orders/list",
@@ -159,6 +160,7 @@ export const sendOffer = defineOperation({
 
 export const sellOrderHistory = defineOperation({
   id: "sellOrderHistory",
+  readOnly: true,
   limits: { rate: { points: 10, seconds: 1 } },
   method: "POST",
   path: "/api/market/developer/sell_order/history",

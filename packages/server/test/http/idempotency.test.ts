@@ -111,6 +111,20 @@ describe("idempotent writes", () => {
     assert.equal(read.statusCode, 200);
   });
 
+  test("a POST that only reads ignores the key: every call answers afresh", async () => {
+    const list = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/market/developer/purchase/orders/list",
+        headers: { authorization: `Bearer ${buyer.token}`, "idempotency-key": "a-read" },
+        payload: { game: "cs2" },
+      });
+    assert.equal((await list()).statusCode, 200);
+    const again = await list();
+    assert.equal(again.statusCode, 200);
+    assert.equal(again.headers["idempotent-replayed"], undefined);
+  });
+
   test("a request refused before it runs (auth, validation) does not take the key", async () => {
     const unauthenticated = await bid("late-key", 1, "smk_nobody");
     assert.equal(unauthenticated.statusCode, 401);

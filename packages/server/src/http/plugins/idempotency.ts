@@ -17,7 +17,7 @@ declare module "fastify" {
 }
 
 /**
- * Official writes (POST, PUT, DELETE) accept an `Idempotency-Key` header (docs/design.md section
+ * Official writes (POST, PUT, DELETE, but not the POSTs that only read) accept an `Idempotency-Key` header (docs/design.md section
  * 7): per user, the first answer is stored for 24 hours and replayed, marked `Idempotent-Replayed:
  * true`; the same key with another request is 422 `Idempotency Key Reused`; while the first is
  * still running, a duplicate is 409 `Invalid State`, so a write never runs twice. Runs after
@@ -26,7 +26,7 @@ declare module "fastify" {
 export function registerIdempotency(app: FastifyInstance): void {
   app.addHook("preHandler", async (request, reply) => {
     const config = request.routeOptions.config;
-    if (config?.envelope !== "official" || request.method === "GET") return;
+    if (config?.envelope !== "official" || request.method === "GET" || config.readOnly) return;
     const header = request.headers["idempotency-key"];
     if (header === undefined) return;
     if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
