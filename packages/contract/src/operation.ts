@@ -26,6 +26,11 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export interface OperationLimits {
   readonly rate?: { readonly points: number; readonly seconds: number };
   readonly daily?: number;
+  /**
+   * At most `perDay` distinct goods per UTC day, read from the request's `field` (query or body:
+   * one id or a list); a goods already asked for that day does not count again.
+   */
+  readonly distinctGoods?: { readonly perDay: number; readonly field: string };
 }
 
 export interface OperationDefinition {

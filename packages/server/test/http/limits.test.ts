@@ -276,3 +276,79 @@ describe("daily allowances", () => {
     assert.equal((await probe("3")).json().req_remaining, 2);
   });
 });
+
+for (const store of ["memory", "Redis"] as const) {
+  describe(
+    `distinct goods per day (${store})`,
+    { skip: store === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
+    () => {
+      const goods = defineOperation({
+        id: "goodsProbe",
+        method: "POST",
+        path: "/goods-probe",
+        access: "developer",
+        envelope: "official",
+        summary: "an operation limited to 3 distinct goods a day",
+        tags: ["Test"],
+        body: Type.Object({ goods_id: Type.Array(Type.Integer()) }),
+        response: Type.Object({ ok: Type.Boolean() }),
+        limits: { distinctGoods: { perDay: 3, field: "goods_id" } },
+      });
+      let app: FastifyInstance;
+      let limiterStore: LimiterStore;
+      before(async () => {
+        limiterStore = new LimiterStore({
+          ...(store === "Redis" ? { redisUrl: REDIS_URL! } : {}),
+          keyPrefix: `skm-test:${randomUUID()}`,
+          log: silent,
+        });
+        app = Fastify();
+        app.setValidatorCompiler(createValidatorCompiler());
+        registerErrorHandling(app);
+        app.addHook("onRequest", async (request) => {
+          request.tokenId = Number(request.headers["x-token"]);
+        });
+        registerLimits(app, limiterStore, { defaultRate: { points: 100, seconds: 3600 }, overrides: {} });
+        registerOperation(app, goods, async ({ body }) =>
+          body.goods_id.includes(404)
+            ? { ok: false, failure: { code: "Invalid Argument", message: "goods_id: no such goods" } }
+            : ok({ ok: true }),
+        );
+        await app.ready();
+        // Redis answers once connected; the first request may otherwise count in memory.
+        for (let attempt = 0; attempt < 50 && store === "Redis"; attempt++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      after(async () => {
+        await app.close();
+        await limiterStore.close();
+      });
+      const ask = (token: string, ids: number[]) =>
+        app.inject({
+          method: "POST",
+          url: "/goods-probe",
+          headers: { "x-token": token },
+          payload: { goods_id: ids },
+        });
+
+      test("at most 3 distinct goods a day; a goods asked again costs nothing; refusals give theirs back", async () => {
+        assert.equal((await ask("1", [1, 2])).statusCode, 200);
+        assert.equal((await ask("1", [2, 1, 2])).statusCode, 200, "already asked for today");
+        assert.equal((await ask("1", [404])).statusCode, 400);
+        assert.equal((await ask("1", [3])).statusCode, 200, "the refused goods did not count");
+        const over = await ask("1", [4]);
+        assert.equal(over.statusCode, 429);
+        assert.equal(over.json().code, "Quota Exceeded");
+        assert.match(
+          over.json().msg,
+          /allows 3 distinct goods_id per day \(UTC\) per token; 3 asked for today/,
+        );
+        assert.ok(Number(over.headers["retry-after"]) <= 86_400);
+        assert.equal((await ask("1", [1, 2, 3])).statusCode, 200);
+        assert.equal((await ask("2", [4, 5, 6])).statusCode, 200, "another token counts its own");
+        await limiterStore.reset("1");
+        assert.equal((await ask("1", [7, 8, 9])).statusCode, 200, "the sandbox's reset forgets the day");
+      });
+    },
+  );
+}

@@ -19,6 +19,7 @@ export class LimiterStore {
   readonly #redis: Redis | undefined;
   readonly #prefix: string;
   readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #distinct = new Map<string, Set<string>>();
 
   constructor(options: LimiterStoreOptions) {
     this.#prefix = options.keyPrefix ?? "skinmarket:limits";
@@ -67,12 +68,96 @@ export class LimiterStore {
     return limiter;
   }
 
+  /**
+   * Adds goods ids to the set `name` of a key (a token) for the current UTC day, unless the set
+   * would then hold more than `limit`; ids already in it cost nothing. Answers whether they were
+   * admitted, how many the set holds, and which ids are new today. In Redis the check and the add
+   * are one script.
+   */
+  async addDistinct(
+    name: string,
+    key: string,
+    ids: readonly string[],
+    limit: number,
+  ): Promise<{ admitted: boolean; used: number; fresh: string[] }> {
+    const setKey = `${this.#prefix}:distinct:${name}:${key}:${utcDay()}`;
+    const unique = [...new Set(ids)];
+    if (this.#redis?.status === "ready") {
+      try {
+        const [admitted, used, ...fresh] = (await this.#redis.eval(
+          ADD_DISTINCT_SCRIPT,
+          1,
+          setKey,
+          String(limit),
+          String(SET_TTL_SECONDS),
+          ...unique,
+        )) as [number, number, ...string[]];
+        return { admitted: admitted === 1, used, fresh };
+      } catch {
+        // Redis went away mid-call: count in memory, as every other limit does.
+      }
+    }
+    return this.#addDistinctInMemory(setKey, unique, limit);
+  }
+
+  /** Takes ids back out of today's set (a request that was refused after all). */
+  async removeDistinct(name: string, key: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const setKey = `${this.#prefix}:distinct:${name}:${key}:${utcDay()}`;
+    const memory = this.#distinct.get(setKey);
+    for (const id of ids) memory?.delete(id);
+    if (this.#redis?.status === "ready") await this.#redis.srem(setKey, ...ids).catch(() => undefined);
+  }
+
+  #addDistinctInMemory(setKey: string, ids: string[], limit: number) {
+    for (const known of this.#distinct.keys())
+      if (!known.endsWith(`:${utcDay()}`)) this.#distinct.delete(known);
+    const set = this.#distinct.get(setKey) ?? new Set<string>();
+    const fresh = ids.filter((id) => !set.has(id));
+    if (set.size + fresh.length > limit) return { admitted: false, used: set.size, fresh: [] };
+    for (const id of fresh) set.add(id);
+    this.#distinct.set(setKey, set);
+    return { admitted: true, used: set.size, fresh };
+  }
+
   /** Forgets every count of one key (a token) in every counter made so far. */
   async reset(key: string): Promise<void> {
     await Promise.all([...this.#limiters.values()].map((limiter) => limiter.delete(key)));
+    for (const setKey of [...this.#distinct.keys()])
+      if (setKey.includes(`:${key}:`)) this.#distinct.delete(setKey);
+    if (this.#redis?.status === "ready") {
+      const keys = await this.#redis.keys(`${this.#prefix}:distinct:*:${key}:*`).catch(() => []);
+      if (keys.length > 0) await this.#redis.del(...keys).catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {
     if (this.#redis) await this.#redis.quit().catch(() => this.#redis?.disconnect());
   }
 }
+
+/** The day of the distinct-goods allowance: the calendar day in UTC (docs/design.md section 7). */
+export function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Seconds until the next UTC midnight, when a new distinct-goods day starts. */
+export function secondsToUtcMidnight(now = new Date()): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
+const SET_TTL_SECONDS = 2 * 86_400;
+
+/** KEYS[1]: the day's set; ARGV: limit, ttl, ids (distinct). Answers {admitted 0|1, size, fresh ids...}. */
+const ADD_DISTINCT_SCRIPT = `
+local fresh = {}
+for i = 3, #ARGV do
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then table.insert(fresh, ARGV[i]) end
+end
+local size = redis.call('SCARD', KEYS[1])
+if size + #fresh > tonumber(ARGV[1]) then return {0, size} end
+for _, id in ipairs(fresh) do redis.call('SADD', KEYS[1], id) end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+return {1, size + #fresh, unpack(fresh)}
+`;

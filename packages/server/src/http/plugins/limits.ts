@@ -1,7 +1,7 @@
 import type { OperationLimits } from "@skinmarket/contract";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import type { LimiterStore } from "../limits/limiter-store.ts";
+import { secondsToUtcMidnight, type LimiterStore } from "../limits/limiter-store.ts";
 import { sendFailure } from "../failure.ts";
 
 export interface RateSetting {
@@ -51,6 +51,20 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
         message: `${config.operationId} allows ${rate.points} requests per ${describe(rate.seconds)} per token; retry after ${Math.ceil(refusal.msBeforeNext / 1000)} s`,
       });
     }
+    const distinct = config.limits?.distinctGoods;
+    if (distinct) {
+      const ids = goodsIdsOf(request, distinct.field);
+      const added = await store.addDistinct(config.operationId!, key, ids, distinct.perDay);
+      if (!added.admitted) {
+        const seconds = secondsToUtcMidnight();
+        reply.header("retry-after", String(seconds));
+        return sendFailure(reply, config.envelope ?? "official", {
+          code: "Quota Exceeded",
+          message: `${config.operationId} allows ${distinct.perDay} distinct ${distinct.field} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
+        });
+      }
+      request.distinctGoodsAdded = added.fresh;
+    }
     const daily = config.limits?.daily;
     if (!daily) return;
     const allowance = store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS);
@@ -68,17 +82,30 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
     }
   });
 
-  // A request the operation itself refused as bad input gives its daily allowance back.
+  // A request the operation itself refused as bad input, or that went over an allowance, gives
+  // back what it took.
   app.addHook("onResponse", async (request, reply) => {
-    if (request.requestsRemaining === undefined || reply.statusCode !== 400) return;
-    const operationId = request.routeOptions.config.operationId;
+    const refused = reply.statusCode === 400 || reply.statusCode === 429;
+    const operationId = request.routeOptions.config?.operationId;
+    if (!refused || !operationId || request.tokenId === undefined) return;
+    const key = String(request.tokenId);
     const daily = request.routeOptions.config.limits?.daily;
-    if (operationId && daily && request.tokenId !== undefined)
-      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(String(request.tokenId));
+    if (daily && request.requestsRemaining !== undefined && reply.statusCode === 400)
+      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(key);
+    if (request.distinctGoodsAdded) await store.removeDistinct(operationId, key, request.distinctGoodsAdded);
   });
 }
 
 const DAY_SECONDS = 86_400;
+
+/** The goods ids a request asks for: one id or a list, in the query or the body. */
+function goodsIdsOf(request: FastifyRequest, field: string): string[] {
+  const from = (source: unknown) =>
+    source !== null && typeof source === "object" ? (source as Record<string, unknown>)[field] : undefined;
+  const value = from(request.query) ?? from(request.body);
+  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return values.map(String);
+}
 
 function renewsIn(seconds: number): string {
   const hours = Math.floor(seconds / 3600);
