@@ -14,6 +14,7 @@ import { fundAccount } from "../src/domain/wallet/fund-account.ts";
 import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { benchPurchases } from "./purchases.ts";
+import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 
 /**
  * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
@@ -21,7 +22,8 @@ import { benchPurchases } from "./purchases.ts";
  *   --duration <s>   seconds per HTTP measurement (default 5)
  *   --json           print the results as JSON
  * BENCH_DATABASE_URL: also measure on that PostgreSQL server. Use a scratch database: the bench
- * migrates it and leaves its users and journal entries behind.
+ * migrates it and leaves its users and journal entries behind. BENCH_REDIS_URL: also measure the
+ * rate limits counted in that Redis.
  */
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -77,7 +79,7 @@ async function helloWorldBaseline(): Promise<number> {
   return baseline;
 }
 
-async function httpFigures(location: DatabaseLocation, label: string, baseline: number): Promise<void> {
+async function httpFigures(location: DatabaseLocation, label: string, baseline: number): Promise<number> {
   progress(`GET /api/market/developer/balance (bearer auth, ledger read, ${label})`);
   const database = await openDatabase(location);
   await migrateToLatest(database.db);
@@ -99,6 +101,53 @@ async function httpFigures(location: DatabaseLocation, label: string, baseline: 
     unit: "req/s",
     ratio: balance / baseline,
     note: "vs Fastify hello-world, same run",
+  });
+  return balance;
+}
+
+/**
+ * The cost of the rate limits: the same balance requests with every limit counted (in memory, or
+ * in Redis with BENCH_REDIS_URL), against the run without limits. The rate is set so high that
+ * nothing is refused: what is measured is the counting.
+ */
+async function limitFigures(
+  label: string,
+  withoutLimits: number,
+  redisUrl: string | undefined,
+): Promise<void> {
+  progress(`GET /api/market/developer/balance with limits counted (${label})`);
+  const database = await openDatabase({ kind: "pglite" });
+  await migrateToLatest(database.db);
+  const clock = new OffsetClock();
+  const ctx: DomainContext = { db: database.db, clock, actor: { kind: "admin" }, log, ...services };
+  const user = await createUser(ctx, { nickname: `bench-limits-${Date.now()}` });
+  if (!user.ok) throw new Error(user.failure.message);
+  const store = new LimiterStore({
+    ...(redisUrl ? { redisUrl } : {}),
+    keyPrefix: `skinmarket-bench:${Date.now()}`,
+    log,
+  });
+  const unlimited = { points: 1_000_000_000, seconds: 3600 };
+  const app = await buildApp({
+    database,
+    clock,
+    ...services,
+    limits: { store, settings: { defaultRate: unlimited, overrides: { getBalance: unlimited } } },
+  });
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  const limited = await requestsPerSecond(`${url}/api/market/developer/balance`, {
+    authorization: `Bearer ${user.value.token}`,
+  });
+  await app.close();
+  await store.close();
+  await database.close();
+  figures.push({
+    name: `limits counted (${label})`,
+    value: limited,
+    baseline: withoutLimits,
+    unit: "req/s",
+    ratio: limited / withoutLimits,
+    note: "balance requests with rate limits counted, vs the same without limits (PGlite)",
   });
 }
 
@@ -195,7 +244,9 @@ if (positionals[0] === "purchases") {
 }
 
 const helloWorld = await helloWorldBaseline();
-await httpFigures({ kind: "pglite" }, "PGlite", helloWorld);
+const embeddedBalance = await httpFigures({ kind: "pglite" }, "PGlite", helloWorld);
+await limitFigures("memory", embeddedBalance, undefined);
+if (process.env.BENCH_REDIS_URL) await limitFigures("Redis", embeddedBalance, process.env.BENCH_REDIS_URL);
 await ledgerFigures({ kind: "pglite" }, "PGlite", 500);
 const server = process.env.BENCH_DATABASE_URL;
 if (server) {
