@@ -153,10 +153,15 @@ async function lockOffer(ctx: DomainContext, tradeofferid: string): Promise<Resu
   return row ? ok(row) : fail("Not Found", `trade offer ${tradeofferid} does not exist`);
 }
 
-async function settle(ctx: DomainContext, row: OfferRow, state: OfferRow["state"]): Promise<OfferRow> {
+async function settle(
+  ctx: DomainContext,
+  row: OfferRow,
+  state: OfferRow["state"],
+  now = ctx.clock.now(),
+): Promise<OfferRow> {
   const updated = await ctx.db
     .updateTable("sandbox_trade_offers")
-    .set({ state, updated_at: ctx.clock.now() })
+    .set({ state, updated_at: now })
     .where("tradeofferid", "=", row.tradeofferid)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -223,8 +228,10 @@ export async function respondToOffer(
       await settle(tx, offer.value, "cancelled");
       return ok(toPlatformOffer({ ...offer.value, state: "cancelled" }));
     }
-    const received = await moveAssets(tx, offer.value);
-    return ok(toPlatformOffer(await settle(tx, offer.value, "accepted"), received));
+    // One moment for the whole acceptance: the items' cooldown runs from the offer's answer.
+    const now = tx.clock.now();
+    const received = await moveAssets(tx, offer.value, now);
+    return ok(toPlatformOffer(await settle(tx, offer.value, "accepted", now), received));
   });
 }
 
@@ -243,8 +250,7 @@ async function checkStillHeld(ctx: DomainContext, sender: string, assetids: numb
 }
 
 /** Each item leaves the sender and arrives at the receiver under a new assetid, in cooldown. */
-async function moveAssets(ctx: DomainContext, offer: OfferRow): Promise<Record<string, string>> {
-  const now = ctx.clock.now();
+async function moveAssets(ctx: DomainContext, offer: OfferRow, now: Date): Promise<Record<string, string>> {
   const received: Record<string, string> = {};
   for (const assetid of offer.assetids) {
     const moved = await sql<{ assetid: number }>`
