@@ -1,7 +1,7 @@
-import { getUserInfo, login, logout, type OperationResponse } from "@skinmarket/contract";
+import { getBuyOrderBook, getUserInfo, login, logout, type OperationResponse } from "@skinmarket/contract";
 import { callOperation, type TransportOptions } from "./transport.ts";
 
-/** The website's sign-in routes; keeps the `session` cookie between calls. */
+/** The website's routes: sign-in (keeping the `session` cookie between calls) and market pages. */
 export class WebClient {
   readonly #options: TransportOptions;
   #session: string | undefined;
@@ -29,6 +29,16 @@ export class WebClient {
     const answer = await callOperation(this.#options, logout, { headers: this.#cookieHeader() });
     this.#session = undefined;
     return answer.body;
+  }
+
+  /** The public buy-order book of one goods, best price first. */
+  async getBuyOrderBook(goodsId: number, pageNum = 1): Promise<OperationResponse<typeof getBuyOrderBook>> {
+    return (
+      await callOperation(this.#options, getBuyOrderBook, {
+        query: { game: "csgo", goods_id: goodsId, page_num: pageNum },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
   }
 
   #cookieHeader(): Record<string, string> {

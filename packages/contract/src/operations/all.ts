@@ -2,6 +2,7 @@ import { getBuyOrderStatus, setBuyOrderStatus } from "./buy-order-status.ts";
 import {
   cancelBuyOrders,
   createBuyOrder,
+  getBuyOrderBook,
   listBuyOrders,
   sandboxCancelBuyOrders,
   sandboxCreateBuyOrder,
@@ -58,6 +59,7 @@ export const OPERATIONS = [
   listBuyOrders,
   cancelBuyOrders,
   supplyBuyOrder,
+  getBuyOrderBook,
   sandboxCreateBuyOrder,
   sandboxListBuyOrders,
   sandboxCancelBuyOrders,

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { IdString, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import { IdString, InternalOk, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
 
@@ -174,4 +174,66 @@ export const sandboxCancelBuyOrders = defineOperation({
   params: SandboxUserParams,
   body: StrictObject({ buy_order_ids: BuyOrderIds }),
   response: Type.Record(Type.String(), Type.String()),
+});
+
+/** One constraint of a buy order as the website shows it. */
+const BookSpecific = Type.Object({
+  color: Type.String(),
+  simple_text: Type.String(),
+  text: Type.String(),
+  type: Type.String(),
+  values: Type.Array(Type.String()),
+});
+
+/** The reference's internal buy-order book item. */
+export const BookBuyOrder = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  game: Type.String(),
+  appid: Type.Integer(),
+  goods_id: Type.Integer(),
+  icon_url: Type.String(),
+  price: MoneyString,
+  fee: MoneyString,
+  num: Type.Integer(),
+  real_num: Type.Integer(),
+  frozen_num: Type.Integer(),
+  frozen_amount: MoneyString,
+  created_at: UnixSeconds,
+  updated_at: UnixSeconds,
+  expire_time: Type.Integer(),
+  allow_tradable_cooldown: Type.Integer(),
+  tradable_cooldown: Type.Null(),
+  pay_expire_timeout: Type.Integer(),
+  pay_method: Type.Integer(),
+  pay_method_text: Type.String(),
+  supported_pay_channels: Type.Array(Type.String()),
+  specific: Type.Array(BookSpecific),
+  state: Type.String(),
+  state_text: Type.String(),
+});
+
+/** GET /api/market/goods/buy_order: the public buy-order book of one goods (website route). */
+export const getBuyOrderBook = defineOperation({
+  id: "getBuyOrderBook",
+  method: "GET",
+  path: "/api/market/goods/buy_order",
+  access: "public",
+  envelope: "internal",
+  summary: "The buy-order book of one goods: best price first, orders of offline buyers hidden",
+  tags: ["Website"],
+  querystring: Type.Object({
+    game: Type.Enum(["csgo"], { description: "game: csgo (website routes)" }),
+    goods_id: Type.Integer({ minimum: 1 }),
+    page_num: Type.Integer({ minimum: 1, default: 1 }),
+  }),
+  response: InternalOk({
+    items: Type.Array(BookBuyOrder),
+    page_num: Type.Integer(),
+    page_size: Type.Integer(),
+    total_count: Type.Integer(),
+    total_page: Type.Integer(),
+    show_pay_method_icon: Type.Boolean(),
+    user_infos: Type.Record(Type.String(), Type.Object({ user_id: Type.String(), nickname: Type.String() })),
+  }),
 });

@@ -483,6 +483,68 @@ describe("buy orders", () => {
     await t.assertLedger();
   });
 
+  test("the public book: anyone may read it, best price first, offline buyers hidden", async () => {
+    await t.fund(buyer.userId, "margin", 100);
+    await t.fund(rival.userId, "balance", 100);
+    const low = (await order(buyer, { goods_id: redlineId, price: 5, num: 2, pay_method: "margin" })).json();
+    const high = (
+      await order(rival, {
+        goods_id: redlineId,
+        price: 7,
+        specific: [{ type: "paintwear", values: ["0.15", "0.2"] }],
+      })
+    ).json();
+    const book = await t.app.inject({
+      method: "GET",
+      url: `/api/market/goods/buy_order?game=csgo&goods_id=${redlineId}`,
+    });
+    assert.equal(book.statusCode, 200, book.body);
+    const { code, data, msg } = book.json();
+    assert.equal(code, "OK");
+    assert.equal(msg, null);
+    assert.deepEqual(
+      data.items.map((item: { id: string }) => item.id),
+      [high.id, low.id],
+    );
+    const [first, second] = data.items;
+    assert.equal(first.price, "7.00");
+    assert.equal(first.fee, "0.18");
+    assert.deepEqual(first.specific, [
+      {
+        color: "#4A90E2",
+        simple_text: "0.15-0.2",
+        text: "磨损 0.15-0.2",
+        type: "paintwear",
+        values: ["0.15", "0.2"],
+      },
+    ]);
+    assert.equal(second.pay_method_text, "保证金");
+    assert.deepEqual(second.supported_pay_channels, ["margin"]);
+    assert.equal(data.total_count, 2);
+    assert.equal(data.user_infos[rival.userId].nickname, "bo-rival");
+
+    await api(rival.token, "PUT", "buy_order/status", { buy_order_status: "offline" });
+    const hidden = await t.app.inject({
+      method: "GET",
+      url: `/api/market/goods/buy_order?game=csgo&goods_id=${redlineId}`,
+    });
+    assert.deepEqual(
+      hidden.json().data.items.map((item: { id: string }) => item.id),
+      [low.id],
+    );
+    const unknown = await t.app.inject({
+      method: "GET",
+      url: "/api/market/goods/buy_order?game=csgo&goods_id=999999999",
+    });
+    assert.equal(unknown.statusCode, 404);
+    assert.deepEqual(Object.keys(unknown.json()).sort(), ["code", "error", "extra"]);
+    const wrongGame = await t.app.inject({
+      method: "GET",
+      url: `/api/market/goods/buy_order?game=cs2&goods_id=${redlineId}`,
+    });
+    assert.equal(wrongGame.statusCode, 400);
+  });
+
   test("sandbox: create, list and cancel buy orders for any user", async () => {
     await t.fund(rival.userId, "balance", 10);
     const created = await t.admin("POST", `/sandbox/users/${rival.userId}/buy_orders`, {

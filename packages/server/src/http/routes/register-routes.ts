@@ -10,6 +10,7 @@ import { registerUploadPlatformCookies } from "./platform/upload-platform-cookie
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
 import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
 import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-orders/buy-order-routes.ts";
+import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -43,6 +44,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerSellerTradeRoutes(app);
   registerPurchaseRoutes(app);
   registerBuyOrderRoutes(app);
+  registerGetBuyOrderBook(app);
 
   registerLogin(app, options);
   registerLogout(app);

@@ -1,0 +1,122 @@
+import { formatMoney } from "@skinmarket/contract";
+import { sql } from "kysely";
+import type { SpecificRow } from "../../storage/schema.ts";
+import { toUnixSeconds } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+import { sellerFee } from "../listings/seller-fee.ts";
+import { fail, ok } from "../result.ts";
+import { phaseTagsOf } from "../catalog/phases.ts";
+import type { SpecificGoods } from "./specific.ts";
+
+/** Orders per page of the website's buy-order book. */
+export const BOOK_PAGE_SIZE = 10;
+
+const PAY_METHODS = {
+  any: { code: 1, text: "余额+保证金", channels: ["balance", "margin"] },
+  balance: { code: 2, text: "余额", channels: ["balance"] },
+  margin: { code: 3, text: "保证金", channels: ["margin"] },
+} as const;
+
+/**
+ * The public buy-order book of one goods (website route `goods/buy_order`): orders in progress
+ * that still want units, best price first and the oldest of equal prices first, as they fill;
+ * orders of buyers who are offline are hidden (docs/design.md section 6).
+ */
+export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: number; pageNum: number }) {
+  const goods = await ctx.db
+    .selectFrom("goods")
+    .select([
+      "goods_id",
+      "icon_url",
+      "market_hash_name",
+      "paintwear_min",
+      "paintwear_max",
+      "paint_index",
+      "tags",
+    ])
+    .where("goods_id", "=", input.goodsId)
+    .executeTakeFirst();
+  if (!goods) return fail("Not Found", `goods_id: no goods ${input.goodsId} in the catalog`);
+  const book = ctx.db
+    .selectFrom("buy_orders")
+    .innerJoin("users", "users.user_id", "buy_orders.user_id")
+    .where("buy_orders.goods_id", "=", input.goodsId)
+    .where("buy_orders.state", "=", sql.lit("progressing"))
+    .where("users.buy_order_status", "=", "online")
+    .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`);
+  const { total } = await book.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
+  const rows = await book
+    .selectAll("buy_orders")
+    .select("users.nickname")
+    .orderBy("buy_orders.price", "desc")
+    .orderBy("buy_orders.buy_order_id")
+    .limit(BOOK_PAGE_SIZE)
+    .offset((input.pageNum - 1) * BOOK_PAGE_SIZE)
+    .execute();
+  const totalCount = Number(total);
+  return ok({
+    items: rows.map((row) => {
+      const pay = PAY_METHODS[row.pay_method ?? "any"];
+      return {
+        id: String(row.buy_order_id),
+        user_id: String(row.user_id),
+        game: "csgo",
+        appid: 730,
+        goods_id: row.goods_id,
+        icon_url: goods.icon_url,
+        price: formatMoney(row.price),
+        fee: formatMoney(sellerFee(row.price, ctx.rules)),
+        num: row.num,
+        real_num: row.real_num,
+        frozen_num: row.frozen_num,
+        frozen_amount: formatMoney(row.frozen_amount),
+        created_at: toUnixSeconds(row.created_at),
+        updated_at: toUnixSeconds(row.updated_at),
+        expire_time: 0,
+        allow_tradable_cooldown: row.allow_tradable_cooldown ? 1 : 0,
+        tradable_cooldown: null,
+        pay_expire_timeout: 0,
+        pay_method: pay.code,
+        pay_method_text: pay.text,
+        supported_pay_channels: [...pay.channels],
+        specific: row.specific.map((entry) => describeSpecific(entry, goods)),
+        state: row.state,
+        state_text: "进行中",
+      };
+    }),
+    page_num: input.pageNum,
+    page_size: BOOK_PAGE_SIZE,
+    total_count: totalCount,
+    total_page: Math.ceil(totalCount / BOOK_PAGE_SIZE),
+    show_pay_method_icon: false,
+    user_infos: Object.fromEntries(
+      rows.map((row) => [String(row.user_id), { user_id: String(row.user_id), nickname: row.nickname }]),
+    ),
+  });
+}
+
+const SPECIFIC_LABELS: Record<SpecificRow["type"], { label: string; color: string }> = {
+  paintwear: { label: "磨损", color: "#4A90E2" },
+  paintseed: { label: "图案模板", color: "#9B59B6" },
+  fade: { label: "渐变", color: "#E67E22" },
+  phase: { label: "款式", color: "#27AE60" },
+};
+
+/** A constraint as the website writes it: `磨损 0.15-0.2`, `渐变 95%-100%`, `款式 P2, 红宝石`. */
+function describeSpecific(entry: SpecificRow, goods: SpecificGoods) {
+  const { label, color } = SPECIFIC_LABELS[entry.type];
+  let simple: string;
+  if (entry.type === "paintwear") simple = `${entry.values[0]}-${entry.values[1]}`;
+  else if (entry.type === "fade") simple = `${entry.values[0]}%-${entry.values[1]}%`;
+  else if (entry.type === "phase") {
+    const names = new Map(phaseTagsOf(goods).map((tag) => [tag.internal_name, tag.localized_name]));
+    simple = entry.values.map((value) => names.get(value) ?? value).join(", ");
+  } else simple = entry.values.join(", ");
+  return {
+    color,
+    simple_text: simple,
+    text: `${label} ${simple}`,
+    type: entry.type,
+    values: [...entry.values],
+  };
+}
