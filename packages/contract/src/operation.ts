@@ -27,10 +27,10 @@ export interface OperationLimits {
   readonly rate?: { readonly points: number; readonly seconds: number };
   readonly daily?: number;
   /**
-   * At most `perDay` distinct goods per UTC day, read from the request's `field` (query or body:
-   * one id or a list); a goods already asked for that day does not count again.
+   * At most `perDay` distinct goods per UTC day, read from the request's `field` in the query or
+   * the body (one id or a list); a goods already asked for that day does not count again.
    */
-  readonly distinctGoods?: { readonly perDay: number; readonly field: string };
+  readonly distinctGoods?: { readonly perDay: number; readonly field: string; readonly in: "query" | "body" };
 }
 
 export interface OperationDefinition {

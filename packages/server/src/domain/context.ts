@@ -42,6 +42,8 @@ export interface DomainContext {
   /** The marketplace's configurable rules (fees, limits). */
   rules: MarketRules;
   requestId?: string;
+  /** Counts the transactions a request has committed (so a failed request knows if it changed anything). */
+  effects?: { committed: number };
 }
 
 export function actorLabel(actor: Actor): string {

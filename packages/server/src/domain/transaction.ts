@@ -30,6 +30,7 @@ export async function inTransaction<Value>(
         if (!result.ok) throw new RollbackWithFailure(result.failure);
         return result.value;
       });
+      if (ctx.effects) ctx.effects.committed += 1;
       return { ok: true, value };
     } catch (error) {
       if (error instanceof RollbackWithFailure) return { ok: false, failure: error.failure };

@@ -22,8 +22,6 @@ declare module "fastify" {
     tokenId?: number;
     /** What is left of the token's daily allowance for this operation, for `req_remaining`. */
     requestsRemaining?: number;
-    /** Goods this request added to the token's distinct goods of the day, taken back if refused. */
-    distinctGoodsAdded?: string[];
   }
 }
 

@@ -7,6 +7,7 @@ import {
   grantOne,
   type PlatformFixture,
 } from "../support/platform-world.ts";
+import { sql } from "kysely";
 import { PHASE_OFFSETS, phaseTagsOf } from "../../src/domain/catalog/phases.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { usingPostgres } from "../support/test-database.ts";
@@ -572,6 +573,69 @@ describe("buy orders under concurrency", { skip: !usingPostgres && "needs Postgr
     t = await createTestApp({ catalog: true });
   });
   after(() => t.close());
+
+  test("a buyer with automatic offline is filled once when two supplies race, 5 rounds", async () => {
+    const [stickerId, redlineId] = [await goodsIdOf(t, STICKER), await goodsIdOf(t, REDLINE)];
+    for (let round = 0; round < 5; round++) {
+      const buyer = await createReadyTrader(t);
+      await t.fund(buyer.userId, "balance", 100);
+      const bid = async (goodsId: number) =>
+        (
+          await t.as(buyer.token, "POST", "/api/market/developer/buy_order", {
+            game: "cs2",
+            goods_id: goodsId,
+            price: 5,
+            num: 1,
+          })
+        ).json().id as string;
+      const orders = [await bid(stickerId), await bid(redlineId)];
+      await t.as(buyer.token, "PUT", "/api/market/developer/buy_order/status", {
+        buy_order_auto_offline: true,
+      });
+      const sellers = await Promise.all([createReadyTrader(t), createReadyTrader(t)]);
+      const assets = [
+        await grantOne(t, sellers[0]!.platformid, { market_hash_name: STICKER }),
+        await grantOne(t, sellers[1]!.platformid, { market_hash_name: REDLINE }),
+      ];
+      const answers = await Promise.all(
+        sellers.map((seller, index) =>
+          t.as(seller.token, "POST", "/api/market/developer/buy_order/supply", {
+            game: "cs2",
+            buy_order_id: orders[index],
+            assets: [assets[index]],
+          }),
+        ),
+      );
+      const sold = answers.filter((answer, index) => answer.json()[assets[index]!] === "OK");
+      assert.equal(sold.length, 1, `round ${round}: ${answers.map((answer) => answer.body).join(" | ")}`);
+      await t.assertLedger();
+    }
+  });
+
+  test("expiring buy-order funds and deposits of the same users never deadlock", async () => {
+    const users = await Promise.all(Array.from({ length: 10 }, () => t.createUser()));
+    for (const user of users) await t.fund(user.userId, "margin", 10);
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 151 * 86_400 });
+    const [jobs, ...deposits] = await Promise.all([
+      t.admin("POST", "/sandbox/jobs/run"),
+      ...users.flatMap((user) =>
+        [1, 2, 3].map(() =>
+          t.admin("POST", `/sandbox/users/${user.userId}/funds`, { account: "balance", amount: "1" }),
+        ),
+      ),
+    ]);
+    assert.equal(jobs!.statusCode, 200, jobs!.body);
+    assert.ok(deposits.every((deposit) => deposit.statusCode === 200));
+    for (const user of users)
+      assert.equal((await t.admin("GET", `/sandbox/users/${user.userId}/balances`)).json().margin, "0.00");
+    const deadlocks = await t.database.db
+      .selectFrom(sql<{ deadlocks: string }>`pg_stat_database`.as("stats"))
+      .select("deadlocks")
+      .where(sql`datname`, "=", sql`current_database()`)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(deadlocks.deadlocks), 0);
+    await t.assertLedger();
+  });
 
   test("20 listings crossing one order for one unit fill it exactly once, 10 rounds", async () => {
     const stickerId = await goodsIdOf(t, STICKER);

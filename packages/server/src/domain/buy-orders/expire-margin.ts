@@ -38,7 +38,7 @@ export async function expireMargin(ctx: DomainContext): Promise<number> {
         .orderBy("buy_order_id")
         .forUpdate()
         .execute();
-      const { accounts, balances } = await lockUserAccounts(tx, userId);
+      const { accounts, balances } = await lockUserAccounts(tx, userId, ["external"]);
       const margin = accounts.find((account) => account.kind === "margin")!;
       const recent = await sql<{ total: string }>`
         SELECT ${recentDeposits(since)}::text AS total

@@ -4,7 +4,7 @@ import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/sc
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
-import { ok, type Result } from "../result.ts";
+import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
 import { meetsFilter, specificFilter, type SpecificFilter } from "./specific.ts";
@@ -134,28 +134,8 @@ export async function crossListing(ctx: DomainContext, listingId: number): Promi
             .executeTakeFirst();
           if (!listing || listing.force_buyer_send_offer) return ok({ kind: "nothing" as const });
           const inCooldown = listing.tradable_after !== null && listing.tradable_after > now;
-          const candidates = await tx.db
-            .selectFrom("buy_orders")
-            .innerJoin("users", "users.user_id", "buy_orders.user_id")
-            .selectAll("buy_orders")
-            .where("buy_orders.goods_id", "=", listing.goods_id)
-            .where("buy_orders.state", "=", sql.lit("progressing"))
-            .where("buy_orders.price", ">=", listing.price)
-            .where("buy_orders.user_id", "<>", listing.user_id)
-            .where("users.buy_order_status", "=", "online")
-            .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`)
-            .$if(inCooldown, (query) => query.where("buy_orders.allow_tradable_cooldown", "=", true))
-            .orderBy("buy_orders.price", "desc")
-            .orderBy("buy_orders.buy_order_id")
-            .limit(100)
-            .execute();
-          const goods = candidates.length > 0 ? await goodsOf(tx, listing.goods_id) : undefined;
-          const chosen = candidates.find(
-            (order) =>
-              !tried.has(order.buy_order_id) && meetsFilter(specificFilter(order.specific, goods!), listing),
-          );
+          const chosen = await bestEligibleOrder(tx, listing, inCooldown, tried);
           if (!chosen) return ok({ kind: "nothing" as const });
-          tried.add(chosen.buy_order_id);
           attempted = chosen.buy_order_id;
           const order = await lockOrder(tx, chosen.buy_order_id);
           if (!order || !(await canFill(tx, order))) return ok({ kind: "withdrawn" as const });
@@ -169,10 +149,65 @@ export async function crossListing(ctx: DomainContext, listingId: number): Promi
       () => attempted,
     );
     if (outcome.kind === "filled") return outcome.tradeId;
+    // Only a settled attempt rules its order out: a transaction run again after a lost race
+    // (40001, 40P01) must consider the same order again.
+    tried.add(attempted);
     if (outcome.kind === "cannot pay") await cancelForFunds(ctx, outcome.orderId, outcome.reason);
     else if (outcome.kind !== "withdrawn") return undefined;
   }
 }
+
+/**
+ * The best order a listed item can fill, in price-time order, reading the book a page at a time:
+ * the `specific` constraints are checked on each order, so the best eligible one may sit behind
+ * any number of better-priced orders that want other items.
+ */
+async function bestEligibleOrder(
+  tx: DomainContext,
+  listing: Selectable<Database["listings"]>,
+  inCooldown: boolean,
+  tried: ReadonlySet<number>,
+): Promise<BuyOrderRow | undefined> {
+  const goods = await goodsOf(tx, listing.goods_id);
+  let after: { price: number; id: number } | undefined;
+  for (;;) {
+    const page = await tx.db
+      .selectFrom("buy_orders")
+      .innerJoin("users", "users.user_id", "buy_orders.user_id")
+      .selectAll("buy_orders")
+      .where("buy_orders.goods_id", "=", listing.goods_id)
+      .where("buy_orders.state", "=", sql.lit("progressing"))
+      .where("buy_orders.price", ">=", listing.price)
+      .where("buy_orders.user_id", "<>", listing.user_id)
+      .where("users.buy_order_status", "=", "online")
+      .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`)
+      .$if(inCooldown, (query) => query.where("buy_orders.allow_tradable_cooldown", "=", true))
+      .$if(after !== undefined, (query) =>
+        query.where((eb) =>
+          eb.or([
+            eb("buy_orders.price", "<", after!.price),
+            eb.and([
+              eb("buy_orders.price", "=", after!.price),
+              eb("buy_orders.buy_order_id", ">", after!.id),
+            ]),
+          ]),
+        ),
+      )
+      .orderBy("buy_orders.price", "desc")
+      .orderBy("buy_orders.buy_order_id")
+      .limit(BOOK_PAGE)
+      .execute();
+    const chosen = page.find(
+      (order) =>
+        !tried.has(order.buy_order_id) && meetsFilter(specificFilter(order.specific, goods), listing),
+    );
+    if (chosen || page.length < BOOK_PAGE) return chosen;
+    const last = page[page.length - 1]!;
+    after = { price: last.price, id: last.buy_order_id };
+  }
+}
+
+const BOOK_PAGE = 100;
 
 /**
  * Fills one unit of a locked buy order with a listing already marked sold in this transaction:
@@ -210,6 +245,14 @@ export async function fill(
     // Rolls this unit back; the order is then cancelled for want of funds.
     return paid;
   }
+  // The buyer's accounts are now locked, so the buyer's fills take turns: one that turned the
+  // buyer offline (automatic offline, or by hand) is seen here, and this fill rolls back.
+  const owner = await tx.db
+    .selectFrom("users")
+    .select("buy_order_status")
+    .where("user_id", "=", order.user_id)
+    .executeTakeFirstOrThrow();
+  if (owner.buy_order_status !== "online") return fail("Invalid State", "the buyer went offline");
   const tradeId = await openTrade(tx, {
     listing,
     buyerId: order.user_id,
@@ -290,6 +333,8 @@ async function guarded(run: () => Promise<Result<FillOutcome>>, orderId: () => n
     if (result.ok) return result.value;
     if (result.failure.code === "Insufficient Balance")
       return { kind: "cannot pay", orderId: orderId(), reason: "insufficient funds to pay for a fill" };
+    // The buyer went offline while this fill waited its turn: the next order may fill.
+    if (result.failure.code === "Invalid State") return { kind: "withdrawn" };
     throw new Error(`unexpected fill failure: ${result.failure.message}`);
   } catch (error) {
     if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset")

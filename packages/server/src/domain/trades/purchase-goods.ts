@@ -47,12 +47,18 @@ export async function purchaseGoods(
   const buyerId = ctx.actor.userId;
   const destination = await resolveTradeUrl(ctx, { userId: buyerId, ...pick(input) });
   if (!destination.ok) return destination;
+  // Every item is checked before any is bought: a refusal never follows a purchase.
+  const maxPrices: Fen[] = [];
+  for (const [index, item] of input.items.entries()) {
+    const maxPrice = parseMoney(item.maxPrice);
+    if (!maxPrice.ok) return invalidArgument(`items.${index}.max_price`, maxPrice.reason);
+    maxPrices.push(maxPrice.fen);
+  }
   const result: Record<string, PurchaseGoodsResult> = {};
   // The buyer's balance as the last payment left it; read afresh when nothing was paid from it.
   let marketBalance: Fen | undefined;
   for (const [index, item] of input.items.entries()) {
-    const maxPrice = parseMoney(item.maxPrice);
-    if (!maxPrice.ok) return invalidArgument(`items.${index}.max_price`, maxPrice.reason);
+    const maxPrice = { fen: maxPrices[index]! };
     const goodsId = item.goodsId ?? (await findGoods(ctx, item))?.goods_id;
     const key = String(goodsId ?? item.goodsId ?? item.marketHashName);
     const entry: PurchaseGoodsResult = result[key] ?? { success_num: 0, total_cost: 0, bill_order_ids: [] };

@@ -49,16 +49,26 @@ export interface LockedAccount {
 export async function lockUserAccounts(
   ctx: DomainContext,
   userId: number,
+  systemAccounts: readonly SystemAccountKind[] = [],
 ): Promise<{ accounts: LockedAccount[]; balances: UserBalances }> {
   if (!ctx.db.isTransaction) throw new Error("lockUserAccounts must run inside a transaction");
+  // System accounts the entry will also touch are locked in the same id-ordered statement: taken
+  // later, they would be locked out of order (their ids are lower) and could deadlock.
   const accounts = await ctx.db
     .selectFrom("ledger_accounts")
     .select(["account_id", "user_id", "kind", "balance"])
-    .where("user_id", "=", userId)
+    .where((eb) =>
+      eb.or([
+        eb("user_id", "=", userId),
+        ...(systemAccounts.length > 0
+          ? [eb.and([eb("user_id", "is", null), eb("kind", "in", [...systemAccounts])])]
+          : []),
+      ]),
+    )
     .orderBy("account_id")
     .forUpdate()
     .execute();
-  return { accounts, balances: balancesOf(accounts) };
+  return { accounts, balances: balancesOf(accounts.filter((account) => account.user_id !== null)) };
 }
 
 /**
@@ -88,6 +98,8 @@ export async function postJournalEntry(
         : candidate.user_id === account.userId && candidate.kind === account.kind,
     );
   const missing = lines.filter(({ account }) => !find(alreadyLocked, account));
+  if (missing.length > 0 && alreadyLocked.length > 0)
+    throw new Error(`journal entry ${entry.kind}: lock every account of the entry together, in id order`);
   const locked =
     missing.length === 0
       ? alreadyLocked

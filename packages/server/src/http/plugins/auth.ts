@@ -37,7 +37,13 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 
   app.addHook("onRequest", async (request, reply) => {
     request.actor = { kind: "anonymous" };
-    request.ctx = { ...options.baseContext, actor: request.actor, log: request.log, requestId: request.id };
+    request.ctx = {
+      ...options.baseContext,
+      actor: request.actor,
+      log: request.log,
+      requestId: request.id,
+      effects: { committed: 0 },
+    };
     const config = request.routeOptions.config;
     if (!config || request.is404) return;
     const refusal = await authorize(request, config.access, options);

@@ -21,7 +21,8 @@ declare module "fastify" {
  * 7): per user, the first answer is stored for 24 hours and replayed, marked `Idempotent-Replayed:
  * true`; the same key with another request is 422 `Idempotency Key Reused`; while the first is
  * still running, a duplicate is 409 `Invalid State`, so a write never runs twice. Runs after
- * authentication, validation and the rate limits; an answer of 500 frees the key for a retry.
+ * authentication, validation and the rate limits; an answer of 500 frees the key for a retry only
+ * when the request committed nothing.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   app.addHook("preHandler", async (request, reply) => {
@@ -73,7 +74,10 @@ export function registerIdempotency(app: FastifyInstance): void {
     const claimed = request.idempotency;
     if (!claimed) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode >= 500) await releaseIdempotencyKey(request.ctx, claimed);
+    // A failure that changed nothing may be retried afresh; one after a commit (a purchase that
+    // bought some units, then failed) keeps its answer, so a retry cannot buy them again.
+    if (reply.statusCode >= 500 && request.ctx.effects?.committed === 0)
+      await releaseIdempotencyKey(request.ctx, claimed);
     else
       await completeIdempotencyKey(request.ctx, {
         ...claimed,

@@ -51,11 +51,31 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
         message: `${config.operationId} allows ${rate.points} requests per ${describe(rate.seconds)} per token; retry after ${Math.ceil(refusal.msBeforeNext / 1000)} s`,
       });
     }
+    const daily = config.limits?.daily;
+    const allowance = daily ? store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS) : undefined;
+    if (allowance) {
+      try {
+        const taken = await allowance.consume(key);
+        request.requestsRemaining = taken.remainingPoints;
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        reply.header("retry-after", String(seconds));
+        return sendFailure(reply, config.envelope ?? "official", {
+          code: "Quota Exceeded",
+          message: `${config.operationId} allows ${daily} requests per 24 hours per token; the allowance renews in ${renewsIn(seconds)}`,
+        });
+      }
+    }
+    // Goods join the day's set last, once nothing else can refuse the request before it runs;
+    // a goods the operation itself then refuses stays counted (taking it back could also take
+    // back one a concurrent request used).
     const distinct = config.limits?.distinctGoods;
     if (distinct) {
-      const ids = goodsIdsOf(request, distinct.field);
+      const ids = goodsIdsOf(request, distinct);
       const added = await store.addDistinct(config.operationId!, key, ids, distinct.perDay);
       if (!added.admitted) {
+        if (allowance) await allowance.reward(key);
         const seconds = secondsToUtcMidnight();
         reply.header("retry-after", String(seconds));
         return sendFailure(reply, config.envelope ?? "official", {
@@ -63,46 +83,28 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
           message: `${config.operationId} allows ${distinct.perDay} distinct ${distinct.field} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
         });
       }
-      request.distinctGoodsAdded = added.fresh;
-    }
-    const daily = config.limits?.daily;
-    if (!daily) return;
-    const allowance = store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS);
-    try {
-      const taken = await allowance.consume(key);
-      request.requestsRemaining = taken.remainingPoints;
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      reply.header("retry-after", String(seconds));
-      return sendFailure(reply, config.envelope ?? "official", {
-        code: "Quota Exceeded",
-        message: `${config.operationId} allows ${daily} requests per 24 hours per token; the allowance renews in ${renewsIn(seconds)}`,
-      });
     }
   });
 
-  // A request the operation itself refused as bad input, or that went over an allowance, gives
-  // back what it took.
+  // A request the operation itself refused as bad input gives its daily allowance back.
   app.addHook("onResponse", async (request, reply) => {
-    const refused = reply.statusCode === 400 || reply.statusCode === 429;
-    const operationId = request.routeOptions.config?.operationId;
-    if (!refused || !operationId || request.tokenId === undefined) return;
-    const key = String(request.tokenId);
+    if (request.requestsRemaining === undefined || reply.statusCode !== 400) return;
+    const operationId = request.routeOptions.config.operationId;
     const daily = request.routeOptions.config.limits?.daily;
-    if (daily && request.requestsRemaining !== undefined && reply.statusCode === 400)
-      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(key);
-    if (request.distinctGoodsAdded) await store.removeDistinct(operationId, key, request.distinctGoodsAdded);
+    if (operationId && daily && request.tokenId !== undefined)
+      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(String(request.tokenId));
   });
 }
 
 const DAY_SECONDS = 86_400;
 
-/** The goods ids a request asks for: one id or a list, in the query or the body. */
-function goodsIdsOf(request: FastifyRequest, field: string): string[] {
-  const from = (source: unknown) =>
-    source !== null && typeof source === "object" ? (source as Record<string, unknown>)[field] : undefined;
-  const value = from(request.query) ?? from(request.body);
+/** The goods ids a request asks for: one id or a list, in the one place the operation declares. */
+function goodsIdsOf(request: FastifyRequest, distinct: { field: string; in: "query" | "body" }): string[] {
+  const source = distinct.in === "query" ? request.query : request.body;
+  const value =
+    source !== null && typeof source === "object"
+      ? (source as Record<string, unknown>)[distinct.field]
+      : undefined;
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return values.map(String);
 }
