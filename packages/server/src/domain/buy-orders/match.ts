@@ -7,13 +7,13 @@ import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
+import { LIVE_TRADE_STATES, takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { meetsFilter, specificFilter, type SpecificFilter } from "./specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
 
 /** Buy orders pay from marketplace balance, then buy-order funds (docs/design.md section 6). */
 const BUY_ORDER_FUNDS: readonly UserAccountKind[] = ["balance", "margin"];
-const LIVE_TRADE_STATES = ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"] as const;
 
 /** Units an order still wants: neither delivered nor on their way. */
 export function remainingUnits(order: Pick<BuyOrderRow, "num" | "real_num" | "frozen_num">): number {
@@ -70,37 +70,13 @@ export async function crossBuyOrder(ctx: DomainContext, orderId: number): Promis
           if (!order || !(await canFill(tx, order))) return ok({ kind: "order closed" as const });
           const goods = await goodsOf(tx, order.goods_id);
           const filter = specificFilter(order.specific, goods);
-          const now = tx.clock.now();
-          const listing = await tx.db
-            .updateTable("listings")
-            .set({ state: "SOLD", updated_at: now })
-            .where("listing_id", "=", (eb) =>
-              eb
-                .selectFrom("listings")
-                .select("listings.listing_id")
-                .where("listings.goods_id", "=", order.goods_id)
-                .where("listings.state", "=", sql.lit("ON_SALE"))
-                .where("listings.price", "<=", order.price)
-                .where("listings.user_id", "<>", order.user_id)
-                .where("listings.force_buyer_send_offer", "=", sql.lit(false))
-                .where((inner) =>
-                  order.allow_tradable_cooldown
-                    ? sql<boolean>`true`
-                    : inner.or([
-                        inner("listings.tradable_after", "is", null),
-                        inner("listings.tradable_after", "<=", now),
-                      ]),
-                )
-                .where((inner) => listingMeets(inner, filter))
-                .orderBy("listings.price")
-                .orderBy("listings.listing_id")
-                .limit(1)
-                .forUpdate()
-                .skipLocked(),
-            )
-            .where("state", "=", "ON_SALE")
-            .returningAll()
-            .executeTakeFirst();
+          const listing = await takeCheapestListing(tx, {
+            goodsId: order.goods_id,
+            maxPrice: order.price,
+            buyerId: order.user_id,
+            allowCooldown: order.allow_tradable_cooldown,
+            also: (eb) => listingMeets(eb, filter),
+          });
           if (!listing) return ok({ kind: "nothing" as const });
           return fill(tx, order, listing, listing.price);
         }),

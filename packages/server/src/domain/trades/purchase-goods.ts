@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
+import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { openTrade, payIntoEscrow, type PaidFrom } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
@@ -147,8 +148,6 @@ async function buyOneGuarded(
 type UnitBought =
   { withdrawn: true } | { withdrawn: false; tradeId: number; price: Fen; balanceAfter: Fen | undefined };
 
-const LIVE_TRADE_STATES = ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"] as const;
-
 async function buyOne(
   ctx: DomainContext,
   input: {
@@ -161,57 +160,21 @@ async function buyOne(
 ): Promise<Result<UnitBought>> {
   return inTransaction<UnitBought>(ctx, async (tx) => {
     const now = tx.clock.now();
-    // Take the cheapest eligible listing of a standard goods and mark it sold in one statement;
-    // rows other buyers are taking are skipped, and the state condition makes a lost race answer
-    // nothing. The statement also tells whether the item is already in a live trade. Constants are
-    // literals so that the statement's cached plan can use the partial index of listings on sale.
-    const listing = await tx.db
-      .updateTable("listings")
-      .set({ state: "SOLD", updated_at: now })
-      .where("listing_id", "=", (eb) =>
-        eb
-          .selectFrom("listings as candidate")
-          .select("candidate.listing_id")
-          .where("candidate.goods_id", "=", input.goodsId)
-          .where("candidate.state", "=", sql.lit("ON_SALE"))
-          .where("candidate.price", "<=", input.maxPrice)
-          .where("candidate.user_id", "<>", input.buyerId)
-          .where("candidate.force_buyer_send_offer", "=", sql.lit(false))
-          .where((inner) =>
-            inner.or([
-              inner("candidate.tradable_after", "is", null),
-              inner("candidate.tradable_after", "<=", now),
-            ]),
-          )
-          .where((inner) =>
-            inner.exists(
-              inner
-                .selectFrom("goods")
-                .select("goods.goods_id")
-                .where("goods.goods_id", "=", input.goodsId)
-                .where("goods.is_standard", "=", sql.lit(true)),
-            ),
-          )
-          .orderBy("candidate.price")
-          .orderBy("candidate.listing_id")
-          .limit(1)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .where("state", "=", "ON_SALE")
-      .returningAll()
-      .returning((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom("trades")
-              .select("trades.trade_id")
-              .whereRef("trades.assetid", "=", "listings.assetid")
-              .where("trades.state", "in", LIVE_TRADE_STATES),
-          )
-          .as("in_live_trade"),
-      )
-      .executeTakeFirst();
+    // Only standard goods are bought in batch.
+    const listing = await takeCheapestListing(tx, {
+      goodsId: input.goodsId,
+      maxPrice: input.maxPrice,
+      buyerId: input.buyerId,
+      allowCooldown: false,
+      also: (eb) =>
+        eb.exists(
+          eb
+            .selectFrom("goods")
+            .select("goods.goods_id")
+            .where("goods.goods_id", "=", input.goodsId)
+            .where("goods.is_standard", "=", sql.lit(true)),
+        ),
+    });
     if (!listing) return fail("Invalid State", "no more listings at or below max_price");
     // The seller may have traded the item away elsewhere, or it may already be on its way to
     // another buyer: such a listing is withdrawn, not sold.
