@@ -1,4 +1,5 @@
 import {
+  getMarketItems,
   cancelBuyOrders,
   createBuyOrder,
   listBuyOrders,
@@ -179,6 +180,18 @@ export class MarketClient {
         body: { game: "cs2", buy_order_id: buyOrderId, assets: assetids },
       })
     ).body as SupplyBuyOrderAnswer;
+  }
+
+  /**
+   * Lowest prices of one goods (`goods_id` or `market_hash_name`) or of the whole market; the
+   * answer's `req_remaining` (also `requestsRemaining("getMarketItems")`) is what is left of the
+   * 500 requests a day.
+   */
+  async getMarketItems(
+    query: Partial<OperationQuery<typeof getMarketItems>> = {},
+  ): Promise<OperationResponse<typeof getMarketItems>> {
+    const full = { game: "cs2", include_sticker: 1, ...query } as OperationQuery<typeof getMarketItems>;
+    return (await callOperation(this.#options, getMarketItems, { query: full })).body;
   }
 
   /** The caller's listings on sale; `game` defaults to `cs2`. */

@@ -4,6 +4,7 @@ export * from "./money.ts";
 export * from "./operation.ts";
 export * from "./operations/buy-order-status.ts";
 export * from "./operations/buy-orders.ts";
+export * from "./operations/market-data.ts";
 export * from "./operations/platform.ts";
 export * from "./operations/sell-orders.ts";
 export * from "./operations/purchases.ts";

@@ -23,6 +23,7 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { getBalance } from "./wallet.ts";
+import { getMarketItems } from "./market-data.ts";
 import { delistItems, getOnSale, listItems, repriceItems } from "./sell-orders.ts";
 import {
   cancelPurchaseOrders,
@@ -60,6 +61,7 @@ export const OPERATIONS = [
   cancelBuyOrders,
   supplyBuyOrder,
   getBuyOrderBook,
+  getMarketItems,
   sandboxCreateBuyOrder,
   sandboxListBuyOrders,
   sandboxCancelBuyOrders,

@@ -104,13 +104,11 @@ export function registerOperation<Operation extends OperationDefinition>(
         reply,
       });
       if (!result.ok) throw new HttpFailure(result.failure);
-      // Operations with a daily allowance tell the caller what is left of it.
-      if (
-        request.requestsRemaining !== undefined &&
-        typeof result.value === "object" &&
-        result.value !== null
-      )
-        return { ...result.value, req_remaining: request.requestsRemaining };
+      // Operations with a daily allowance tell the caller what is left of it (all of it while
+      // limits are off).
+      const daily = operation.limits?.daily;
+      if (daily !== undefined && typeof result.value === "object" && result.value !== null)
+        return { ...result.value, req_remaining: request.requestsRemaining ?? daily };
       return result.value;
     },
   });

@@ -11,6 +11,8 @@ import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
 import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
 import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-orders/buy-order-routes.ts";
 import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
+import { registerGetMarketItems } from "./market/get-market-items.ts";
+import { PriceSnapshots } from "../../domain/market/price-snapshot.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -45,6 +47,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerPurchaseRoutes(app);
   registerBuyOrderRoutes(app);
   registerGetBuyOrderBook(app);
+  registerGetMarketItems(app, new PriceSnapshots());
 
   registerLogin(app, options);
   registerLogout(app);
