@@ -13,7 +13,8 @@ import { createBuyOrder, type CreateBuyOrderInput } from "../../../domain/buy-or
 import { listBuyOrders, type BuyOrderListQuery } from "../../../domain/buy-orders/list-buy-orders.ts";
 import { supplyBuyOrder } from "../../../domain/buy-orders/supply-buy-order.ts";
 import type { DomainContext } from "../../../domain/context.ts";
-import { fail, ok, type Result } from "../../../domain/result.ts";
+import { ok, type Result } from "../../../domain/result.ts";
+import { requireUser } from "../../../domain/accounts/require-user.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 interface BuyOrderBody {
@@ -78,13 +79,9 @@ async function asUser<Value>(
   userId: string,
   run: (userCtx: DomainContext) => Promise<Result<Value>>,
 ): Promise<Result<Value>> {
-  const user = await ctx.db
-    .selectFrom("users")
-    .select("user_id")
-    .where("user_id", "=", Number(userId))
-    .executeTakeFirst();
-  if (!user) return fail("Not Found", `user ${userId} does not exist`);
-  return run({ ...ctx, actor: { kind: "user", userId: user.user_id } });
+  const user = await requireUser(ctx, Number(userId));
+  if (!user.ok) return user;
+  return run({ ...ctx, actor: { kind: "user", userId: user.value.userId } });
 }
 
 export function registerSandboxBuyOrderRoutes(app: FastifyInstance): void {

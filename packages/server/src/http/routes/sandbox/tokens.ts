@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok } from "../../../domain/result.ts";
 import { createApiToken } from "../../../domain/tokens/create-api-token.ts";
+import { requireApiToken } from "../../../domain/tokens/require-api-token.ts";
 import { revokeApiToken } from "../../../domain/tokens/revoke-api-token.ts";
-import { fail } from "../../../domain/result.ts";
 import type { LimiterStore } from "../../limits/limiter-store.ts";
 import { registerOperation } from "../../operation-route.ts";
 
@@ -22,12 +22,8 @@ export function registerSandboxTokens(app: FastifyInstance, limiterStore: Limite
   });
 
   registerOperation(app, sandboxResetTokenLimits, async ({ ctx, params }) => {
-    const token = await ctx.db
-      .selectFrom("api_tokens")
-      .select("token_id")
-      .where("token_id", "=", Number(params.token_id))
-      .executeTakeFirst();
-    if (!token) return fail("Not Found", `token ${params.token_id} does not exist`);
+    const token = await requireApiToken(ctx, Number(params.token_id));
+    if (!token.ok) return token;
     await limiterStore?.reset(params.token_id);
     return ok({ token_id: params.token_id, reset: true as const });
   });
