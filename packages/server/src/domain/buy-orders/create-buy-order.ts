@@ -9,6 +9,7 @@ import { resolveTradeUrl } from "../trades/resolve-trade-url.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { toBuyOrderRecords } from "./buy-order-record.ts";
 import { crossBuyOrder, type BuyOrderRow } from "./match.ts";
+import { findOrderGoods } from "./public-book.ts";
 import { parseSpecific } from "./specific.ts";
 
 export interface CreateBuyOrderInput {
@@ -35,11 +36,7 @@ export async function createBuyOrder(
   const userId = ctx.actor.userId;
   const price = parseListingPrice(input.price, ctx.rules);
   if (!price.ok) return invalidArgument("price", price.reason);
-  const goods = await ctx.db
-    .selectFrom("goods")
-    .select(["goods_id", "market_hash_name", "paintwear_min", "paintwear_max", "paint_index", "tags"])
-    .where("goods_id", "=", input.goodsId)
-    .executeTakeFirst();
+  const goods = await findOrderGoods(ctx, input.goodsId);
   if (!goods) return invalidArgument("goods_id", "no such goods in the catalog");
   const specific = parseSpecific(input.specific ?? [], goods);
   if (!specific.ok) return specific;

@@ -7,7 +7,8 @@ import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
-import { LIVE_TRADE_STATES, takeCheapestListing } from "../listings/take-cheapest-listing.ts";
+import { inLiveTrade, takeCheapestListing } from "../listings/take-cheapest-listing.ts";
+import { findOrderGoods, publicBook } from "./public-book.ts";
 import { meetsFilter, specificFilter, type SpecificFilter } from "./specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
@@ -20,12 +21,9 @@ export function remainingUnits(order: Pick<BuyOrderRow, "num" | "real_num" | "fr
   return order.num - order.real_num - order.frozen_num;
 }
 
+/** An order's goods: it exists, as the order's foreign key holds. */
 async function goodsOf(ctx: DomainContext, goodsId: number) {
-  return ctx.db
-    .selectFrom("goods")
-    .select(["market_hash_name", "paintwear_min", "paintwear_max", "paint_index", "tags"])
-    .where("goods_id", "=", goodsId)
-    .executeTakeFirstOrThrow();
+  return (await findOrderGoods(ctx, goodsId))!;
 }
 
 /** A listing that a buy order with this filter may take, as SQL conditions on `listings`. */
@@ -147,16 +145,11 @@ async function bestEligibleOrder(
   const goods = await goodsOf(tx, listing.goods_id);
   let after: { price: number; id: number } | undefined;
   for (;;) {
-    const page = await tx.db
-      .selectFrom("buy_orders")
-      .innerJoin("users", "users.user_id", "buy_orders.user_id")
+    const page = await publicBook(tx.db)
       .selectAll("buy_orders")
       .where("buy_orders.goods_id", "=", listing.goods_id)
-      .where("buy_orders.state", "=", sql.lit("progressing"))
       .where("buy_orders.price", ">=", listing.price)
       .where("buy_orders.user_id", "<>", listing.user_id)
-      .where("users.buy_order_status", "=", "online")
-      .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`)
       .$if(inCooldown, (query) => query.where("buy_orders.allow_tradable_cooldown", "=", true))
       .$if(after !== undefined, (query) =>
         query.where((eb) =>
@@ -197,13 +190,7 @@ export async function fill(
   price: Fen,
 ): Promise<Result<FillOutcome>> {
   const [held] = await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
-  const live = await tx.db
-    .selectFrom("trades")
-    .select("trade_id")
-    .where("assetid", "=", listing.assetid)
-    .where("state", "in", LIVE_TRADE_STATES)
-    .executeTakeFirst();
-  if (!held || held.platformid !== listing.platformid || live) {
+  if (!held || held.platformid !== listing.platformid || (await inLiveTrade(tx, listing.assetid))) {
     await tx.db
       .updateTable("listings")
       .set({ state: "CANCELLED", updated_at: tx.clock.now() })

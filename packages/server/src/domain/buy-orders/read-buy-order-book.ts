@@ -1,11 +1,11 @@
 import { formatMoney } from "@skinmarket/contract";
-import { sql } from "kysely";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok } from "../result.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
+import { findOrderGoods, publicBook } from "./public-book.ts";
 import type { SpecificGoods } from "./specific.ts";
 
 /** Orders per page of the website's buy-order book. */
@@ -23,27 +23,9 @@ const PAY_METHODS = {
  * orders of buyers who are offline are hidden (docs/design.md section 6).
  */
 export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: number; pageNum: number }) {
-  const goods = await ctx.db
-    .selectFrom("goods")
-    .select([
-      "goods_id",
-      "icon_url",
-      "market_hash_name",
-      "paintwear_min",
-      "paintwear_max",
-      "paint_index",
-      "tags",
-    ])
-    .where("goods_id", "=", input.goodsId)
-    .executeTakeFirst();
+  const goods = await findOrderGoods(ctx, input.goodsId);
   if (!goods) return fail("Not Found", `goods_id: no goods ${input.goodsId} in the catalog`);
-  const book = ctx.db
-    .selectFrom("buy_orders")
-    .innerJoin("users", "users.user_id", "buy_orders.user_id")
-    .where("buy_orders.goods_id", "=", input.goodsId)
-    .where("buy_orders.state", "=", sql.lit("progressing"))
-    .where("users.buy_order_status", "=", "online")
-    .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`);
+  const book = publicBook(ctx.db).where("buy_orders.goods_id", "=", input.goodsId);
   const { total } = await book.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
   const rows = await book
     .selectAll("buy_orders")

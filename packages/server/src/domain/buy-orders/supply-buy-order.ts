@@ -5,6 +5,7 @@ import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
+import { findOrderGoods } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
 
 export interface SupplyOutcome {
@@ -35,11 +36,8 @@ export async function supplyBuyOrder(
   if (!order) return fail("Not Found", "no buy order with this id");
   if (order.user_id === sellerId)
     return fail("Invalid Argument", "buy_order_id: you cannot supply your own buy order");
-  const goods = await ctx.db
-    .selectFrom("goods")
-    .select(["market_hash_name", "paintwear_min", "paintwear_max", "paint_index", "tags", "icon_url", "type"])
-    .where("goods_id", "=", order.goods_id)
-    .executeTakeFirstOrThrow();
+  // The order's goods exists, as the order's foreign key holds.
+  const goods = (await findOrderGoods(ctx, order.goods_id))!;
   const filter = specificFilter(order.specific, goods);
   const bound = new Set(
     (

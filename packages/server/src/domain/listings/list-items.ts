@@ -5,6 +5,7 @@ import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { parseListingPrice } from "./parse-listing-price.ts";
+import { inLiveTrade } from "./take-cheapest-listing.ts";
 
 export interface ListingRequest {
   assetid: string;
@@ -72,17 +73,6 @@ export async function listItems(
     }
   }
   return ok(outcome);
-}
-
-/** An item sold and on its way to a buyer cannot be sold again until that trade is over. */
-async function inLiveTrade(ctx: DomainContext, assetid: string): Promise<boolean> {
-  const trade = await ctx.db
-    .selectFrom("trades")
-    .select("trade_id")
-    .where("assetid", "=", Number(assetid))
-    .where("state", "in", ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"])
-    .executeTakeFirst();
-  return trade !== undefined;
 }
 
 async function listOne(

@@ -1,4 +1,5 @@
 import { formatMoney, type Fen } from "@skinmarket/contract";
+import { publicBook } from "../buy-orders/public-book.ts";
 import { sql } from "kysely";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
@@ -55,13 +56,10 @@ async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> {
         min(price) FILTER (WHERE tradable_after > ${builtAt}) AS pre_sell_min_price
       FROM listings WHERE state = 'ON_SALE' GROUP BY goods_id
     `.execute(ctx.db),
-    sql<{ goods_id: number }>`
-      SELECT DISTINCT o.goods_id FROM buy_orders o JOIN users u ON u.user_id = o.user_id
-      WHERE o.state = 'progressing' AND u.buy_order_status = 'online'
-    `.execute(ctx.db),
+    publicBook(ctx.db).select("buy_orders.goods_id").distinct().execute(),
   ]);
   const prices = new Map<number, { minPrice: Fen; preSellMinPrice: Fen }>();
-  for (const row of bid.rows) prices.set(row.goods_id, { minPrice: 0, preSellMinPrice: 0 });
+  for (const row of bid) prices.set(row.goods_id, { minPrice: 0, preSellMinPrice: 0 });
   for (const row of listed.rows)
     prices.set(row.goods_id, {
       minPrice: Number(row.min_price ?? 0),

@@ -1,4 +1,5 @@
 import type { Fen } from "@skinmarket/contract";
+import { publicBook } from "../buy-orders/public-book.ts";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 
@@ -36,17 +37,13 @@ export async function readGoodsPrices(
       .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]))
       .groupBy("goods_id")
       .execute(),
-    ctx.db
-      .selectFrom("buy_orders")
-      .innerJoin("users", "users.user_id", "buy_orders.user_id")
+    publicBook(ctx.db)
       .select([
         "buy_orders.goods_id",
         sql<number>`max(buy_orders.price)`.as("buy_max"),
         sql<number>`sum(buy_orders.num - buy_orders.real_num - buy_orders.frozen_num)`.as("wanted"),
       ])
       .where("buy_orders.goods_id", "in", [...goodsIds])
-      .where("buy_orders.state", "=", sql.lit("progressing"))
-      .where("users.buy_order_status", "=", "online")
       .groupBy("buy_orders.goods_id")
       .execute(),
   ]);

@@ -59,7 +59,6 @@ export async function purchaseGoods(
   // The buyer's balance as the last payment left it; read afresh when nothing was paid from it.
   let marketBalance: Fen | undefined;
   for (const [index, item] of input.items.entries()) {
-    const maxPrice = { fen: maxPrices[index]! };
     const goodsId = item.goodsId ?? (await findGoods(ctx, item))?.goods_id;
     const key = String(goodsId ?? item.goodsId ?? item.marketHashName);
     const entry: PurchaseGoodsResult = result[key] ?? { success_num: 0, total_cost: 0, bill_order_ids: [] };
@@ -73,7 +72,7 @@ export async function purchaseGoods(
       const bought = await buyOneGuarded(ctx, {
         buyerId,
         goodsId,
-        maxPrice: maxPrice.fen,
+        maxPrice: maxPrices[index]!,
         payMethod: input.payMethod,
         destination: destination.value,
       });
