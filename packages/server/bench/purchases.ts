@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
 import { sql } from "kysely";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
@@ -12,6 +11,7 @@ import { assertLedgerInvariants } from "../src/domain/wallet/check-ledger-invari
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
+import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
 import type { LoadFigures } from "./purchase-load-worker.ts";
 
 const run = promisify(execFile);
@@ -37,10 +37,10 @@ export async function benchPurchases(
   const suffix = `${process.pid}_${Date.now()}`;
   const marketDb = `skinmarket_bench_market_${suffix}`;
   const pgbenchDb = `skinmarket_bench_pgbench_${suffix}`;
-  await admin(serverUrl, `CREATE DATABASE ${marketDb}`);
-  await admin(serverUrl, `CREATE DATABASE ${pgbenchDb}`);
+  await runOnServer(serverUrl, `CREATE DATABASE ${marketDb}`);
+  await runOnServer(serverUrl, `CREATE DATABASE ${pgbenchDb}`);
   try {
-    const pgbenchUrl = withDatabase(serverUrl, pgbenchDb);
+    const pgbenchUrl = urlOfDatabase(serverUrl, pgbenchDb);
     progress("pgbench: initializing scale 1");
     await run("pgbench", ["-i", "-s", "1", "-q", pgbenchUrl]);
     progress(`pgbench: TPC-B, 16 clients, ${seconds} s`);
@@ -48,7 +48,7 @@ export async function benchPurchases(
     const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
     if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's tps from:\n${stdout}`);
 
-    const database = await openDatabase({ kind: "postgres", url: withDatabase(serverUrl, marketDb) });
+    const database = await openDatabase({ kind: "postgres", url: urlOfDatabase(serverUrl, marketDb) });
     try {
       await migrateToLatest(database.db);
       const clock = new OffsetClock();
@@ -92,8 +92,8 @@ export async function benchPurchases(
       await database.close();
     }
   } finally {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${marketDb} WITH (FORCE)`);
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
+    await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${marketDb} WITH (FORCE)`);
+    await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
   }
 }
 
@@ -192,20 +192,4 @@ function purchaseLoad(
     worker.once("message", (figures: LoadFigures) => resolve(figures));
     worker.once("error", reject);
   });
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import pg from "pg";
+import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -32,15 +32,6 @@ describe(
     let databaseUrl: string;
     const instances: Instance[] = [];
 
-    const admin = async (url: string, statement: string) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    };
     const call = async (
       instance: Instance,
       token: string,
@@ -92,10 +83,8 @@ describe(
     }
 
     before(async () => {
-      await admin(DATABASE_URL!, `CREATE DATABASE ${database}`);
-      const parsed = new URL(DATABASE_URL!);
-      parsed.pathname = `/${database}`;
-      databaseUrl = parsed.toString();
+      await runOnServer(DATABASE_URL!, `CREATE DATABASE ${database}`);
+      databaseUrl = urlOfDatabase(DATABASE_URL!, database);
       // The first loads the catalog; the second finds it loaded.
       instances.push(await start());
       instances.push(await start());
@@ -107,7 +96,7 @@ describe(
         instance.process.kill("SIGTERM");
         await exited;
       }
-      await admin(DATABASE_URL!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await runOnServer(DATABASE_URL!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     });
 
     async function trader(instance: Instance) {
@@ -178,7 +167,7 @@ describe(
         0,
       );
       assert.equal(units, 20);
-      const trades = await admin(
+      const trades = await runOnServer(
         databaseUrl,
         "SELECT count(*)::int AS n, count(DISTINCT listing_id)::int AS d FROM trades",
       );
@@ -231,13 +220,13 @@ describe(
         .reduce((sum, job) => sum + job.processed, 0);
       // Every trade waiting for its seller (this one and the earlier test's) timed out: each was
       // processed by one instance only and refunded exactly once.
-      const timedOut = await admin(
+      const timedOut = await runOnServer(
         databaseUrl,
         `SELECT count(*)::int AS n FROM trades WHERE state = 'FAIL' AND rollback_by = 'seller_timeout'`,
       );
       assert.ok(processed >= 1);
       assert.equal(processed, timedOut.rows[0].n);
-      const refunds = await admin(
+      const refunds = await runOnServer(
         databaseUrl,
         `SELECT reference, count(*)::int AS n FROM journal_entries WHERE kind = 'trade_refund' GROUP BY reference`,
       );

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { migrateToLatest } from "../../src/storage/migrator.ts";
+import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 
 /**
  * A fresh, migrated database owned by one test file: PGlite in memory by default, or a new
@@ -16,28 +16,16 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     return handle;
   }
   const name = `skinmarket_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString() });
+  await runOnServer(serverUrl, `CREATE DATABASE ${name}`);
+  const handle = await openDatabase({ kind: "postgres", url: urlOfDatabase(serverUrl, name) });
   await migrateToLatest(handle.db);
   return {
     ...handle,
     async close() {
       await handle.close();
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
 
 export const usingPostgres = process.env.TEST_DATABASE_URL !== undefined;
-
-async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
