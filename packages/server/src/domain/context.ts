@@ -3,6 +3,7 @@ import type { Database } from "../storage/schema.ts";
 import type { GamePlatform } from "../platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
 import type { SecretBox } from "./secret-box.ts";
+import type { TokenCache } from "./tokens/token-cache.ts";
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =
@@ -44,6 +45,10 @@ export interface DomainContext {
   requestId?: string;
   /** Counts the transactions a request has committed (so a failed request knows if it changed anything). */
   effects?: { committed: number };
+  /** Told after each committed transaction: the market snapshots learn of changes this way. */
+  afterCommit?: () => void;
+  /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
+  tokenCache?: TokenCache;
 }
 
 export function actorLabel(actor: Actor): string {

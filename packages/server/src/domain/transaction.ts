@@ -31,6 +31,7 @@ export async function inTransaction<Value>(
         return result.value;
       });
       if (ctx.effects) ctx.effects.committed += 1;
+      ctx.afterCommit?.();
       return { ok: true, value };
     } catch (error) {
       if (error instanceof RollbackWithFailure) return { ok: false, failure: error.failure };

@@ -140,6 +140,54 @@ describe("access levels, for every route", () => {
   });
 });
 
+describe("tokens found valid are remembered, and forgotten on every change", () => {
+  test("a token used a moment ago is refused right after its revocation", async () => {
+    const t = await createTestApp();
+    try {
+      const user = await t.createUser();
+      const balance = () => t.as(user.token, "GET", "/api/market/developer/balance");
+      assert.equal((await balance()).statusCode, 200);
+      assert.equal((await balance()).statusCode, 200);
+      assert.equal((await t.admin("DELETE", `/sandbox/tokens/${user.tokenId}`)).statusCode, 200);
+      const refused = await balance();
+      assert.equal(refused.statusCode, 401);
+      assert.match(refused.json().msg, /revoked/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a new access level applies to the very next request", async () => {
+    const t = await createTestApp();
+    try {
+      const user = await t.createUser();
+      const items = () => t.as(user.token, "GET", "/api/market/enterprise/items?game=cs2&goods_id=1");
+      assert.equal((await items()).statusCode, 403);
+      const raised = await t.admin("PUT", `/sandbox/users/${user.userId}/settings`, {
+        access_level: "enterprise",
+      });
+      assert.equal(raised.statusCode, 200, raised.body);
+      assert.notEqual((await items()).statusCode, 403);
+      await t.admin("PUT", `/sandbox/users/${user.userId}/settings`, { access_level: "none" });
+      assert.equal((await t.as(user.token, "GET", "/api/market/developer/balance")).statusCode, 403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a reset of the world forgets every token", async () => {
+    const t = await createTestApp();
+    try {
+      const user = await t.createUser();
+      assert.equal((await t.as(user.token, "GET", "/api/market/developer/balance")).statusCode, 200);
+      assert.equal((await t.admin("POST", "/sandbox/reset")).statusCode, 200);
+      assert.equal((await t.as(user.token, "GET", "/api/market/developer/balance")).statusCode, 401);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("access declarations", () => {
   test("every contract operation declares exactly one access level", () => {
     const levels = new Set(["public", "session", "developer", "enterprise", "sandbox_admin"]);

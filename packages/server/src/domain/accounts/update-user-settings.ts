@@ -4,6 +4,7 @@ import { crossBuyOrder } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
+import { tokensChanged } from "../tokens/token-cache.ts";
 
 export interface UserSettingsChange {
   buyOrderStatus?: BuyOrderStatus;
@@ -63,6 +64,7 @@ export async function updateUserSettings(
       .where("user_id", "=", userId)
       .executeTakeFirst();
     await recordAudit(tx, { action: "user.settings", subject: `user:${userId}`, details: { ...change } });
+    if (change.accessLevel !== undefined) await tokensChanged(tx);
     return ok({
       userId: updated.user_id,
       accessLevel: updated.access_level,
@@ -71,6 +73,7 @@ export async function updateUserSettings(
       cardDeclines: card?.declines ?? false,
     });
   });
+  if (settings.ok && change.accessLevel !== undefined) ctx.tokenCache?.forget();
   // Back online, the user's orders buy what crossed them while they were hidden.
   if (settings.ok && change.buyOrderStatus === "online") await crossOrdersOf(ctx, userId);
   return settings;

@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 import { announceClockChange } from "./advance-clock.ts";
+import { tokensChanged } from "../tokens/token-cache.ts";
 
 /** What a reset keeps: the catalog and the migration bookkeeping. Every other table is the world. */
 const KEPT_TABLES = new Set(["goods", "catalog_state", "kysely_migration", "kysely_migration_lock"]);
@@ -44,8 +45,12 @@ export async function resetWorld(
       .execute();
     await recordAudit(tx, { action: "sandbox.reset", details: { tables: world } });
     await announceClockChange(tx);
+    await tokensChanged(tx);
     return ok({ tables: world });
   });
-  if (result.ok) input.clock.setOffset(0);
+  if (result.ok) {
+    input.clock.setOffset(0);
+    ctx.tokenCache?.forget();
+  }
   return result;
 }

@@ -3,6 +3,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { isWellFormedApiToken, sha256Hex } from "../secrets.ts";
+import type { CachedToken } from "./token-cache.ts";
 
 export interface AuthenticatedToken {
   userId: number;
@@ -29,6 +30,10 @@ export async function authenticateApiToken(
     await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
     return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
   }
+  const tokenHash = sha256Hex(match[1]);
+  const now = ctx.clock.now();
+  const cached = ctx.tokenCache?.get(tokenHash, now.getTime());
+  if (cached && !lastUseIsStale(cached.lastUsedAt, now)) return ok(authenticatedAs(cached));
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.user_id", "api_tokens.user_id")
@@ -39,7 +44,7 @@ export async function authenticateApiToken(
       "api_tokens.last_used_at",
       "users.access_level",
     ])
-    .where("api_tokens.token_hash", "=", sha256Hex(match[1]))
+    .where("api_tokens.token_hash", "=", tokenHash)
     .executeTakeFirst();
   if (!row || row.revoked_at) {
     const reason = row ? "revoked" : "unknown";
@@ -50,10 +55,8 @@ export async function authenticateApiToken(
     });
     return fail("Unauthorized", row ? "this token has been revoked" : "unknown token");
   }
-  const now = ctx.clock.now();
-  const stale =
-    !row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_SECONDS * 1000;
-  if (stale) {
+  let lastUsedAt = row.last_used_at;
+  if (lastUseIsStale(lastUsedAt, now)) {
     // Conditional, so that concurrent requests on one token write it once.
     await ctx.db
       .updateTable("api_tokens")
@@ -61,6 +64,17 @@ export async function authenticateApiToken(
       .where("token_id", "=", row.token_id)
       .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", now)]))
       .execute();
+    lastUsedAt = now;
   }
-  return ok({ userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level });
+  const token = { userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level, lastUsedAt };
+  ctx.tokenCache?.set(tokenHash, token, now.getTime());
+  return ok(authenticatedAs(token));
+}
+
+function lastUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
+  return !lastUsedAt || now.getTime() - lastUsedAt.getTime() > LAST_USED_RESOLUTION_SECONDS * 1000;
+}
+
+function authenticatedAs(token: CachedToken): AuthenticatedToken {
+  return { userId: token.userId, tokenId: token.tokenId, accessLevel: token.accessLevel };
 }

@@ -2,6 +2,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
+import { tokensChanged } from "./token-cache.ts";
 
 /** Revokes a token; revoking an already revoked token answers when it was revoked, unchanged. */
 export async function revokeApiToken(
@@ -9,7 +10,7 @@ export async function revokeApiToken(
   input: { tokenId: number },
 ): Promise<Result<{ revokedAt: Date }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin revokes tokens");
-  return inTransaction(ctx, async (tx) => {
+  const revoked = await inTransaction(ctx, async (tx) => {
     const revoked = await tx.db
       .updateTable("api_tokens")
       .set({ revoked_at: tx.clock.now() })
@@ -23,6 +24,7 @@ export async function revokeApiToken(
         subject: `user:${revoked.user_id}`,
         details: { token_id: input.tokenId },
       });
+      await tokensChanged(tx);
       return ok({ revokedAt: revoked.revoked_at });
     }
     const existing = await tx.db
@@ -33,4 +35,6 @@ export async function revokeApiToken(
     if (!existing?.revoked_at) return fail("Not Found", `token ${input.tokenId} does not exist`);
     return ok({ revokedAt: existing.revoked_at });
   });
+  if (revoked.ok) ctx.tokenCache?.forget();
+  return revoked;
 }
