@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import negotiate from "@fastify/accept-negotiator";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+const deflateRaw = promisify(zlib.deflateRaw);
+const brotliCompress = promisify(zlib.brotliCompress);
+
+export type ContentEncoding = "br" | "gzip" | "identity";
+const ENCODINGS: ContentEncoding[] = ["br", "gzip", "identity"];
+
+/** A gzip member header: deflate, no name, no time, unknown OS (RFC 1952). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** The last, empty brotli meta-block: ISLAST = 1, ISLASTEMPTY = 1 (RFC 7932 section 9.2). */
+const BROTLI_LAST_EMPTY = Buffer.from([0x03]);
+
+/**
+ * A large JSON answer serialized and compressed once, then sent many times (docs/design.md
+ * section 4). Each answer still ends with fields of its own (the caller's `req_remaining`): the
+ * shared part stops before them, and both compressed forms are cut so that a few bytes per
+ * request can be appended without compressing the whole again:
+ * - gzip: the shared part is deflated up to a sync flush (byte-aligned, not final); the tail is a
+ *   deflate stream of its own, and the trailer's CRC-32 continues the shared part's.
+ * - brotli: the shared part is compressed up to a flush (byte-aligned, not last); the tail follows
+ *   as an uncompressed meta-block, then the empty last meta-block.
+ */
+export class PrebuiltJson {
+  /** A weak validator: answers differ by their tail fields, the shared part is what it names. */
+  readonly etag: string;
+  readonly #shared: Buffer;
+  #gzip: Promise<{ deflated: Buffer; crc: number }> | undefined;
+  #brotli: Promise<Buffer> | undefined;
+
+  private constructor(shared: Buffer) {
+    this.#shared = shared;
+    this.etag = `W/"${createHash("sha256").update(shared).digest("base64url").slice(0, 27)}"`;
+  }
+
+  /** `body` serialized without its closing brace; `tail` fields complete it per answer. */
+  static of(body: object): PrebuiltJson {
+    const json = JSON.stringify(body);
+    return new PrebuiltJson(Buffer.from(json.slice(0, -1), "utf8"));
+  }
+
+  /** The answer's bytes in `encoding`, the tail's fields (JSON values) added at the end. */
+  async chunks(encoding: ContentEncoding, tail: Record<string, unknown>): Promise<Buffer[]> {
+    const fields = JSON.stringify(tail).slice(1, -1);
+    const separator = fields && this.#shared.length > 1 ? "," : "";
+    const tailBytes = Buffer.from(`${separator}${fields}}`, "utf8");
+    switch (encoding) {
+      case "identity":
+        return [this.#shared, tailBytes];
+      case "gzip": {
+        const { deflated, crc } = await (this.#gzip ??= this.#deflate());
+        const trailer = Buffer.alloc(8);
+        trailer.writeUInt32LE(zlib.crc32(tailBytes, crc), 0);
+        trailer.writeUInt32LE((this.#shared.length + tailBytes.length) % 2 ** 32, 4);
+        return [GZIP_HEADER, deflated, zlib.deflateRawSync(tailBytes), trailer];
+      }
+      case "br":
+        return [
+          await (this.#brotli ??= this.#compressBrotli()),
+          uncompressedMetaBlock(tailBytes),
+          BROTLI_LAST_EMPTY,
+        ];
+    }
+  }
+
+  async #deflate(): Promise<{ deflated: Buffer; crc: number }> {
+    const deflated = await deflateRaw(this.#shared, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    return { deflated, crc: zlib.crc32(this.#shared) };
+  }
+
+  #compressBrotli(): Promise<Buffer> {
+    return brotliCompress(this.#shared, {
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      params: {
+        // Quality 5 compresses several megabytes in tens of milliseconds, close to gzip's speed
+        // with smaller output; the top qualities take seconds, too long for a snapshot a second.
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: this.#shared.length,
+      },
+    });
+  }
+}
+
+/**
+ * A brotli meta-block holding `bytes` as they are: ISLAST = 0, MNIBBLES = 4 nibbles, MLEN - 1,
+ * ISUNCOMPRESSED = 1, padded to the byte boundary, then the bytes (RFC 7932 section 9.2).
+ */
+function uncompressedMetaBlock(bytes: Buffer): Buffer {
+  if (bytes.length < 1 || bytes.length > 65_536) throw new RangeError("a tail holds 1 to 65,536 bytes");
+  const bits = ((bytes.length - 1) << 3) | (1 << 19);
+  return Buffer.concat([Buffer.from([bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff]), bytes]);
+}
+
+/**
+ * The prebuilt answers of the current snapshots: one per snapshot and variant (operation and the
+ * parameters that shape a whole-market answer), built on first use and dropped with the snapshot.
+ */
+export class PrebuiltBodies {
+  readonly #bySnapshot = new WeakMap<object, Map<string, PrebuiltJson>>();
+
+  get(snapshot: object, variant: string): PrebuiltJson | undefined {
+    return this.#bySnapshot.get(snapshot)?.get(variant);
+  }
+
+  put(snapshot: object, variant: string, body: object): PrebuiltJson {
+    let bodies = this.#bySnapshot.get(snapshot);
+    if (!bodies) this.#bySnapshot.set(snapshot, (bodies = new Map()));
+    const prebuilt = PrebuiltJson.of(body);
+    bodies.set(variant, prebuilt);
+    return prebuilt;
+  }
+}
+
+/**
+ * Sends a prebuilt answer in the best encoding the client accepts, or `304 Not Modified` when its
+ * `If-None-Match` names this answer's validator.
+ */
+export async function sendPrebuilt(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PrebuiltJson,
+  tail: Record<string, unknown>,
+): Promise<FastifyReply> {
+  reply.header("etag", body.etag);
+  reply.header("vary", "accept-encoding");
+  // Each answer carries the caller's own allowance: shared caches must not keep it.
+  reply.header("cache-control", "private, no-cache");
+  if (matchesValidator(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
+  const accepted = request.headers["accept-encoding"];
+  const encoding = (accepted ? negotiate(accepted, ENCODINGS) : null) ?? "identity";
+  const chunks = await body.chunks(encoding, tail);
+  if (encoding !== "identity") reply.header("content-encoding", encoding);
+  reply.header("content-type", "application/json; charset=utf-8");
+  reply.header(
+    "content-length",
+    chunks.reduce((total, chunk) => total + chunk.length, 0),
+  );
+  // Compressed answers are small enough to join; the plain one (megabytes) is written as it is.
+  return reply.send(
+    encoding === "identity" ? Readable.from(chunks, { objectMode: false }) : Buffer.concat(chunks),
+  );
+}
+
+/** `If-None-Match` by the weak comparison of RFC 9110 section 13.1.2. */
+function matchesValidator(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return header
+    .split(",")
+    .map((tag) => tag.trim())
+    .some((tag) => tag === "*" || tag.replace(/^W\//, "") === opaque);
+}
