@@ -1,5 +1,10 @@
 import {
   getMarketItems,
+  getFloatItems,
+  getEnterpriseItems,
+  getEnterpriseFloatItems,
+  getLiquidityRanks,
+  getEnterpriseSellOrders,
   cancelBuyOrders,
   createBuyOrder,
   listBuyOrders,
@@ -194,11 +199,62 @@ export class MarketClient {
     return (await callOperation(this.#options, getMarketItems, { query: full })).body;
   }
 
+  /**
+   * Figures per goods, fixed paint-wear interval and variant (phase, fade range) of up to 200
+   * goods by id and/or market hash name (500 requests and 200 distinct goods a day).
+   */
+  async getFloatItems(
+    body: Partial<OperationBody<typeof getFloatItems>>,
+  ): Promise<OperationResponse<typeof getFloatItems>> {
+    const full = { game: "cs2", ...body } as OperationBody<typeof getFloatItems>;
+    return (await callOperation(this.#options, getFloatItems, { body: full })).body;
+  }
+
+  /** Lowest prices and best buy order, of one goods or the whole market (enterprise; 5,000 a day). */
+  async getEnterpriseItems(
+    query: Partial<OperationQuery<typeof getEnterpriseItems>> = {},
+  ): Promise<OperationResponse<typeof getEnterpriseItems>> {
+    const full = { game: "cs2", include_sticker: 1, high_liquidity: 0, ...query } as OperationQuery<
+      typeof getEnterpriseItems
+    >;
+    return (await callOperation(this.#options, getEnterpriseItems, { query: full })).body;
+  }
+
+  /** Every figure per goods, paint-wear interval and variant (enterprise; 5,000 a day). */
+  async getEnterpriseFloatItems(
+    query: Partial<OperationQuery<typeof getEnterpriseFloatItems>> = {},
+  ): Promise<OperationResponse<typeof getEnterpriseFloatItems>> {
+    const full = { game: "cs2", include_sticker: 1, ...query } as OperationQuery<
+      typeof getEnterpriseFloatItems
+    >;
+    return (await callOperation(this.#options, getEnterpriseFloatItems, { query: full })).body;
+  }
+
+  /** Liquidity ranks of one goods or the whole market (enterprise; 5,000 a day). */
+  async getLiquidityRanks(
+    query: Partial<OperationQuery<typeof getLiquidityRanks>> = {},
+  ): Promise<OperationResponse<typeof getLiquidityRanks>> {
+    const full = { game: "cs2", include_sticker: 1, ...query } as OperationQuery<typeof getLiquidityRanks>;
+    return (await callOperation(this.#options, getLiquidityRanks, { query: full })).body;
+  }
+
   /** The caller's listings on sale; `game` defaults to `cs2`. */
   async getOnSale(
     query: Partial<OperationQuery<typeof getOnSale>> = {},
   ): Promise<OperationResponse<typeof getOnSale>> {
     const full = { game: "cs2", ...query } as OperationQuery<typeof getOnSale>;
     return (await callOperation(this.#options, getOnSale, { query: full })).body;
+  }
+
+  /**
+   * The listings on sale of one goods (enterprise tokens; 3 requests a second, 200 distinct goods a
+   * day); `game` defaults to `cs2`, `sort_by` to `price.asc`.
+   */
+  async getEnterpriseSellOrders(
+    query: Pick<OperationQuery<typeof getEnterpriseSellOrders>, "market_hash_name"> &
+      Partial<OperationQuery<typeof getEnterpriseSellOrders>>,
+  ): Promise<OperationResponse<typeof getEnterpriseSellOrders>> {
+    const full = { game: "cs2", ...query } as OperationQuery<typeof getEnterpriseSellOrders>;
+    return (await callOperation(this.#options, getEnterpriseSellOrders, { query: full })).body;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  sandboxRecomputeLiquidityRanks,
   sandboxCancelBuyOrders,
   sandboxCreateBuyOrder,
   sandboxListBuyOrders,
@@ -95,6 +96,11 @@ export class SandboxClient {
 
   async runJobs(): Promise<Answer<typeof sandboxRunJobs>> {
     return (await callOperation(this.#options, sandboxRunJobs)).body;
+  }
+
+  /** Recomputes the liquidity ranks from the last 30 days' trades now (the daily job does it too). */
+  async recomputeLiquidityRanks(): Promise<Answer<typeof sandboxRecomputeLiquidityRanks>> {
+    return (await callOperation(this.#options, sandboxRecomputeLiquidityRanks)).body;
   }
 
   async reset(): Promise<Answer<typeof sandboxReset>> {

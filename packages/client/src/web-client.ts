@@ -1,4 +1,18 @@
-import { getBuyOrderBook, getUserInfo, login, logout, type OperationResponse } from "@skinmarket/contract";
+import {
+  addBookmark,
+  getBillOrders,
+  getBuyOrderBook,
+  getGoodsInfo,
+  getGoodsSellOrders,
+  getPriceHistory,
+  getUserInfo,
+  listCatalogGoods,
+  login,
+  logout,
+  removeBookmark,
+  type OperationQuery,
+  type OperationResponse,
+} from "@skinmarket/contract";
 import { callOperation, type TransportOptions } from "./transport.ts";
 
 /** The website's routes: sign-in (keeping the `session` cookie between calls) and market pages. */
@@ -36,6 +50,94 @@ export class WebClient {
     return (
       await callOperation(this.#options, getBuyOrderBook, {
         query: { game: "csgo", goods_id: goodsId, page_num: pageNum },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** One goods' details; `bookmarked` is the signed-in user's. */
+  async getGoodsInfo(goodsId: number): Promise<OperationResponse<typeof getGoodsInfo>> {
+    return (
+      await callOperation(this.#options, getGoodsInfo, {
+        query: { game: "csgo", goods_id: goodsId },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The listings of one goods, 10 a page, cheapest first unless `sort_by` says otherwise. */
+  async getGoodsSellOrders(
+    goodsId: number,
+    options: Partial<Omit<OperationQuery<typeof getGoodsSellOrders>, "game" | "goods_id">> = {},
+  ): Promise<OperationResponse<typeof getGoodsSellOrders>> {
+    return (
+      await callOperation(this.#options, getGoodsSellOrders, {
+        query: {
+          page_num: 1,
+          sort_by: "default",
+          allow_tradable_cooldown: 1,
+          ...options,
+          game: "csgo",
+          goods_id: goodsId,
+        },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The catalog with market figures; needs a signed-in session. */
+  async listCatalogGoods(
+    options: Partial<Omit<OperationQuery<typeof listCatalogGoods>, "game">> = {},
+  ): Promise<OperationResponse<typeof listCatalogGoods>> {
+    return (
+      await callOperation(this.#options, listCatalogGoods, {
+        query: { page_num: 1, page_size: 20, sort_by: "sell_num.desc", ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Daily median prices of completed trades over 7, 30 or 180 days. */
+  async getPriceHistory(
+    goodsId: number,
+    days: 7 | 30 | 180 = 30,
+  ): Promise<OperationResponse<typeof getPriceHistory>> {
+    return (
+      await callOperation(this.#options, getPriceHistory, {
+        query: { game: "csgo", goods_id: goodsId, days },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The latest completed trades of one goods. */
+  async getBillOrders(goodsId: number): Promise<OperationResponse<typeof getBillOrders>> {
+    return (
+      await callOperation(this.#options, getBillOrders, {
+        query: { game: "csgo", goods_id: goodsId },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Bookmarks a goods or a listing for the signed-in user. */
+  async addBookmark(
+    type: "goods" | "sell_order",
+    id: string,
+  ): Promise<OperationResponse<typeof addBookmark>> {
+    return (
+      await callOperation(this.#options, addBookmark, { body: { type, id }, headers: this.#cookieHeader() })
+    ).body;
+  }
+
+  /** Removes one of the signed-in user's bookmarks. */
+  async removeBookmark(
+    type: "goods" | "sell_order",
+    id: string,
+  ): Promise<OperationResponse<typeof removeBookmark>> {
+    return (
+      await callOperation(this.#options, removeBookmark, {
+        body: { type, id },
         headers: this.#cookieHeader(),
       })
     ).body;

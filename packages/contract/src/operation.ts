@@ -27,11 +27,20 @@ export interface OperationLimits {
   readonly rate?: { readonly points: number; readonly seconds: number };
   readonly daily?: number;
   /**
-   * At most `perDay` distinct goods per UTC day, read from the request's `field` in the query or
-   * the body (one id or a list); a goods already asked for that day does not count again.
+   * At most `perDay` distinct goods per UTC day, read from the request's `field` (or each of
+   * `fields`) in the query or the body, one value or a list; a goods already asked for that day
+   * does not count again. Goods named by market hash name count as the same goods as their id.
    */
-  readonly distinctGoods?: { readonly perDay: number; readonly field: string; readonly in: "query" | "body" };
+  readonly distinctGoods?: {
+    readonly perDay: number;
+    readonly in: "query" | "body";
+    readonly field?: GoodsField;
+    readonly fields?: readonly GoodsField[];
+  };
 }
+
+/** The request fields that name goods: by id, or by market hash name. */
+export type GoodsField = "goods_id" | "goods_ids" | "market_hash_name" | "market_hash_names";
 
 export interface OperationDefinition {
   /** Stable camelCase name: the client method and the OpenAPI operationId. */

@@ -5,6 +5,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
+import { MarketChanges } from "./domain/market/market-changes.ts";
+import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { decoyPasswordHash } from "./domain/secrets.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
@@ -36,6 +38,15 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The reference's limits per token; absent only with `LIMITS=off`. */
   limits?: { store: LimiterStore; settings: LimitSettings };
+  /**
+   * Where commits are counted for the market snapshots; the server shares it with its jobs and
+   * the other instances. Without one the app counts only its own requests' commits.
+   */
+  marketChanges?: MarketChanges;
+  /** Tokens recently found valid; the server shares it with the listener that empties it. */
+  tokenCache?: TokenCache;
+  /** How often at most the market snapshot is rebuilt after a change (default 1000 ms). */
+  snapshotIntervalMs?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -83,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   registerJsonBodies(app);
   registerErrorHandling(app);
+  const marketChanges = deps.marketChanges ?? new MarketChanges();
   registerAuth(app, {
     baseContext: {
       db: deps.database.db,
@@ -90,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       platform: deps.platform,
       secretBox: deps.secretBox,
       rules: deps.rules ?? DEFAULT_MARKET_RULES,
+      afterCommit: () => marketChanges.committed(),
+      tokenCache: deps.tokenCache ?? new TokenCache(),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
   });
@@ -103,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secureCookies: deps.secureCookies ?? false,
     sandboxClock: deps.sandbox?.clock,
     limiterStore: deps.limits?.store,
+    marketChanges,
+    snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
   });
   await app.ready();
   return app;

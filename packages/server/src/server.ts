@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -14,8 +16,11 @@ import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
-import { listenForChanges } from "./storage/change-notifications.ts";
+import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
+import { MarketChanges, throttled } from "./domain/market/market-changes.ts";
+import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
+import { buildDemoAtStart } from "./demo/demo-at-start.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -48,6 +53,8 @@ export async function startServer(
   config: Config,
   log: Logger = createLogger(config),
 ): Promise<RunningServer> {
+  const newEmbeddedDatabase =
+    !config.databaseUrl && !existsSync(join(config.dataDir, "pglite", "PG_VERSION"));
   const database = await openConfiguredDatabase(config, log);
   try {
     const sandboxClock = config.sandbox ? new OffsetClock() : undefined;
@@ -58,6 +65,21 @@ export async function startServer(
       sellerFeeBasisPoints: config.sellerFeeBasisPoints,
       maxListingPriceFen: config.maxListingPriceFen,
     };
+    // Commits here (requests and jobs) count as market changes; with a PostgreSQL server the
+    // other instances hear of them, at most every ANNOUNCE_INTERVAL_MS.
+    const instanceId = randomUUID();
+    const tokenCache = new TokenCache();
+    const marketChanges = new MarketChanges(
+      config.databaseUrl
+        ? throttled(
+            () =>
+              announceChange(database.db, "market", instanceId).catch((error: unknown) =>
+                log.warn({ err: error }, "could not announce a market change to the other instances"),
+              ),
+            ANNOUNCE_INTERVAL_MS,
+          )
+        : undefined,
+    );
     const systemContext: DomainContext = {
       db: database.db,
       clock,
@@ -66,6 +88,8 @@ export async function startServer(
       platform,
       secretBox,
       rules,
+      afterCommit: () => marketChanges.committed(),
+      tokenCache,
     };
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
@@ -79,19 +103,28 @@ export async function startServer(
       },
       catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
     );
+    const demoBaseUrl = `http://${config.host}:${config.port}`;
+    if (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
+      marketChanges.committed();
 
-    // Other instances on the same server announce clock moves; this one reads the offset again.
-    const changes =
-      sandboxClock && config.databaseUrl
-        ? await listenForChanges({
-            url: config.databaseUrl,
-            onChange: (message) => {
-              if (message.kind === "clock") void reloadClock(systemContext, sandboxClock, log);
-            },
-            onReconnect: () => void reloadClock(systemContext, sandboxClock, log),
-            log,
-          })
-        : undefined;
+    // Other instances on the same server announce clock moves (this one reads the offset again)
+    // and market changes (this one's snapshots are rebuilt); after a lost connection, both.
+    const changes = config.databaseUrl
+      ? await listenForChanges({
+          url: config.databaseUrl,
+          onChange: (message) => {
+            if (message.kind === "clock" && sandboxClock) void reloadClock(systemContext, sandboxClock, log);
+            if (message.kind === "market" && message.from !== instanceId) marketChanges.heard();
+            if (message.kind === "tokens") tokenCache.forget();
+          },
+          onReconnect: () => {
+            if (sandboxClock) void reloadClock(systemContext, sandboxClock, log);
+            marketChanges.heard();
+            tokenCache.forget();
+          },
+          log,
+        })
+      : undefined;
     const limiterStore = config.limits
       ? new LimiterStore({
           ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
@@ -112,6 +145,9 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       logger: log,
+      marketChanges,
+      tokenCache,
+      snapshotIntervalMs: config.snapshotIntervalMs,
       ...(limiterStore
         ? {
             limits: {
@@ -142,6 +178,9 @@ export async function startServer(
   }
 }
 
+/** How often at most an instance tells the others that its commits changed the market. */
+const ANNOUNCE_INTERVAL_MS = 200;
+
 export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
 export const SECRET_KEY_FILE = "secret-key";
 
@@ -149,7 +188,7 @@ export const SECRET_KEY_FILE = "secret-key";
  * The key that seals stored secrets: SECRET_KEY if set, else DATA_DIR/secret-key, generated on
  * first start. Losing it makes stored platform cookies unreadable (users upload them again).
  */
-async function secretKey(config: Config, log: Logger): Promise<Buffer> {
+export async function secretKey(config: Config, log: Logger): Promise<Buffer> {
   if (config.secretKey) return config.secretKey;
   const path = join(config.dataDir, SECRET_KEY_FILE);
   const existing = await readOptionalFile(path);

@@ -19,11 +19,19 @@ import {
   sandboxReset,
   sandboxResetTokenLimits,
   sandboxRevokeToken,
+  sandboxRecomputeLiquidityRanks,
   sandboxRunJobs,
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { getBalance } from "./wallet.ts";
-import { getMarketItems } from "./market-data.ts";
+import {
+  getEnterpriseFloatItems,
+  getEnterpriseItems,
+  getFloatItems,
+  getLiquidityRanks,
+  getMarketItems,
+} from "./market-data.ts";
+import { getEnterpriseSellOrders } from "./enterprise-sell-orders.ts";
 import { delistItems, getOnSale, listItems, repriceItems } from "./sell-orders.ts";
 import {
   cancelPurchaseOrders,
@@ -50,6 +58,15 @@ import {
   sandboxUpdatePlatformAccount,
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
+import {
+  addBookmark,
+  getBillOrders,
+  getGoodsInfo,
+  getGoodsSellOrders,
+  getPriceHistory,
+  listCatalogGoods,
+  removeBookmark,
+} from "./market-web.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -61,7 +78,19 @@ export const OPERATIONS = [
   cancelBuyOrders,
   supplyBuyOrder,
   getBuyOrderBook,
+  getGoodsInfo,
+  getGoodsSellOrders,
+  listCatalogGoods,
+  getPriceHistory,
+  getBillOrders,
+  addBookmark,
+  removeBookmark,
   getMarketItems,
+  getFloatItems,
+  getEnterpriseItems,
+  getEnterpriseFloatItems,
+  getLiquidityRanks,
+  getEnterpriseSellOrders,
   sandboxCreateBuyOrder,
   sandboxListBuyOrders,
   sandboxCancelBuyOrders,
@@ -91,6 +120,7 @@ export const OPERATIONS = [
   sandboxGetClock,
   sandboxAdvanceClock,
   sandboxRunJobs,
+  sandboxRecomputeLiquidityRanks,
   sandboxReset,
   sandboxCreatePlatformAccount,
   sandboxGetPlatformAccount,

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { IdString, InternalOk, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
+import { WebUserInfos } from "./market-web.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
 
 export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);
@@ -234,6 +235,6 @@ export const getBuyOrderBook = defineOperation({
     total_count: Type.Integer(),
     total_page: Type.Integer(),
     show_pay_method_icon: Type.Boolean(),
-    user_infos: Type.Record(Type.String(), Type.Object({ user_id: Type.String(), nickname: Type.String() })),
+    user_infos: WebUserInfos,
   }),
 });

@@ -166,3 +166,15 @@ export const sandboxReset = defineOperation({
   summary: "Empties the world (users, tokens, money, audit) except the catalog, and resets the clock",
   response: Type.Object({ reset: Type.Literal(true) }),
 });
+
+export const sandboxRecomputeLiquidityRanks = defineOperation({
+  ...sandbox,
+  id: "sandboxRecomputeLiquidityRanks",
+  method: "POST",
+  path: "/sandbox/market/liquidity_ranks",
+  summary: "Recomputes every goods' liquidity rank from the last 30 days' trades now",
+  response: Type.Object({
+    computed_at: Type.Integer({ minimum: 0, description: "Unix time in seconds" }),
+    ranked_goods: Type.Integer({ minimum: 0, description: "goods with at least one trade in the window" }),
+  }),
+});

@@ -26,7 +26,9 @@ export function adminCommand(): Command {
   const admin = new Command("admin")
     .exitOverride()
     .showHelpAfterError()
-    .description("drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, reset")
+    .description(
+      "drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, liquidity, reset",
+    )
     .addOption(
       new Option("--url <url>", "base URL of the server")
         .env("SKINMARKET_URL")
@@ -189,6 +191,19 @@ export function adminCommand(): Command {
         this,
         (client) => client.runJobs(),
         (answer) => answer.jobs.map((job) => `${job.name}: ${job.processed}`).join("\n") || "no jobs",
+      );
+    });
+
+  admin
+    .command("liquidity")
+    .description("recompute every goods' liquidity rank from the last 30 days' trades now")
+    .action(async function (this: Command) {
+      await execute(
+        this,
+        (client) => client.recomputeLiquidityRanks(),
+        (answer) =>
+          `liquidity ranks computed at ${new Date(answer.computed_at * 1000).toISOString()}: ` +
+          `${answer.ranked_goods} goods traded in the last 30 days`,
       );
     });
 

@@ -8,6 +8,7 @@ import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
+import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 
 export interface Job {
   name: string;
@@ -28,6 +29,8 @@ export const JOBS: readonly Job[] = [
   { name: "sync-trades", lockKey: null, run: syncTrades },
   // Each user under the lock of their accounts, recomputed there: no job-wide lock.
   { name: "expire-margin", lockKey: null, run: expireMargin },
+  // Due once a day by the marketplace clock; the lock is the one the sandbox's recomputation takes.
+  { name: "refresh-liquidity-ranks", lockKey: LIQUIDITY_LOCK_KEY, run: refreshLiquidityRanks },
 ];
 
 export interface JobRun {

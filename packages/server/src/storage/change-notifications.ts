@@ -1,4 +1,6 @@
+import { sql, type Kysely } from "kysely";
 import pg from "pg";
+import type { Database } from "./schema.ts";
 
 /** The channel on which instances tell each other what changed (docs/design.md section 4). */
 export const CHANGES_CHANNEL = "skinmarket_changes";
@@ -15,7 +17,7 @@ export interface ChangeListener {
  */
 export async function listenForChanges(options: {
   url: string;
-  onChange: (message: { kind: string }) => void;
+  onChange: (message: { kind: string; from?: string }) => void;
   onReconnect: () => void;
   log: { warn(object: object, message: string): void };
 }): Promise<ChangeListener> {
@@ -27,8 +29,12 @@ export async function listenForChanges(options: {
     const next = new pg.Client({ connectionString: options.url });
     next.on("notification", (notification) => {
       try {
-        const message = JSON.parse(notification.payload ?? "{}") as { kind?: unknown };
-        if (typeof message.kind === "string") options.onChange({ kind: message.kind });
+        const message = JSON.parse(notification.payload ?? "{}") as { kind?: unknown; from?: unknown };
+        if (typeof message.kind === "string")
+          options.onChange({
+            kind: message.kind,
+            ...(typeof message.from === "string" ? { from: message.from } : {}),
+          });
       } catch {
         options.log.warn({ payload: notification.payload }, "ignored a change notification that is not JSON");
       }
@@ -63,4 +69,12 @@ export async function listenForChanges(options: {
       await client?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Tells the other instances that something of `kind` changed. `from` names this instance, so
+ * that it can ignore its own announcement when it hears it.
+ */
+export async function announceChange(db: Kysely<Database>, kind: string, from: string): Promise<void> {
+  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ kind, from })})`.execute(db);
 }

@@ -26,6 +26,9 @@ export interface Database {
   buy_orders: BuyOrdersTable;
   idempotency_keys: IdempotencyKeysTable;
   sandbox_cards: SandboxCardsTable;
+  liquidity_ranks: LiquidityRanksTable;
+  liquidity_rank_state: LiquidityRankStateTable;
+  bookmarks: BookmarksTable;
 }
 
 export interface GoodsTable {
@@ -318,6 +321,19 @@ export interface BuyOrdersTable {
   updated_at: Date;
 }
 
+/** A goods' liquidity percentile of the last 30 days, in hundredths of a percent (docs/design.md section 9). */
+export interface LiquidityRanksTable {
+  goods_id: number;
+  rank_hundredths: number;
+  traded_amount: number;
+  traded_quantity: number;
+}
+
+export interface LiquidityRankStateTable {
+  id: ColumnType<1, 1, never>;
+  computed_at: Date;
+}
+
 export interface SandboxCardsTable {
   user_id: number;
   declines: boolean;
@@ -333,4 +349,14 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: Date;
   expires_at: Date;
+}
+
+/** What a website user bookmarked: a goods or a listing (docs/design.md section 8). */
+export type BookmarkTarget = "goods" | "sell_order";
+
+export interface BookmarksTable {
+  user_id: number;
+  target_type: BookmarkTarget;
+  target_id: number;
+  created_at: ColumnType<Date, Date, never>;
 }

@@ -174,6 +174,54 @@ describe(
       assert.deepEqual(trades.rows[0], { n: 20, d: 20 });
     });
 
+    test("a listing made through one instance shows in the other's whole-market prices", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const viewer = await trader(b);
+      const wholeMarket = async () => {
+        const response = await fetch(`${b.url}/api/market/items?game=cs2`, {
+          headers: { authorization: `Bearer ${viewer.token}` },
+        });
+        const body = (await response.json()) as { info: Array<{ goods_id: number }>; stat_time: number };
+        return { etag: response.headers.get("etag"), body };
+      };
+      const before = await wholeMarket();
+      // Nothing changed since: the other instance keeps its snapshot and its validator.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const unchanged = await wholeMarket();
+      assert.equal(unchanged.etag, before.etag);
+      assert.equal(unchanged.body.stat_time, before.body.stat_time);
+
+      const [asset] = (
+        (
+          await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+            market_hash_name: "Sticker | Howling Dawn",
+            count: 1,
+          })
+        ).body as { assets: Array<{ assetid: string; goods_id: number }> }
+      ).assets;
+      assert.ok(!before.body.info.some((entry) => entry.goods_id === asset!.goods_id));
+      const listed = await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid: asset!.assetid, price: 5 }],
+      });
+      assert.equal(listed.status, 200);
+      const started = Date.now();
+      let after = await wholeMarket();
+      while (
+        !after.body.info.some((entry) => entry.goods_id === asset!.goods_id) &&
+        Date.now() - started < 10_000
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await wholeMarket();
+      }
+      assert.ok(
+        after.body.info.some((entry) => entry.goods_id === asset!.goods_id),
+        "the listing shows",
+      );
+      assert.notEqual(after.etag, before.etag);
+    });
+
     test("the clock moved on one instance is seen by the other; the timeout job on both fails a trade once", async () => {
       const [a, b] = instances as [Instance, Instance];
       const seller = await trader(a);

@@ -49,6 +49,7 @@ const REFERENCE: Record<string, RateSetting> = {
   sellOrderHistory: { points: 10, seconds: 1 },
   getBalance: { points: 60, seconds: 60 },
   setBuyOrderStatus: { points: 60, seconds: 60 },
+  getEnterpriseSellOrders: { points: 3, seconds: 1 },
 };
 
 test("the contract declares the reference's rate for every operation of its table", () => {

@@ -1,5 +1,6 @@
 import { formatMoney } from "@skinmarket/contract";
 import type { SpecificRow } from "../../storage/schema.ts";
+import { readUserInfos } from "../accounts/read-user-infos.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
@@ -29,7 +30,6 @@ export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: num
   const { total } = await book.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
   const rows = await book
     .selectAll("buy_orders")
-    .select("users.nickname")
     .orderBy("buy_orders.price", "desc")
     .orderBy("buy_orders.buy_order_id")
     .limit(BOOK_PAGE_SIZE)
@@ -71,8 +71,9 @@ export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: num
     total_count: totalCount,
     total_page: Math.ceil(totalCount / BOOK_PAGE_SIZE),
     show_pay_method_icon: false,
-    user_infos: Object.fromEntries(
-      rows.map((row) => [String(row.user_id), { user_id: String(row.user_id), nickname: row.nickname }]),
+    user_infos: await readUserInfos(
+      ctx,
+      rows.map((row) => row.user_id),
     ),
   });
 }

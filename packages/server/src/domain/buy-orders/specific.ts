@@ -40,7 +40,8 @@ function weaponAndFinish(marketHashName: string): { weapon: string; finish: stri
   return match ? { weapon: match[1]!, finish: match[2]! } : undefined;
 }
 
-function fadeCalculatorOf(goods: SpecificGoods) {
+/** The fade calculator and weapon of a Fade-style skin (undefined for any other goods). */
+export function fadeCalculatorOf(goods: Pick<SpecificGoods, "market_hash_name">) {
   const parts = weaponAndFinish(goods.market_hash_name);
   if (!parts || !(parts.finish in FADE_CALCULATORS)) return undefined;
   const calculator = FADE_CALCULATORS[parts.finish as keyof typeof FADE_CALCULATORS];

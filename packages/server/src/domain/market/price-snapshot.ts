@@ -1,96 +1,139 @@
-import { formatMoney, type Fen } from "@skinmarket/contract";
-import { publicBook } from "../buy-orders/public-book.ts";
+import { isDeepStrictEqual } from "node:util";
 import { sql } from "kysely";
-import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
+import type { MarketChanges } from "./market-changes.ts";
+import { computeMarketFigures, NO_FIGURES, type GoodsFigures } from "./market-figures.ts";
+import { marketCatalog, type MarketCatalog, type MarketGoods } from "./market-goods.ts";
 
-/** Goods the price list leaves out with `include_sticker=0`: stickers, sticker slabs, sealed graffiti. */
+/** Goods the price lists leave out with `include_sticker=0`: stickers, sticker slabs, sealed graffiti. */
 const STICKER_TYPES = new Set(["sticker", "sticker_slab", "graffiti"]);
 
-export interface PriceEntry {
+/** One goods of the snapshot: its names and type, its market figures and its liquidity rank. */
+export interface PriceEntry extends GoodsFigures {
   goods_id: number;
   market_hash_name: string;
   name: string;
   type: string;
-  /** Cheapest tradable listing; 0 while there is none. */
-  minPrice: Fen;
-  /** Cheapest listing still in trade cooldown; 0 while there is none. */
-  preSellMinPrice: Fen;
+  /** Liquidity rank in hundredths of a percent (0 without trades in the last 30 days). */
+  liquidityRank: number;
 }
 
 export interface PriceSnapshot {
   builtAt: Date;
-  /** Every goods with a listing on sale or a buy order in the public book, by goods id. */
+  /** Every goods with a listing on sale or a buy order in the public book, by goods id, in id order. */
   entries: Map<number, PriceEntry>;
+  /** The catalog the snapshot was built on: single-goods lookups by id or name read it. */
+  catalog: MarketCatalog;
+  /** Liquidity ranks (hundredths of a percent) of the goods traded in the last 30 days. */
+  liquidity: Map<number, number>;
+  /**
+   * When the first listing still in trade cooldown becomes tradable (null when none is): from then
+   * on the snapshot's pre-sell and tradable figures are out of date.
+   */
+  nextCooldownEnd: Date | null;
 }
 
+/** A snapshot older than this is rebuilt even without a counted change (docs/design.md section 4). */
+const MAX_AGE_MS = 60_000;
+
 /**
- * The market's prices as of one moment (docs/design.md section 4): whole-market answers are read
- * from it instead of the database, and it is rebuilt on demand once it is older than `maxAgeMs`
- * (one rebuild at a time), so a change in listings shows within about that long.
+ * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
+ * instead of the database. It is rebuilt on the next request once it is at least `intervalMs` old
+ * and out of date: a change was counted since it was built (`MarketChanges`), a listing's trade
+ * cooldown ended since, or it is a minute old. One rebuild runs at a time; callers meanwhile get
+ * the snapshot being built. A rebuild that finds the same figures keeps the snapshot it had, with
+ * its `builtAt` (the time the figures hold since) and its prebuilt bytes, so its ETag stays valid.
  */
 export class PriceSnapshots {
-  readonly #maxAgeMs: number;
-  #current: PriceSnapshot | undefined;
+  readonly #changes: MarketChanges;
+  readonly #intervalMs: number;
+  #current: { snapshot: PriceSnapshot; version: number; checkedAt: number } | undefined;
   #building: Promise<PriceSnapshot> | undefined;
 
-  constructor(maxAgeMs = 1000) {
-    this.#maxAgeMs = maxAgeMs;
+  constructor(changes: MarketChanges, intervalMs = 1000) {
+    this.#changes = changes;
+    this.#intervalMs = intervalMs;
   }
 
   async current(ctx: DomainContext): Promise<PriceSnapshot> {
-    const now = ctx.clock.now().getTime();
-    if (this.#current && now - this.#current.builtAt.getTime() < this.#maxAgeMs) return this.#current;
-    this.#building ??= buildSnapshot(ctx).finally(() => (this.#building = undefined));
-    this.#current = await this.#building;
-    return this.#current;
+    const current = this.#current;
+    if (current && !this.#outOfDate(current, ctx.clock.now().getTime())) return current.snapshot;
+    this.#building ??= this.#rebuild(ctx).finally(() => (this.#building = undefined));
+    return this.#building;
+  }
+
+  #outOfDate(current: { snapshot: PriceSnapshot; version: number; checkedAt: number }, now: number): boolean {
+    const age = now - current.checkedAt;
+    if (age < this.#intervalMs) return false;
+    const cooldownEnded =
+      current.snapshot.nextCooldownEnd !== null && now >= current.snapshot.nextCooldownEnd.getTime();
+    return current.version !== this.#changes.version || cooldownEnded || age >= MAX_AGE_MS;
+  }
+
+  async #rebuild(ctx: DomainContext): Promise<PriceSnapshot> {
+    // Changes counted from here on may be missing from this build: they leave it out of date.
+    const version = this.#changes.version;
+    const built = await buildSnapshot(ctx);
+    const previous = this.#current?.snapshot;
+    const snapshot = previous && sameFigures(previous, built) ? previous : built;
+    this.#current = { snapshot, version, checkedAt: built.builtAt.getTime() };
+    return snapshot;
   }
 }
 
-async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> {
+function sameFigures(a: PriceSnapshot, b: PriceSnapshot): boolean {
+  return (
+    a.catalog === b.catalog &&
+    a.nextCooldownEnd?.getTime() === b.nextCooldownEnd?.getTime() &&
+    isDeepStrictEqual(a.liquidity, b.liquidity) &&
+    isDeepStrictEqual(a.entries, b.entries)
+  );
+}
+
+/** Builds a snapshot of the whole market now: plain data, nothing serialized yet. */
+export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> {
   const builtAt = ctx.clock.now();
-  const [listed, bid] = await Promise.all([
-    sql<{ goods_id: number; min_price: string | null; pre_sell_min_price: string | null }>`
-      SELECT goods_id,
-        min(price) FILTER (WHERE tradable_after IS NULL OR tradable_after <= ${builtAt}) AS min_price,
-        min(price) FILTER (WHERE tradable_after > ${builtAt}) AS pre_sell_min_price
-      FROM listings WHERE state = 'ON_SALE' GROUP BY goods_id
-    `.execute(ctx.db),
-    publicBook(ctx.db).select("buy_orders.goods_id").distinct().execute(),
+  const catalog = await marketCatalog(ctx);
+  const [figures, ranks, cooldown] = await Promise.all([
+    computeMarketFigures(ctx, catalog, { now: builtAt }),
+    ctx.db.selectFrom("liquidity_ranks").select(["goods_id", "rank_hundredths"]).execute(),
+    ctx.db
+      .selectFrom("listings")
+      .select((eb) => eb.fn.min("tradable_after").as("next"))
+      .where("state", "=", sql.lit("ON_SALE"))
+      .where("tradable_after", ">", builtAt)
+      .executeTakeFirst(),
   ]);
-  const prices = new Map<number, { minPrice: Fen; preSellMinPrice: Fen }>();
-  for (const row of bid) prices.set(row.goods_id, { minPrice: 0, preSellMinPrice: 0 });
-  for (const row of listed.rows)
-    prices.set(row.goods_id, {
-      minPrice: Number(row.min_price ?? 0),
-      preSellMinPrice: Number(row.pre_sell_min_price ?? 0),
-    });
-  const goods =
-    prices.size === 0
-      ? []
-      : await ctx.db
-          .selectFrom("goods")
-          .select(["goods_id", "market_hash_name", "name", "type"])
-          .where("goods_id", "in", [...prices.keys()])
-          .orderBy("goods_id")
-          .execute();
+  const liquidity = new Map(ranks.map((row) => [row.goods_id, row.rank_hundredths]));
+  const entries = new Map<number, PriceEntry>();
+  for (const goodsId of [...figures.keys()].sort((a, b) => a - b)) {
+    const goods = catalog.byId.get(goodsId);
+    if (goods) entries.set(goodsId, toPriceEntry(goods, figures.get(goodsId)!, liquidity.get(goodsId) ?? 0));
+  }
+  return { builtAt, entries, catalog, liquidity, nextCooldownEnd: cooldown?.next ?? null };
+}
+
+function toPriceEntry(goods: MarketGoods, figures: GoodsFigures, liquidityRank: number): PriceEntry {
   return {
-    builtAt,
-    entries: new Map(goods.map((row) => [row.goods_id, { ...row, ...prices.get(row.goods_id)! }])),
+    goods_id: goods.goods_id,
+    market_hash_name: goods.market_hash_name,
+    name: goods.name,
+    type: goods.type,
+    ...figures,
+    liquidityRank,
   };
 }
 
-/** A price entry as `GET /api/market/items` answers it. */
-export function toItemPrice(entry: Omit<PriceEntry, "type">, statTime: Date) {
-  return {
-    goods_id: entry.goods_id,
-    market_hash_name: entry.market_hash_name,
-    name: entry.name,
-    sales: [
-      { min_price: formatMoney(entry.minPrice), pre_sell_min_price: formatMoney(entry.preSellMinPrice) },
-    ],
-    update_time: toUnixSeconds(statTime),
-  };
+/** The snapshot's entry of a goods, or an empty one (no listings, no buy orders) when it is off the market. */
+export function entryOf(snapshot: PriceSnapshot, goods: MarketGoods): PriceEntry {
+  return (
+    snapshot.entries.get(goods.goods_id) ??
+    toPriceEntry(
+      goods,
+      { whole: NO_FIGURES, intervals: [], variants: [] },
+      snapshot.liquidity.get(goods.goods_id) ?? 0,
+    )
+  );
 }
 
 export function isStickerLike(entry: { type: string }): boolean {

@@ -1,4 +1,4 @@
-import type { OperationLimits } from "@skinmarket/contract";
+import type { GoodsField, OperationLimits } from "@skinmarket/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { secondsToUtcMidnight, type LimiterStore } from "../limits/limiter-store.ts";
@@ -72,7 +72,7 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
     // back one a concurrent request used).
     const distinct = config.limits?.distinctGoods;
     if (distinct) {
-      const ids = goodsIdsOf(request, distinct);
+      const ids = await goodsIdsOf(request, distinct);
       const added = await store.addDistinct(config.operationId!, key, ids, distinct.perDay);
       if (!added.admitted) {
         if (allowance) await allowance.reward(key);
@@ -80,7 +80,7 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
         reply.header("retry-after", String(seconds));
         return sendFailure(reply, config.envelope ?? "official", {
           code: "Quota Exceeded",
-          message: `${config.operationId} allows ${distinct.perDay} distinct ${distinct.field} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
+          message: `${config.operationId} allows ${distinct.perDay} distinct ${goodsFieldsOf(distinct).join(" and ")} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
         });
       }
     }
@@ -98,15 +98,39 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
 
 const DAY_SECONDS = 86_400;
 
-/** The goods ids a request asks for: one id or a list, in the one place the operation declares. */
-function goodsIdsOf(request: FastifyRequest, distinct: { field: string; in: "query" | "body" }): string[] {
+function goodsFieldsOf(distinct: NonNullable<OperationLimits["distinctGoods"]>): GoodsField[] {
+  return [...(distinct.field ? [distinct.field] : []), ...(distinct.fields ?? [])];
+}
+
+/**
+ * The goods a request asks for, as goods ids, from every field the operation declares (one value
+ * or a list). Market hash names are resolved through the catalog, so that a goods asked for by name
+ * and by id counts once; a name the catalog does not know names no goods and counts nothing (the
+ * operation refuses it).
+ */
+async function goodsIdsOf(
+  request: FastifyRequest,
+  distinct: NonNullable<OperationLimits["distinctGoods"]>,
+): Promise<string[]> {
   const source = distinct.in === "query" ? request.query : request.body;
-  const value =
-    source !== null && typeof source === "object"
-      ? (source as Record<string, unknown>)[distinct.field]
-      : undefined;
-  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return values.map(String);
+  const fields = goodsFieldsOf(distinct);
+  const ids: string[] = [];
+  const names: string[] = [];
+  for (const field of fields) {
+    const value =
+      source !== null && typeof source === "object" ? (source as Record<string, unknown>)[field] : undefined;
+    const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+    (field.startsWith("market_hash_name") ? names : ids).push(...values.map(String));
+  }
+  if (names.length > 0) {
+    const found = await request.ctx.db
+      .selectFrom("goods")
+      .select("goods_id")
+      .where("market_hash_name", "in", [...new Set(names)])
+      .execute();
+    ids.push(...found.map((row) => String(row.goods_id)));
+  }
+  return ids;
 }
 
 function renewsIn(seconds: number): string {

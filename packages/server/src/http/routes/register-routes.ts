@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { OffsetClock } from "../../domain/clock.ts";
 import type { LimiterStore } from "../limits/limiter-store.ts";
+import type { MarketChanges } from "../../domain/market/market-changes.ts";
 import { registerGetBalance } from "./developer/get-balance.ts";
 import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
 import { registerSetBuyOrderStatus } from "./developer/set-buy-order-status.ts";
@@ -11,8 +12,14 @@ import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
 import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
 import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-orders/buy-order-routes.ts";
 import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
+import { registerGoodsBookmarks } from "./market/goods-bookmarks.ts";
+import { registerGoodsPageRoutes } from "./market/goods-page-routes.ts";
+import { registerListCatalogGoods } from "./market/list-catalog-goods.ts";
 import { registerGetMarketItems } from "./market/get-market-items.ts";
-import { PriceSnapshots } from "../../domain/market/price-snapshot.ts";
+import { registerPriceRoutes } from "./market/price-routes.ts";
+import { registerSandboxLiquidity } from "./sandbox/liquidity.ts";
+import { registerGetEnterpriseSellOrders } from "./market/get-enterprise-sell-orders.ts";
+import { PriceAnswers } from "./market/price-answers.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -32,6 +39,9 @@ export interface RouteOptions extends SessionCookieOptions {
   sandboxClock: OffsetClock | undefined;
   /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
   limiterStore: LimiterStore | undefined;
+  /** The commits the market snapshots watch. */
+  marketChanges: MarketChanges;
+  snapshotIntervalMs: number;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
@@ -47,7 +57,14 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerPurchaseRoutes(app);
   registerBuyOrderRoutes(app);
   registerGetBuyOrderBook(app);
-  registerGetMarketItems(app, new PriceSnapshots());
+  registerGoodsPageRoutes(app);
+  registerListCatalogGoods(app);
+  registerGoodsBookmarks(app);
+  // One snapshot of the market serves every price operation.
+  const prices = new PriceAnswers(options.marketChanges, options.snapshotIntervalMs);
+  registerGetMarketItems(app, prices);
+  registerPriceRoutes(app, prices);
+  registerGetEnterpriseSellOrders(app);
 
   registerLogin(app, options);
   registerLogout(app);
@@ -63,5 +80,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
     registerSandboxBuyOrderRoutes(app);
+    registerSandboxLiquidity(app);
   }
 }

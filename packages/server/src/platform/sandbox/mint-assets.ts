@@ -204,7 +204,7 @@ async function randomKeychain(ctx: DomainContext): Promise<KeychainRow[]> {
 }
 
 /** Items with the same unique attributes share an instance id, as on the platform. */
-function instanceIdOf(attributes: Omit<MintedAttributes, "classid" | "instanceid">): string {
+export function instanceIdOf(attributes: Omit<MintedAttributes, "classid" | "instanceid">): string {
   const digest = createHash("sha1").update(JSON.stringify(attributes)).digest();
   return String(digest.readUInt32BE(0));
 }

@@ -1,0 +1,191 @@
+import { formatMoney } from "@skinmarket/contract";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database, SpecificRow } from "../../storage/schema.ts";
+import { readUserInfos } from "../accounts/read-user-infos.ts";
+import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-orders/specific.ts";
+import { phaseTagsOf } from "../catalog/phases.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, invalidArgument, ok, type Result } from "../result.ts";
+import { bookmarkedIds } from "./bookmarks.ts";
+import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
+import { canInspect, LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
+import { readMarketFigures, type MarketFigures } from "./market-figures.ts";
+import { readSellerStats } from "./seller-stats.ts";
+import { toWebListing } from "./web-listing.ts";
+
+/** Listings per page of the website's goods page. */
+export const SELL_ORDER_PAGE_SIZE = 10;
+
+export interface GoodsSellOrdersQuery {
+  goodsId: number;
+  pageNum: number;
+  sortBy: string;
+  /** `1`: the seller sends the trade offer; `2`: the buyer does. */
+  mode?: string;
+  /** Whether listings of items still in trade cooldown (pre-sell) are shown. */
+  allowTradableCooldown: boolean;
+  minPaintwear?: number;
+  maxPaintwear?: number;
+  paintseed?: number;
+  tagId?: number;
+  minFade?: number;
+  maxFade?: number;
+  viewerId?: number;
+}
+
+/**
+ * The listings of one goods (website route `goods/sell_order`), filtered by the choices its goods
+ * page offers, which are the buy orders' `specific` constraints (docs/design.md section 8), and
+ * sorted and paged in SQL.
+ */
+export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOrdersQuery) {
+  const goods = await findGoods(ctx, query.goodsId);
+  if (!goods) return fail("Not Found", unknownGoodsMessage(query.goodsId));
+  const filter = parseFilters(query, goods);
+  if (!filter.ok) return filter;
+  const now = ctx.clock.now();
+  let base = ctx.db
+    .selectFrom("listings")
+    .where("listings.goods_id", "=", goods.goods_id)
+    .where("listings.state", "=", sql.lit("ON_SALE"))
+    .where((eb) => listingMeets(eb, filter.value));
+  if (!query.allowTradableCooldown)
+    base = base.where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]));
+  if (query.mode) base = base.where("force_buyer_send_offer", "=", query.mode === "2");
+  const { total } = await base.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
+  const [field, direction] = (query.sortBy === "default" ? "price.asc" : query.sortBy).split(".") as [
+    string,
+    "asc" | "desc",
+  ];
+  const column = field === "price" ? sql`price` : field === "created" ? sql`created_at` : sql`paintwear`;
+  const rows = await base
+    .selectAll("listings")
+    .orderBy(column, (order) => (direction === "asc" ? order.asc() : order.desc()).nullsLast())
+    .orderBy("listings.listing_id", direction)
+    .limit(SELL_ORDER_PAGE_SIZE)
+    .offset((query.pageNum - 1) * SELL_ORDER_PAGE_SIZE)
+    .execute();
+  const sellerIds = rows.map((row) => row.user_id);
+  const [figures, userInfos, sellers, bookmarks] = await Promise.all([
+    readMarketFigures(ctx, [goods.goods_id]),
+    readUserInfos(ctx, sellerIds),
+    readSellerStats(ctx, sellerIds, goods.goods_id),
+    bookmarkedIds(
+      ctx,
+      query.viewerId,
+      "sell_order",
+      rows.map((row) => row.listing_id),
+    ),
+  ]);
+  const totalCount = Number(total);
+  return ok({
+    goods_infos: { [String(goods.goods_id)]: toWebGoodsInfo(goods, figures.get(goods.goods_id)!) },
+    has_market_stores: Object.fromEntries(
+      [...sellers].map(([sellerId, stats]) => [String(sellerId), stats.hasOtherListings]),
+    ),
+    items: rows.map((row) =>
+      toWebListing(row, {
+        goods,
+        now,
+        viewerId: query.viewerId,
+        bookmarked: bookmarks.has(row.listing_id),
+        seller: sellers.get(row.user_id)!,
+      }),
+    ),
+    page_num: query.pageNum,
+    page_size: SELL_ORDER_PAGE_SIZE,
+    sort_by: query.sortBy,
+    total_count: totalCount,
+    total_page: Math.ceil(totalCount / SELL_ORDER_PAGE_SIZE),
+    user_infos: userInfos,
+  });
+}
+
+/** The page's filters as buy-order constraints, refused where the goods' items cannot meet them. */
+function parseFilters(query: GoodsSellOrdersQuery, goods: GoodsRecord): Result<SpecificFilter> {
+  const supported = supportedSpecifics(goods);
+  const rows: SpecificRow[] = [];
+  if (query.minPaintwear !== undefined || query.maxPaintwear !== undefined) {
+    const field = query.minPaintwear !== undefined ? "min_paintwear" : "max_paintwear";
+    if (!supported.has("paintwear")) return invalidArgument(field, `${goods.market_hash_name} has no wear`);
+    const min = query.minPaintwear ?? 0;
+    const max = query.maxPaintwear ?? 1;
+    if (min > max) return invalidArgument("min_paintwear", "must not be greater than max_paintwear");
+    rows.push({ type: "paintwear", values: [String(min), String(max)] });
+  }
+  if (query.paintseed !== undefined) {
+    if (!supported.has("paintseed"))
+      return invalidArgument("paintseed", `${goods.market_hash_name} has no pattern`);
+    rows.push({ type: "paintseed", values: [String(query.paintseed)] });
+  }
+  if (query.tagId !== undefined) {
+    const phases = phaseTagsOf(goods);
+    const phase = phases.find((tag) => tag.id === query.tagId);
+    if (!phase)
+      return invalidArgument(
+        "tag_ids",
+        phases.length === 0
+          ? `${goods.market_hash_name} has no phases`
+          : `must be a phase of this goods: ${phases.map((tag) => tag.id).join(", ")}`,
+      );
+    rows.push({ type: "phase", values: [phase.internal_name] });
+  }
+  if (query.minFade !== undefined || query.maxFade !== undefined) {
+    const field = query.minFade !== undefined ? "min_fade" : "max_fade";
+    if (!supported.has("fade")) return invalidArgument(field, `${goods.market_hash_name} has no fade`);
+    const min = query.minFade ?? 80;
+    const max = query.maxFade ?? 100;
+    if (min > max) return invalidArgument("min_fade", "must not be greater than max_fade");
+    rows.push({ type: "fade", values: [String(min), String(max)] });
+  }
+  return ok(specificFilter(rows, goods));
+}
+
+/**
+ * A listing meets the filter: the conditions buy-order matching applies, with a closed upper
+ * wear bound (a page's `max_paintwear` includes the value itself).
+ */
+function listingMeets(eb: ExpressionBuilder<Database, "listings">, filter: SpecificFilter) {
+  const conditions = [];
+  if (filter.paintwearMin !== undefined) {
+    conditions.push(eb("listings.paintwear", ">=", sql<string>`${filter.paintwearMin}::numeric`));
+    conditions.push(eb("listings.paintwear", "<=", sql<string>`${filter.paintwearMax}::numeric`));
+  }
+  if (filter.paintseeds)
+    conditions.push(
+      filter.paintseeds.length > 0 ? eb("listings.paintseed", "in", filter.paintseeds) : sql<boolean>`false`,
+    );
+  if (filter.paintindexes)
+    conditions.push(
+      filter.paintindexes.length > 0
+        ? eb("listings.paintindex", "in", filter.paintindexes)
+        : sql<boolean>`false`,
+    );
+  return eb.and(conditions);
+}
+
+/** A goods as the listings page's `goods_infos` shows it. */
+export function toWebGoodsInfo(goods: GoodsRecord, figures: MarketFigures) {
+  return {
+    appid: 730,
+    game: "csgo",
+    goods_id: goods.goods_id,
+    name: goods.name,
+    short_name: goods.short_name,
+    market_hash_name: goods.market_hash_name,
+    icon_url: goods.icon_url,
+    original_icon_url: goods.icon_url,
+    platform_price: formatMoney(figures.sellMin),
+    platform_price_cny: formatMoney(figures.sellMin),
+    sell_min_price: formatMoney(figures.sellMin),
+    sell_reference_price: formatMoney(figures.lastTradePrice),
+    market_min_price: formatMoney(figures.marketMin),
+    can_inspect: canInspect(goods.type),
+    can_3d_inspect: false,
+    is_charm: goods.type === "charm",
+    description: null,
+    item_id: null,
+    keychain_color_img: "",
+    tags: tagObjects(goods.tags, LISTING_TAG_CATEGORIES),
+  };
+}

@@ -1,0 +1,52 @@
+import { BILL_ORDER_COUNT, formatMoney, type AssetInfo } from "@skinmarket/contract";
+import { sql } from "kysely";
+import { toUnixSeconds } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+import { fail, ok } from "../result.ts";
+import { unknownGoodsMessage } from "./find-goods.ts";
+
+/**
+ * The latest completed trades of a goods (website route `goods/bill_order`, docs/design.md
+ * section 8), newest first: price, time, how it sold and what the item looked like; nothing
+ * about buyer or seller (no user ids, platform ids, asset ids or fees).
+ */
+export async function readBillOrders(ctx: DomainContext, input: { goodsId: number }) {
+  const goods = await ctx.db
+    .selectFrom("goods")
+    .select(["goods_id", "icon_url"])
+    .where("goods_id", "=", input.goodsId)
+    .executeTakeFirst();
+  if (!goods) return fail("Not Found", unknownGoodsMessage(input.goodsId));
+  const rows = await ctx.db
+    .selectFrom("trades")
+    .select(["trade_id", "price", "updated_at", "buy_order_id", "asset"])
+    .where("goods_id", "=", input.goodsId)
+    .where("state", "=", sql.lit("SUCCESS"))
+    .orderBy("updated_at", "desc")
+    .orderBy("trade_id", "desc")
+    .limit(BILL_ORDER_COUNT)
+    .execute();
+  return ok({
+    items: rows.map((row) => {
+      const asset = row.asset as AssetInfo;
+      return {
+        id: String(row.trade_id),
+        appid: 730,
+        game: "csgo",
+        goods_id: input.goodsId,
+        price: formatMoney(row.price),
+        type: row.buy_order_id === null ? 1 : 2,
+        transact_time: toUnixSeconds(row.updated_at),
+        asset_info: {
+          paintwear: asset.paintwear,
+          paintseed: asset.info.paintseed,
+          paintindex: asset.info.paintindex,
+          stickers: asset.info.stickers,
+          keychains: asset.info.keychains,
+          icon_url: goods.icon_url,
+        },
+      };
+    }),
+    total_count: rows.length,
+  });
+}

@@ -1,0 +1,23 @@
+import { toUnixSeconds } from "../clock.ts";
+import { ok } from "../result.ts";
+import { toFloatItem } from "./price-entries.ts";
+import { selectListedGoods } from "./price-query.ts";
+import type { PriceSnapshot } from "./price-snapshot.ts";
+
+/**
+ * Figures by float range (reference: POST /api/market/float/items): for each goods asked for by
+ * id or market hash name, its whole figures with its liquidity rank, then one entry per fixed
+ * paint-wear interval and per variant (phase or fade range) that has listings.
+ */
+export function getFloatItems(
+  snapshot: PriceSnapshot,
+  query: { goodsIds?: readonly number[]; marketHashNames?: readonly string[] },
+) {
+  const selected = selectListedGoods(snapshot, query);
+  if (!selected.ok) return selected;
+  const { statTime, entries } = selected.value;
+  return ok({
+    info: entries.map((entry) => toFloatItem(entry, statTime)),
+    stat_time: toUnixSeconds(statTime),
+  });
+}

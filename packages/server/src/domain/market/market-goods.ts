@@ -1,0 +1,66 @@
+import type { Kysely } from "kysely";
+import type { Database, GoodsTagRow } from "../../storage/schema.ts";
+import type { DomainContext } from "../context.ts";
+import { fadePercentages, hasPhases } from "./market-variants.ts";
+
+/** What the price answers need of a goods: its names, its type, and what its variants are. */
+export interface MarketGoods {
+  goods_id: number;
+  market_hash_name: string;
+  name: string;
+  type: string;
+  paintwear_min: string | null;
+  paintwear_max: string | null;
+  paint_index: number | null;
+  tags: GoodsTagRow[];
+  /** A Doppler-style finish: its items differ by phase. */
+  phased: boolean;
+  /** A Fade-style finish: the fade percentage of each paint seed. */
+  fade: Map<number, number> | undefined;
+}
+
+export interface MarketCatalog {
+  checksum: string;
+  byId: ReadonlyMap<number, MarketGoods>;
+  byName: ReadonlyMap<string, MarketGoods>;
+}
+
+const EMPTY: MarketCatalog = { checksum: "", byId: new Map(), byName: new Map() };
+const cached = new WeakMap<Kysely<Database>, MarketCatalog>();
+
+/**
+ * The catalog as the market's answers read it, kept in memory per database and read again only
+ * when the loaded catalog file changed (its checksum): a snapshot of 20,000 goods then costs one
+ * small query for the catalog instead of a goods query per build, and single-goods lookups by id or
+ * name need no query at all.
+ */
+export async function marketCatalog(ctx: DomainContext): Promise<MarketCatalog> {
+  const state = await ctx.db.selectFrom("catalog_state").select("checksum").executeTakeFirst();
+  if (!state) return EMPTY;
+  const known = cached.get(ctx.db);
+  if (known?.checksum === state.checksum) return known;
+  const rows = await ctx.db
+    .selectFrom("goods")
+    .select([
+      "goods_id",
+      "market_hash_name",
+      "name",
+      "type",
+      "paintwear_min",
+      "paintwear_max",
+      "paint_index",
+      "tags",
+    ])
+    .orderBy("goods_id")
+    .execute();
+  const byId = new Map<number, MarketGoods>();
+  const byName = new Map<string, MarketGoods>();
+  for (const row of rows) {
+    const goods: MarketGoods = { ...row, phased: hasPhases(row), fade: fadePercentages(row) };
+    byId.set(goods.goods_id, goods);
+    byName.set(goods.market_hash_name, goods);
+  }
+  const catalog = { checksum: state.checksum, byId, byName };
+  cached.set(ctx.db, catalog);
+  return catalog;
+}

@@ -1,0 +1,26 @@
+import { listCatalogGoods as operation } from "@skinmarket/contract";
+import type { FastifyInstance } from "fastify";
+import { listCatalogGoods } from "../../../domain/goods/list-catalog-goods.ts";
+import { ok } from "../../../domain/result.ts";
+import { registerOperation } from "../../operation-route.ts";
+
+/** GET /api/market/goods: the catalog page, for signed-in users (docs/design.md section 8). */
+export function registerListCatalogGoods(app: FastifyInstance): void {
+  registerOperation(app, operation, async ({ ctx, query }) => {
+    const page = await listCatalogGoods(ctx, {
+      pageNum: query.page_num,
+      pageSize: query.page_size,
+      sortBy: query.sort_by,
+      search: query.search,
+      category: query.category,
+      category_group: query.category_group,
+      exterior: query.exterior,
+      quality: query.quality,
+      rarity: query.rarity,
+      minPrice: query.min_price,
+      maxPrice: query.max_price,
+    });
+    if (!page.ok) return page;
+    return ok({ code: "OK" as const, data: page.value, msg: null });
+  });
+}

@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import {
+  getEnterpriseFloatItems,
+  getEnterpriseItems,
+  getLiquidityRanks,
+  getMarketItems,
+  type OperationDefinition,
+} from "@skinmarket/contract";
+import type { LightMyRequestResponse } from "fastify";
+import { Value } from "typebox/value";
+import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
+import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+const STICKER = "Sticker | Crown (Foil)";
+const REDLINE = "AK-47 | Redline (Field-Tested)";
+
+/** The whole-market operations, each with a query that is answered per request with the same content. */
+const WHOLE_MARKET: Array<{ operation: OperationDefinition; path: string; perRequest: string }> = [
+  { operation: getMarketItems, path: "/api/market/items?game=cs2", perRequest: "&min_price=0" },
+  {
+    operation: getEnterpriseItems,
+    path: "/api/market/enterprise/items?game=cs2",
+    perRequest: "&min_price=0",
+  },
+  {
+    operation: getEnterpriseFloatItems,
+    path: "/api/market/enterprise/float/items?game=cs2",
+    perRequest: "&min_price=0",
+  },
+  {
+    operation: getLiquidityRanks,
+    path: "/api/market/enterprise/items/liquidity_rank?game=cs2",
+    perRequest: "",
+  },
+];
+
+function decoded(answer: LightMyRequestResponse): unknown {
+  const encoding = answer.headers["content-encoding"];
+  const bytes = answer.rawPayload;
+  const plain =
+    encoding === "gzip" ? gunzipSync(bytes) : encoding === "br" ? brotliDecompressSync(bytes) : bytes;
+  return JSON.parse(plain.toString("utf8"));
+}
+
+/**
+ * Whole-market answers come from bytes built once per snapshot (docs/design.md section 4): they
+ * must equal what the serializer would have answered, in every encoding, with each caller's own
+ * allowance; the snapshot is rebuilt only after a change, a cooldown's end, or a minute.
+ */
+describe("prebuilt whole-market answers", () => {
+  let t: TestApp;
+  let store: LimiterStore;
+  let seller: PlatformFixture;
+  let enterprise: { token: string };
+
+  const get = (token: string, path: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: "GET", url: path, headers: { authorization: `Bearer ${token}`, ...headers } });
+  const list = async (goods: string, price: number, extra: Record<string, unknown> = {}) => {
+    const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1, ...extra });
+    const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      assets: [{ assetid, price }],
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+  };
+  /** Moves the marketplace clock without a commit: only time passes. */
+  const pass = (seconds: number) => t.clock.setOffset(t.clock.offsetMs + seconds * 1000);
+
+  before(async () => {
+    store = new LimiterStore({ log: { warn() {}, info() {} } });
+    t = await createTestApp({ catalog: true, limits: { store } });
+    seller = await createReadyTrader(t);
+    enterprise = await t.createUser({ access_level: "enterprise" });
+    await list(STICKER, 2.5);
+    await list(REDLINE, 11);
+    await list(REDLINE, 9, { cooldown_days: 1 });
+  });
+  after(async () => {
+    await t.close();
+    await store.close();
+  });
+
+  for (const { operation, path, perRequest } of WHOLE_MARKET) {
+    test(`${operation.id}: every encoding decodes to the serialized answer, with the caller's allowance`, async () => {
+      const reference = await get(enterprise.token, `${path}${perRequest}`);
+      assert.equal(reference.statusCode, 200, reference.body);
+      const expected = reference.json() as { req_remaining: number };
+      for (const encoding of ["identity", "gzip", "br"]) {
+        const answer = await get(enterprise.token, path, { "accept-encoding": encoding });
+        assert.equal(answer.statusCode, 200);
+        assert.equal(answer.headers["content-encoding"], encoding === "identity" ? undefined : encoding);
+        assert.equal(answer.headers["content-type"], "application/json; charset=utf-8");
+        assert.equal(answer.headers.vary, "accept-encoding");
+        assert.equal(Number(answer.headers["content-length"]), answer.rawPayload.length);
+        const body = decoded(answer) as { req_remaining: number };
+        assert.ok(
+          Value.Check(operation.response, body),
+          JSON.stringify([...Value.Errors(operation.response, body)][0]),
+        );
+        expected.req_remaining -= 1;
+        assert.deepEqual(body, expected);
+      }
+    });
+  }
+
+  test("the best encoding the client accepts is chosen; q=0 refuses one", async () => {
+    const encodingFor = async (accept: string) =>
+      (await get(enterprise.token, WHOLE_MARKET[0]!.path, { "accept-encoding": accept })).headers[
+        "content-encoding"
+      ];
+    assert.equal(await encodingFor("gzip, deflate, br"), "br");
+    assert.equal(await encodingFor("gzip, br;q=0"), "gzip");
+    assert.equal(await encodingFor("deflate"), undefined);
+  });
+
+  test("If-None-Match with the answer's validator is 304 without a body; another validator is 200", async () => {
+    const first = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    const etag = first.headers.etag as string;
+    assert.match(etag, /^W\/"/);
+    const again = await get(enterprise.token, WHOLE_MARKET[0]!.path, { "if-none-match": etag });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.rawPayload.length, 0);
+    assert.equal(again.headers.etag, etag);
+    const other = await get(enterprise.token, WHOLE_MARKET[0]!.path, {
+      "if-none-match": 'W/"something-else"',
+    });
+    assert.equal(other.statusCode, 200);
+    // The validator names the whole-market content, whoever asks and whatever the encoding.
+    const gzip = await get(enterprise.token, WHOLE_MARKET[0]!.path, { "accept-encoding": "gzip" });
+    assert.equal(gzip.headers.etag, etag);
+  });
+
+  test("without a change the snapshot stays; after one it is rebuilt once it is a second old", async () => {
+    const before = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    pass(5);
+    const unchanged = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.equal(unchanged.headers.etag, before.headers.etag);
+    assert.equal(unchanged.json().stat_time, before.json().stat_time);
+
+    // The snapshot is old: the change shows at once.
+    await list(STICKER, 1.75);
+    const changed = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.notEqual(changed.headers.etag, before.headers.etag);
+    // A fresh snapshot is kept for a second whatever changes.
+    await list(STICKER, 1.5);
+    const tooSoon = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.equal(tooSoon.headers.etag, changed.headers.etag, "at most one rebuild a second");
+    pass(1);
+    const after = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.notEqual(after.headers.etag, changed.headers.etag);
+    const sticker = await goodsIdOf(t, STICKER);
+    const entry = (
+      after.json().info as Array<{ goods_id: number; sales: Array<{ min_price: string }> }>
+    ).find((candidate) => candidate.goods_id === sticker);
+    assert.equal(entry?.sales[0]?.min_price, "1.50");
+  });
+
+  test("a listing's cooldown ending rebuilds the snapshot without any commit", async () => {
+    const redline = await goodsIdOf(t, REDLINE);
+    const salesOf = (answer: LightMyRequestResponse) =>
+      (answer.json().info as Array<{ goods_id: number; sales: unknown }>).find(
+        (entry) => entry.goods_id === redline,
+      )?.sales;
+    pass(1);
+    assert.deepEqual(salesOf(await get(enterprise.token, WHOLE_MARKET[0]!.path)), [
+      { min_price: "11.00", pre_sell_min_price: "9.00" },
+    ]);
+    pass(2 * 86_400);
+    assert.deepEqual(salesOf(await get(enterprise.token, WHOLE_MARKET[0]!.path)), [
+      { min_price: "9.00", pre_sell_min_price: "0.00" },
+    ]);
+  });
+
+  test("a rebuild that finds the same figures keeps the answer, its stat_time and its validator", async () => {
+    pass(1);
+    const before = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    // A commit that moves no price: the snapshot is out of date, and the rebuild finds nothing new.
+    await t.createUser();
+    pass(1);
+    const after = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.equal(after.headers.etag, before.headers.etag);
+    assert.equal(after.json().stat_time, before.json().stat_time);
+    assert.equal(
+      (await get(enterprise.token, WHOLE_MARKET[0]!.path, { "if-none-match": before.headers.etag as string }))
+        .statusCode,
+      304,
+    );
+  });
+
+  test("a minute-old snapshot is rebuilt even without a counted change", async () => {
+    const sticker = await goodsIdOf(t, STICKER);
+    const stickerPrice = (answer: LightMyRequestResponse) =>
+      (answer.json().info as Array<{ goods_id: number; sales: Array<{ min_price: string }> }>).find(
+        (entry) => entry.goods_id === sticker,
+      )?.sales[0]?.min_price;
+    pass(1);
+    const before = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    // A write the instance does not count, as by a process that announces nothing.
+    await t.database.db
+      .updateTable("listings")
+      .set((eb) => ({ price: eb("price", "+", 100) }))
+      .where("goods_id", "=", sticker)
+      .where("state", "=", "ON_SALE")
+      .execute();
+    pass(30);
+    assert.equal(stickerPrice(await get(enterprise.token, WHOLE_MARKET[0]!.path)), stickerPrice(before));
+    pass(31);
+    const after = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    assert.notEqual(after.json().stat_time, before.json().stat_time);
+    assert.equal(stickerPrice(after), (Number(stickerPrice(before)) + 1).toFixed(2));
+  });
+
+  test("the prebuilt answers keep the access rules: no token, a developer token on enterprise routes", async () => {
+    const developer = await t.createUser();
+    assert.equal((await t.app.inject({ method: "GET", url: WHOLE_MARKET[0]!.path })).statusCode, 401);
+    const refused = await get(developer.token, WHOLE_MARKET[1]!.path);
+    assert.equal(refused.statusCode, 403, refused.body);
+    assert.equal((await get(developer.token, WHOLE_MARKET[0]!.path)).statusCode, 200);
+  });
+});
