@@ -15,6 +15,7 @@ export interface Config {
   logLevel: LogLevel;
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
+  snapshotIntervalMs: number;
   secureCookies: boolean;
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
@@ -25,7 +26,12 @@ export interface Config {
   redisKeyPrefix: string;
   defaultRate: Rate;
   rateOverrides: Record<string, Rate>;
+  /** When the server builds the demo market at start (docs/sandbox.md). */
+  demo: DemoMode;
 }
+
+export const DEMO_MODES = ["auto", "on", "off"] as const;
+export type DemoMode = (typeof DEMO_MODES)[number];
 
 export interface Rate {
   points: number;
@@ -56,6 +62,7 @@ export const CONFIG_VARIABLES = {
   LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
+  SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
@@ -68,6 +75,7 @@ export const CONFIG_VARIABLES = {
     "rate of official operations the reference gives none, as N/s, N/m or N/h (default 20/s)",
   RATE_LIMITS:
     "per-operation rates replacing the reference's, e.g. listPurchaseOrders=50/s,getBalance=600/m (default none)",
+  DEMO: "auto|on|off: build the demo market at start; auto: on the first start of a new embedded database with the sandbox on; on: whenever the market has no users (default auto)",
   SECRET_KEY:
     "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
 } as const;
@@ -98,6 +106,7 @@ export function loadConfig(source: ConfigSource): Config {
     logLevel: logLevel as LogLevel,
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
+    snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
@@ -107,7 +116,15 @@ export function loadConfig(source: ConfigSource): Config {
     redisKeyPrefix: keyPrefix(source),
     defaultRate: rate("RATE_LIMIT_DEFAULT", optional(source, "RATE_LIMIT_DEFAULT") ?? "20/s"),
     rateOverrides: rateOverrides(source),
+    demo: demoMode(source),
   };
+}
+
+function demoMode(source: ConfigSource): DemoMode {
+  const mode = optional(source, "DEMO") ?? "auto";
+  if (!(DEMO_MODES as readonly string[]).includes(mode))
+    throw new ConfigError("DEMO", `must be one of ${DEMO_MODES.join(", ")}, got "${mode}"`);
+  return mode as DemoMode;
 }
 
 function redisUrl(source: ConfigSource): string | undefined {

@@ -2,6 +2,7 @@
 import { MarketApiError, MarketTransportError } from "@skinmarket/client";
 import { Command, CommanderError, Option } from "commander";
 import { adminCommand, UsageError } from "./cli/admin-commands.ts";
+import { demoCommand } from "./cli/demo-command.ts";
 import {
   CONFIG_VARIABLES,
   ConfigError,
@@ -30,6 +31,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--log-level <level>", "LOG_LEVEL"],
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
+  ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
@@ -39,6 +41,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],
   ["--rate-limit-default <rate>", "RATE_LIMIT_DEFAULT"],
   ["--rate-limits <list>", "RATE_LIMITS"],
+  ["--demo <auto|on|off>", "DEMO"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
@@ -111,6 +114,20 @@ withConfigFlags(
 });
 
 program.addCommand(adminCommand());
+program.addCommand(
+  demoCommand(
+    (command) =>
+      withConfigFlags(command, [
+        "DATA_DIR",
+        "DATABASE_URL",
+        "SANDBOX",
+        "SECRET_KEY",
+        "SELLER_FEE_PERCENT",
+        "MAX_LISTING_PRICE",
+      ]),
+    configFrom,
+  ),
+);
 
 try {
   await program.parseAsync(process.argv);

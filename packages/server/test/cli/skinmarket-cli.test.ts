@@ -41,7 +41,7 @@ describe("skinmarket command", () => {
       process.execPath,
       [MAIN, "serve", "--port", "0", "--data-dir", dataDir, "--log-level", "info"],
       {
-        env: { ...process.env, DATABASE_URL: "", SANDBOX_ADMIN_TOKEN: "" },
+        env: { ...process.env, DATABASE_URL: "", SANDBOX_ADMIN_TOKEN: "", DEMO: "off" },
         stdio: "pipe",
       },
     );
@@ -112,6 +112,10 @@ describe("skinmarket command", () => {
     });
     assert.equal(clock.code, 0, clock.stderr);
     assert.equal((JSON.parse(clock.stdout) as { offset_seconds: number }).offset_seconds, 7200);
+
+    const liquidity = await run(["admin", ...common, "liquidity"], { SANDBOX_ADMIN_TOKEN: "" });
+    assert.equal(liquidity.code, 0, liquidity.stderr);
+    assert.match(liquidity.stdout, /^liquidity ranks computed at \S+: 0 goods traded in the last 30 days\n$/);
 
     const balance = await fetch(`${baseUrl}/api/market/developer/balance`, {
       headers: { authorization: `Bearer ${user.token}` },

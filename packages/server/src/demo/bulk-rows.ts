@@ -1,0 +1,48 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../storage/schema.ts";
+
+/**
+ * Set-based writes for the demo market: a batch of rows travels as one JSON parameter and lands
+ * with one `INSERT ... SELECT FROM jsonb_to_recordset`, which both PostgreSQL and PGlite take in
+ * one round trip whatever the batch size (no limit on bind parameters).
+ */
+
+/** Column name to SQL type, in the order the rows are written. */
+export type Columns = Readonly<Record<string, string>>;
+
+export async function insertRows(
+  db: Kysely<Database>,
+  table: string,
+  columns: Columns,
+  rows: readonly object[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(columns).join(", ");
+  const types = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(", ");
+  await sql`
+    INSERT INTO ${sql.table(table)} (${sql.raw(names)})
+    SELECT ${sql.raw(names)} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${sql.raw(types)})
+  `.execute(db);
+}
+
+/**
+ * Takes `count` consecutive values of a sequence (a table's identity or a free-standing sequence)
+ * and answers the first: the rows written with them are numbered as the verbs would have numbered
+ * them one at a time, and later inserts continue after them.
+ */
+export async function reserveIds(
+  db: Kysely<Database>,
+  sequence: { table: string; column: string } | { name: string },
+  count: number,
+): Promise<number> {
+  const name =
+    "name" in sequence
+      ? sql`${sequence.name}::regclass`
+      : sql`pg_get_serial_sequence(${sequence.table}, ${sequence.column})::regclass`;
+  const first = await sql<{ first: number }>`SELECT nextval(${name}) AS first`.execute(db);
+  const start = Number(first.rows[0]!.first);
+  if (count > 1) await sql`SELECT setval(${name}, ${start + count - 1})`.execute(db);
+  return start;
+}

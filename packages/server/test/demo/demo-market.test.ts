@@ -1,0 +1,478 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { formatMoney } from "@skinmarket/contract";
+import { sql, type Kysely } from "kysely";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
+import { PHASE_OFFSETS } from "../../src/domain/catalog/phases.ts";
+import { DEFAULT_MARKET_RULES } from "../../src/domain/context.ts";
+import { sellerFee } from "../../src/domain/listings/seller-fee.ts";
+import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
+import {
+  buildDemoMarket,
+  DemoMarketRefused,
+  type DemoMarketReport,
+} from "../../src/demo/build-demo-market.ts";
+import { demoWantedAtStart } from "../../src/demo/demo-at-start.ts";
+import { typicalPrice } from "../../src/demo/demo-prices.ts";
+import type { DatabaseHandle } from "../../src/storage/database.ts";
+import type { Database } from "../../src/storage/schema.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createReadyTrader } from "../support/platform-world.ts";
+import { silentLog, testPlatform } from "../support/test-context.ts";
+import { openTestDatabase } from "../support/test-database.ts";
+
+const NOW = new Date("2026-06-01T12:00:00.000Z");
+const SMALL = { listings: 1200, traders: 6, days: 14, now: NOW } as const;
+
+async function catalogDatabase(): Promise<DatabaseHandle> {
+  const database = await openTestDatabase();
+  const loaded = await loadCatalog({
+    db: database.db,
+    clock: { now: () => NOW },
+    actor: { kind: "system" },
+    log: silentLog,
+    ...testPlatform(),
+  });
+  assert.ok(loaded.ok);
+  return database;
+}
+
+/** Every row of the world that the seed decides, in a fixed order; secrets left out. */
+async function worldDigest(db: Kysely<Database>): Promise<string> {
+  const queries: Record<string, string> = {
+    users: "SELECT user_id, nickname, access_level, created_at FROM users ORDER BY user_id",
+    api_tokens: "SELECT user_id, created_at FROM api_tokens ORDER BY user_id",
+    ledger_accounts: "SELECT * FROM ledger_accounts ORDER BY account_id",
+    journal_entries: "SELECT * FROM journal_entries ORDER BY entry_id",
+    journal_lines: "SELECT * FROM journal_lines ORDER BY line_id",
+    sandbox_platform_accounts: "SELECT * FROM sandbox_platform_accounts ORDER BY platformid",
+    bound_platform_accounts:
+      "SELECT platformid, user_id, bound_at, trade_url, inventory_refreshed_at FROM bound_platform_accounts ORDER BY platformid",
+    sandbox_assets: "SELECT * FROM sandbox_assets ORDER BY assetid",
+    platform_inventory_items: "SELECT * FROM platform_inventory_items ORDER BY platformid, assetid",
+    listings: "SELECT * FROM listings ORDER BY listing_id",
+    trades: "SELECT * FROM trades ORDER BY trade_id",
+    sandbox_trade_offers: "SELECT * FROM sandbox_trade_offers ORDER BY tradeofferid",
+    buy_orders: "SELECT * FROM buy_orders ORDER BY buy_order_id",
+  };
+  const hash = createHash("sha256");
+  for (const [table, query] of Object.entries(queries)) {
+    const rows = await sql.raw(query).execute(db);
+    hash.update(`${table}:${rows.rows.length}:${JSON.stringify(rows.rows)}\n`);
+  }
+  return hash.digest("hex");
+}
+
+describe("demo market: the world it builds", () => {
+  let first: DatabaseHandle;
+  let report: DemoMarketReport;
+
+  before(async () => {
+    first = await catalogDatabase();
+    report = await buildDemoMarket(first.db, { ...SMALL, seed: 7 });
+  });
+  after(() => first.close());
+
+  test("the ledger invariants of design section 5 hold", async () => {
+    await assertLedgerInvariants(first.db);
+    const sums = await sql<{ kind: string; total: string }>`
+      SELECT kind, SUM(balance)::text AS total FROM ledger_accounts GROUP BY kind ORDER BY kind
+    `.execute(first.db);
+    const fees = await sql<{ total: string }>`SELECT SUM(fee)::text AS total FROM trades`.execute(first.db);
+    assert.equal(sums.rows.find((row) => row.kind === "fees")?.total, fees.rows[0]?.total);
+    assert.equal(sums.rows.find((row) => row.kind === "escrow")?.total, "0");
+  });
+
+  test("the counts asked for, and more than half as many goods on sale as listings", async () => {
+    const counts = await sql<{ on_sale: string; sold: string; goods: string; pre_sell: string }>`
+      SELECT COUNT(*) FILTER (WHERE state = 'ON_SALE')::text AS on_sale,
+        COUNT(*) FILTER (WHERE state = 'SOLD')::text AS sold,
+        COUNT(DISTINCT goods_id) FILTER (WHERE state = 'ON_SALE')::text AS goods,
+        COUNT(*) FILTER (WHERE state = 'ON_SALE' AND tradable_after > ${NOW})::text AS pre_sell
+      FROM listings
+    `.execute(first.db);
+    const row = counts.rows[0]!;
+    assert.equal(Number(row.on_sale), 1200);
+    assert.equal(Number(row.sold), 360, "30 % of the listings were sold before");
+    assert.equal(Number(row.goods), 660);
+    assert.equal(Number(row.goods), report.goodsOnSale);
+    assert.equal(Number(row.pre_sell), report.preSellListings);
+    assert.ok(report.preSellListings > 20 && report.preSellListings < 120, `${report.preSellListings}`);
+    const trades = await sql<{ state: string; count: string }>`
+      SELECT state, COUNT(*)::text AS count FROM trades GROUP BY state
+    `.execute(first.db);
+    assert.deepEqual(trades.rows, [{ state: "SUCCESS", count: "360" }]);
+    const orders = await sql<{ count: string }>`
+      SELECT COUNT(*)::text AS count FROM buy_orders WHERE state = 'progressing'
+    `.execute(first.db);
+    assert.equal(Number(orders.rows[0]!.count), 120);
+    const users = await sql<{ count: string }>`SELECT COUNT(*)::text AS count FROM users`.execute(first.db);
+    assert.equal(Number(users.rows[0]!.count), 6);
+    assert.equal(report.traders.length, 6);
+  });
+
+  test("every listing is an item its seller holds, with real wear, seed and paint index", async () => {
+    const listings = await sql<{
+      listing_id: number;
+      price: number;
+      fee: number;
+      paintwear: string | null;
+      paintseed: number | null;
+      paintindex: number | null;
+      goods_type: string;
+      paintwear_min: string | null;
+      paintwear_max: string | null;
+      paint_index: number | null;
+      tags: Array<{ category: string; internal_name: string }>;
+      holder: string | null;
+      traded_to: number | null;
+      bound_to: number | null;
+      user_id: number;
+      asset_goods: number;
+      goods_id: number;
+      asset_paintwear: string | null;
+      inventory_asset: unknown;
+      listing_asset: unknown;
+    }>`
+      SELECT l.listing_id, l.price, l.fee, l.paintwear::text AS paintwear, l.paintseed, l.paintindex,
+        g.type AS goods_type, g.paintwear_min::text AS paintwear_min, g.paintwear_max::text AS paintwear_max,
+        g.paint_index, g.tags, a.platformid AS holder, a.traded_to_assetid AS traded_to,
+        b.user_id AS bound_to, l.user_id, a.goods_id AS asset_goods, l.goods_id, a.paintwear AS asset_paintwear,
+        i.asset AS inventory_asset, l.asset AS listing_asset
+      FROM listings l
+      JOIN goods g ON g.goods_id = l.goods_id
+      LEFT JOIN sandbox_assets a ON a.assetid = l.assetid
+      LEFT JOIN bound_platform_accounts b ON b.platformid = l.platformid
+      LEFT JOIN platform_inventory_items i ON i.platformid = l.platformid AND i.assetid = l.assetid
+      WHERE l.state = 'ON_SALE'
+    `.execute(first.db);
+    let wearable = 0;
+    let phased = 0;
+    for (const row of listings.rows) {
+      assert.equal(
+        row.holder !== null && row.traded_to === null,
+        true,
+        `listing ${row.listing_id} item held`,
+      );
+      assert.equal(row.bound_to, row.user_id, `listing ${row.listing_id} account bound to the seller`);
+      assert.equal(row.asset_goods, row.goods_id);
+      assert.deepEqual(row.listing_asset, row.inventory_asset);
+      assert.equal(row.fee, sellerFee(row.price, DEFAULT_MARKET_RULES));
+      assert.ok(row.fee < row.price);
+      if (row.paintwear_min !== null && ["weapon", "knife", "gloves"].includes(row.goods_type)) {
+        wearable += 1;
+        const wear = Number(row.paintwear);
+        assert.ok(wear >= Number(row.paintwear_min) && wear < Number(row.paintwear_max), `wear ${wear}`);
+        assert.equal(Math.fround(Number(row.asset_paintwear)), Number(row.asset_paintwear), "a float32");
+        assert.ok(row.paintseed !== null && row.paintseed >= 0 && row.paintseed <= 1000);
+        const phases = row.tags.filter((tag) => tag.category === "phase");
+        if (phases.length > 0 && row.paint_index !== null) {
+          phased += 1;
+          const allowed = phases.map((tag) => row.paint_index! + PHASE_OFFSETS[tag.internal_name]!);
+          assert.ok(allowed.includes(row.paintindex!), `paint index ${row.paintindex} of ${allowed}`);
+        } else {
+          assert.equal(row.paintindex, row.paint_index);
+        }
+      } else {
+        assert.equal(row.paintwear, null);
+        assert.equal(row.paintseed, null);
+      }
+    }
+    assert.ok(wearable > 300, `${wearable} wearable listings`);
+    assert.ok(phased >= 0);
+  });
+
+  test("a completed trade moved the item to the buyer through an accepted offer, and the money", async () => {
+    const trades = await sql<{
+      trade_id: number;
+      price: number;
+      fee: number;
+      listing_state: string;
+      listing_price: number;
+      offer_state: string;
+      offer_sender: string;
+      offer_receiver: string;
+      seller_platformid: string;
+      buyer_platformid: string;
+      sold_to: number | null;
+      received_assetid: number;
+      received_from: number | null;
+      received_holder: string;
+      received_cooldown: Date;
+      completed: Date;
+      payments: string;
+      payouts: string;
+    }>`
+      SELECT t.trade_id, t.price, t.fee, l.state AS listing_state, l.price AS listing_price,
+        o.state AS offer_state, o.sender AS offer_sender, o.receiver AS offer_receiver,
+        t.seller_platformid, t.buyer_platformid, s.traded_to_assetid AS sold_to, t.received_assetid,
+        r.traded_from_assetid AS received_from, r.platformid AS received_holder,
+        r.tradable_after AS received_cooldown, t.updated_at AS completed,
+        (SELECT COUNT(*) FROM journal_entries e WHERE e.kind = 'purchase_payment'
+           AND e.reference = 'listing:' || t.listing_id)::text AS payments,
+        (SELECT COUNT(*) FROM journal_entries e WHERE e.kind = 'trade_payout'
+           AND e.reference = 'trade:' || t.trade_id)::text AS payouts
+      FROM trades t
+      JOIN listings l ON l.listing_id = t.listing_id
+      JOIN sandbox_trade_offers o ON o.tradeofferid = t.tradeofferid
+      JOIN sandbox_assets s ON s.assetid = t.assetid
+      JOIN sandbox_assets r ON r.assetid = t.received_assetid
+    `.execute(first.db);
+    assert.equal(trades.rows.length, 360);
+    for (const row of trades.rows) {
+      assert.equal(row.listing_state, "SOLD");
+      assert.equal(row.listing_price, row.price);
+      assert.equal(row.fee, sellerFee(row.price, DEFAULT_MARKET_RULES));
+      assert.equal(row.offer_state, "accepted");
+      assert.equal(row.offer_sender, row.seller_platformid);
+      assert.equal(row.offer_receiver, row.buyer_platformid);
+      assert.notEqual(row.seller_platformid, row.buyer_platformid);
+      assert.equal(row.sold_to, row.received_assetid);
+      assert.equal(row.received_holder, row.buyer_platformid);
+      assert.equal(row.received_cooldown.getTime() - row.completed.getTime(), 7 * 24 * 3600 * 1000);
+      assert.ok(row.completed < NOW && row.completed > new Date(NOW.getTime() - 14 * 24 * 3600 * 1000));
+      assert.equal(row.payments, "1");
+      assert.equal(row.payouts, "1");
+    }
+  });
+
+  test("buy orders bid below the cheapest listing and their traders can pay them", async () => {
+    const orders = await sql<{
+      buy_order_id: number;
+      price: number;
+      num: number;
+      cheapest: number;
+      balance: number;
+    }>`
+      SELECT o.buy_order_id, o.price, o.num,
+        (SELECT MIN(price) FROM listings l WHERE l.goods_id = o.goods_id AND l.state = 'ON_SALE') AS cheapest,
+        a.balance
+      FROM buy_orders o JOIN ledger_accounts a ON a.user_id = o.user_id AND a.kind = 'balance'
+    `.execute(first.db);
+    for (const row of orders.rows) {
+      assert.ok(row.price < row.cheapest, `buy order ${row.buy_order_id} ${row.price} < ${row.cheapest}`);
+      assert.ok(row.price * row.num <= row.balance, `buy order ${row.buy_order_id} covered`);
+    }
+  });
+
+  test("prices follow the kind of goods: knives and gloves high, stickers and cases low", async () => {
+    const medians = await sql<{ type: string; median: number }>`
+      SELECT g.type, percentile_disc(0.5) WITHIN GROUP (ORDER BY l.price) AS median
+      FROM listings l JOIN goods g ON g.goods_id = l.goods_id
+      WHERE l.state = 'ON_SALE' GROUP BY g.type
+    `.execute(first.db);
+    const median = (type: string) => Number(medians.rows.find((row) => row.type === type)?.median);
+    assert.ok(median("knife") > 50 * median("weapon"), JSON.stringify(medians.rows));
+    assert.ok(median("gloves") > 50 * median("weapon"));
+    assert.ok(median("weapon") > median("sticker"));
+    assert.ok(median("knife") > 1000 * median("container"));
+    // Each skin's exteriors: Factory New above Battle-Scarred, StatTrak above plain, by the model.
+    const goods = await first.db
+      .selectFrom("goods")
+      .select(["goods_id", "short_name", "type", "quality", "exterior", "tags"])
+      .where("type", "=", "weapon")
+      .where("exterior", "is not", null)
+      .execute();
+    const price = new Map(goods.map((row) => [row.goods_id, typicalPrice(row, 7)]));
+    const key = (row: (typeof goods)[number], quality: string, exterior: string) =>
+      `${row.short_name}|${quality}|${exterior}`;
+    const byKey = new Map(goods.map((row) => [key(row, row.quality, row.exterior!), row.goods_id]));
+    let pairs = 0;
+    let ordered = 0;
+    for (const row of goods) {
+      if (row.exterior !== "wearcategory0") continue;
+      const worn = byKey.get(key(row, row.quality, "wearcategory4"));
+      if (worn !== undefined) {
+        pairs += 1;
+        if (price.get(row.goods_id)! > price.get(worn)!) ordered += 1;
+      }
+      const plain = row.quality === "stattrak" ? byKey.get(key(row, "normal", row.exterior)) : undefined;
+      if (plain !== undefined) {
+        pairs += 1;
+        if (price.get(row.goods_id)! > price.get(plain)!) ordered += 1;
+      }
+    }
+    assert.ok(pairs > 1000, `${pairs} pairs`);
+    assert.ok(ordered / pairs > 0.99, `${ordered} of ${pairs}`);
+  });
+
+  test("same seed, same world; another seed, another world; a second build is refused", async () => {
+    const second = await catalogDatabase();
+    const third = await catalogDatabase();
+    try {
+      await buildDemoMarket(second.db, { ...SMALL, seed: 7 });
+      await buildDemoMarket(third.db, { ...SMALL, seed: 8 });
+      const digests = await Promise.all([first, second, third].map((database) => worldDigest(database.db)));
+      assert.equal(digests[0], digests[1]);
+      assert.notEqual(digests[0], digests[2]);
+      await assertLedgerInvariants(third.db);
+      await assert.rejects(buildDemoMarket(second.db, { ...SMALL, seed: 7 }), DemoMarketRefused);
+      // Beside the existing world when asked: new users, the invariants still hold.
+      const added = await buildDemoMarket(second.db, { ...SMALL, seed: 9, listings: 200, add: true });
+      assert.equal(added.traders[0]!.userId, 1007);
+      await assertLedgerInvariants(second.db);
+    } finally {
+      await second.close();
+      await third.close();
+    }
+  });
+
+  test("bad sizes are refused before anything is written", async () => {
+    await assert.rejects(buildDemoMarket(first.db, { traders: 1, add: true }), RangeError);
+    await assert.rejects(buildDemoMarket(first.db, { days: 0, add: true }), RangeError);
+  });
+});
+
+describe("demo market: the API answers from it", () => {
+  let t: TestApp;
+  let report: DemoMarketReport;
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    report = await buildDemoMarket(
+      t.database.db,
+      { ...SMALL, listings: 1500, seed: 3, now: t.clock.now(), secretBox: t.ctx.secretBox },
+      () => {},
+    );
+  });
+  after(() => t.close());
+
+  test("a trader's token works and the price list is the listings' minimums", async () => {
+    const trader = report.traders[1]!;
+    const response = await t.as(trader.token, "GET", "/api/market/items?game=cs2");
+    assert.equal(response.statusCode, 200, response.body);
+    const info = response.json<{
+      info: Array<{ goods_id: number; sales: Array<{ min_price: string; pre_sell_min_price: string }> }>;
+    }>().info;
+    const now = t.clock.now();
+    const expected = await sql<{ goods_id: number; tradable: number | null; cooling: number | null }>`
+      SELECT goods_id,
+        MIN(price) FILTER (WHERE tradable_after IS NULL OR tradable_after <= ${now}) AS tradable,
+        MIN(price) FILTER (WHERE tradable_after > ${now}) AS cooling
+      FROM listings WHERE state = 'ON_SALE' GROUP BY goods_id
+    `.execute(t.database.db);
+    assert.equal(info.length, expected.rows.length);
+    assert.equal(info.length, report.goodsOnSale);
+    const byGoods = new Map(info.map((entry) => [entry.goods_id, entry.sales[0]!]));
+    for (const row of expected.rows) {
+      assert.deepEqual(byGoods.get(row.goods_id), {
+        min_price: formatMoney(row.tradable ?? 0),
+        pre_sell_min_price: formatMoney(row.cooling ?? 0),
+      });
+    }
+  });
+
+  test("liquidity ranks are there at once, from the weeks of trades", async () => {
+    const traded = await sql<{ goods_id: number }>`
+      SELECT DISTINCT goods_id FROM trades WHERE state = 'SUCCESS' ORDER BY goods_id
+    `.execute(t.database.db);
+    const ranked = await t.database.db
+      .selectFrom("liquidity_ranks")
+      .select("goods_id")
+      .orderBy("goods_id")
+      .execute();
+    assert.deepEqual(ranked, traded.rows);
+    const enterprise = report.traders.find((trader) => trader.accessLevel === "enterprise")!;
+    const goodsId = traded.rows[0]!.goods_id;
+    const response = await t.as(
+      enterprise.token,
+      "GET",
+      `/api/market/enterprise/items/liquidity_rank?game=cs2&goods_id=${goodsId}`,
+    );
+    assert.equal(response.statusCode, 200, response.body);
+    const info = response.json<{
+      info: Array<{ goods_id: number; sales: Array<{ liquidity_rank: string }> }>;
+    }>().info;
+    assert.equal(info[0]?.goods_id, goodsId);
+    assert.match(info[0]!.sales[0]!.liquidity_rank, /^\d+\.\d\d%$/);
+    assert.notEqual(info[0]!.sales[0]!.liquidity_rank, "0.00%");
+  });
+
+  test("the trader's listings are on sale under the trader's token", async () => {
+    const trader = report.traders[2]!;
+    const response = await t.as(trader.token, "GET", "/api/market/developer/sell_order/on_sale?game=cs2");
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json<{
+      data: { total_count: number; items: Array<{ id: string; goods_id: number; price: string }> };
+    }>().data;
+    const own = await sql<{ count: string }>`
+      SELECT COUNT(*)::text AS count FROM listings WHERE user_id = ${trader.userId} AND state = 'ON_SALE'
+    `.execute(t.database.db);
+    assert.equal(body.total_count, Number(own.rows[0]!.count));
+    assert.ok(body.total_count > 0);
+    const first = await t.database.db
+      .selectFrom("listings")
+      .select(["user_id", "price", "goods_id"])
+      .where("listing_id", "=", Number(body.items[0]!.id))
+      .executeTakeFirstOrThrow();
+    assert.equal(first.user_id, trader.userId);
+    assert.equal(formatMoney(first.price), body.items[0]!.price);
+    assert.equal(first.goods_id, body.items[0]!.goods_id);
+    const other = await t.as(
+      "smk_" + "x".repeat(43),
+      "GET",
+      "/api/market/developer/sell_order/on_sale?game=cs2",
+    );
+    assert.equal(other.statusCode, 401);
+  });
+
+  test("a new user buys from the demo market, the trader delivers, and the ledger holds", async () => {
+    const cheapest = await sql<{ listing_id: number; goods_id: number; price: number; user_id: number }>`
+      SELECT l.listing_id, l.goods_id, l.price, l.user_id FROM listings l JOIN goods g ON g.goods_id = l.goods_id
+      WHERE l.state = 'ON_SALE' AND g.is_standard AND l.tradable_after IS NULL
+      ORDER BY l.goods_id, l.price, l.listing_id LIMIT 1
+    `.execute(t.database.db);
+    const listing = cheapest.rows[0]!;
+    const buyer = await createReadyTrader(t);
+    await t.fund(buyer.userId, "balance", formatMoney(listing.price));
+    const bought = await t.as(buyer.token, "POST", "/api/market/developer/purchase/orders", {
+      game: "cs2",
+      items: [{ goods_id: listing.goods_id, max_price: formatMoney(listing.price), quantity: 1 }],
+      platformid: buyer.platformid,
+    });
+    assert.equal(bought.statusCode, 200, bought.body);
+    const result = bought.json<{
+      result: Record<string, { success_num: number; bill_order_ids: string[] }>;
+    }>().result[String(listing.goods_id)]!;
+    assert.equal(result.success_num, 1, bought.body);
+    await t.assertLedger();
+    const seller = report.traders.find((trader) => trader.userId === listing.user_id)!;
+    const sent = await t.as(seller.token, "POST", "/api/market/developer/sell_order/send_offer", {
+      order_id: result.bill_order_ids[0],
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const trade = await t.database.db
+      .selectFrom("trades")
+      .select(["state", "price", "seller_id"])
+      .where("trade_id", "=", Number(result.bill_order_ids[0]))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(trade, { state: "TRADING", price: listing.price, seller_id: listing.user_id });
+    await t.assertLedger();
+  });
+});
+
+describe("demo market: when a server builds it at start", () => {
+  test("auto builds only on a new embedded database with the sandbox on; on always; off never", () => {
+    assert.equal(demoWantedAtStart({ demo: "auto", sandbox: true }, true), true);
+    assert.equal(demoWantedAtStart({ demo: "auto", sandbox: true }, false), false);
+    assert.equal(demoWantedAtStart({ demo: "auto", sandbox: false }, true), false);
+    assert.equal(demoWantedAtStart({ demo: "on", sandbox: false }, false), true);
+    assert.equal(demoWantedAtStart({ demo: "off", sandbox: true }, true), false);
+  });
+
+  test("DEMO is auto by default, and anything but auto, on or off stops the start naming it", () => {
+    assert.equal(loadConfig({}).demo, "auto");
+    assert.equal(loadConfig({ DEMO: "off" }).demo, "off");
+    assert.equal(loadConfig({ DEMO: "on" }).demo, "on");
+    assert.throws(
+      () => loadConfig({ DEMO: "yes" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.variable, "DEMO");
+        return true;
+      },
+    );
+  });
+});
