@@ -14,6 +14,8 @@ import { fundAccount } from "../src/domain/wallet/fund-account.ts";
 import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { benchPurchases } from "./purchases.ts";
+import { benchMarket, type Figure } from "./market.ts";
+import { benchListingQueries, type ListingQueryFigures } from "./listing-queries.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 
 /**
@@ -29,14 +31,19 @@ const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     duration: { type: "string", default: "5" },
+    listings: { type: "string", default: "1000000" },
+    plans: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean" },
   },
 });
 if (flags.help) {
   process.stdout.write(
-    "usage: npm run bench -- [purchases] [--duration seconds] [--json]\n" +
-      "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n",
+    "usage: npm run bench -- [purchases|market] [--duration seconds] [--json]\n" +
+      "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n" +
+      "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
+      "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
+      "          listings (default 1000000; --plans prints the plans)\n",
   );
   process.exit(0);
 }
@@ -48,14 +55,6 @@ const services = {
   rules: DEFAULT_MARKET_RULES,
 };
 
-interface Figure {
-  name: string;
-  value: number;
-  baseline: number;
-  unit: string;
-  ratio: number;
-  note: string;
-}
 const figures: Figure[] = [];
 
 function progress(message: string): void {
@@ -243,6 +242,17 @@ if (positionals[0] === "purchases") {
   process.exit(0);
 }
 
+let listingQueries: ListingQueryFigures | undefined;
+if (positionals[0] === "market") {
+  figures.push(...(await benchMarket(duration, progress)));
+  const server = process.env.BENCH_DATABASE_URL;
+  if (server)
+    listingQueries = await benchListingQueries(server, { listings: Number(flags.listings) }, progress);
+  else progress("listing queries skipped: set BENCH_DATABASE_URL to a PostgreSQL server");
+  report();
+  process.exit(0);
+}
+
 const helloWorld = await helloWorldBaseline();
 const embeddedBalance = await httpFigures({ kind: "pglite" }, "PGlite", helloWorld);
 await limitFigures("memory", embeddedBalance, undefined);
@@ -259,12 +269,26 @@ report();
 
 function report(): void {
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ duration, figures }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ duration, figures, listingQueries }, null, 2)}\n`);
   } else {
     for (const figure of figures) {
       process.stdout.write(
         `${figure.name.padEnd(26)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit.padEnd(6)} ratio ${figure.ratio.toFixed(2).padStart(7)}  (${figure.note}; baseline ${figure.baseline.toFixed(0)})\n`,
       );
     }
+    if (listingQueries) reportListingQueries(listingQueries);
+  }
+}
+
+function reportListingQueries(result: ListingQueryFigures): void {
+  process.stdout.write(
+    `\nlisting queries over ${result.listings} listings (goal: p99 <= 20 ms, index-backed)\n`,
+  );
+  for (const figure of result.figures) {
+    process.stdout.write(
+      `${figure.shape.padEnd(58)} p50 ${figure.p50Ms.toFixed(1).padStart(6)} ms  p99 ${figure.p99Ms.toFixed(1).padStart(6)} ms  ${figure.indexBacked ? "index-backed" : "SCAN"}\n`,
+    );
+    if (flags.plans)
+      for (const plan of figure.plans) process.stdout.write(`${plan.replace(/^/gm, "    ")}\n`);
   }
 }

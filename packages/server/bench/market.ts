@@ -1,0 +1,183 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Worker } from "node:worker_threads";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import Fastify from "fastify";
+import { buildApp } from "../src/app.ts";
+import { createUser } from "../src/domain/accounts/create-user.ts";
+import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
+import { OffsetClock } from "../src/domain/clock.ts";
+import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
+import { SecretBox } from "../src/domain/secret-box.ts";
+import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
+import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
+import { openDatabase, type DatabaseHandle } from "../src/storage/database.ts";
+import { migrateToLatest } from "../src/storage/migrator.ts";
+import type { HttpLoadFigures, HttpLoadInput } from "./http-load-worker.ts";
+
+/** One measured figure and the baseline it is a ratio of, measured in the same run. */
+export interface Figure {
+  name: string;
+  value: number;
+  baseline: number;
+  unit: string;
+  ratio: number;
+  note: string;
+}
+
+const CONNECTIONS = 16;
+
+/**
+ * `npm run bench -- market`: the whole-market price list against the same bytes served by bare
+ * `node:http`, in each encoding, and a single-goods lookup against a Fastify hello-world, both in
+ * the same run (docs/design.md section 12). The market is the demo world on the embedded database.
+ */
+export async function benchMarket(seconds: number, progress: (line: string) => void): Promise<Figure[]> {
+  const database = await openDatabase({ kind: "pglite" });
+  try {
+    return await measure(database, seconds, progress);
+  } finally {
+    await database.close();
+  }
+}
+
+async function measure(
+  database: DatabaseHandle,
+  seconds: number,
+  progress: (line: string) => void,
+): Promise<Figure[]> {
+  const services = {
+    platform: new SandboxPlatform(),
+    secretBox: new SecretBox(SecretBox.generateKey()),
+    rules: DEFAULT_MARKET_RULES,
+  };
+  const clock = new OffsetClock();
+  const ctx: DomainContext = {
+    db: database.db,
+    clock,
+    actor: { kind: "admin" },
+    log: { info() {}, warn() {}, error() {} },
+    ...services,
+  };
+  await migrateToLatest(database.db);
+  const catalog = await loadCatalog(ctx);
+  if (!catalog.ok) throw new Error(catalog.failure.message);
+  progress("building the demo market (default size)");
+  await buildDemoMarket(database.db, { seed: 1 }, () => undefined);
+  const user = await createUser(ctx, { nickname: `bench-market-${Date.now()}` });
+  if (!user.ok) throw new Error(user.failure.message);
+  const headers = { authorization: `Bearer ${user.value.token}` };
+
+  const app = await buildApp({ database, clock, ...services });
+  const figures: Figure[] = [];
+  try {
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    const wholeMarket = "/api/market/items?game=cs2";
+    for (const encoding of ["identity", "gzip", "br"] as const) {
+      const answer = await app.inject({
+        url: wholeMarket,
+        headers: { ...headers, "accept-encoding": encoding },
+      });
+      if (answer.statusCode !== 200) throw new Error(`${wholeMarket}: ${answer.statusCode} ${answer.body}`);
+      const entries = (JSON.parse(decoded(answer.rawPayload, encoding)) as { info: unknown[] }).info.length;
+      const bytes = answer.rawPayload;
+      progress(`whole market, ${encoding}: ${entries} entries, ${bytes.length} bytes; bare node:http first`);
+      const baseline = await serveStatic(bytes, encoding, (baseUrl) =>
+        load({ url: baseUrl, headers: { "accept-encoding": encoding } }, seconds),
+      );
+      progress(`whole market, ${encoding}: skinmarket`);
+      const served = await load(
+        { url: `${url}${wholeMarket}`, headers: { ...headers, "accept-encoding": encoding } },
+        seconds,
+      );
+      figures.push({
+        name: `whole market (${encoding})`,
+        value: served,
+        baseline,
+        unit: "req/s",
+        ratio: served / baseline,
+        note: `${entries} entries, ${bytes.length} bytes a response; vs the same bytes from bare node:http`,
+      });
+    }
+
+    progress("baseline: Fastify hello-world");
+    const hello = Fastify();
+    hello.get("/", async () => ({ hello: "world" }));
+    const helloUrl = await hello.listen({ port: 0, host: "127.0.0.1" });
+    const helloWorld = await load({ url: helloUrl, headers: {} }, seconds);
+    await hello.close();
+    const goodsId = await someListedGoods(app, headers);
+    progress(`single goods ${goodsId}: skinmarket`);
+    const single = await load(
+      { url: `${url}/api/market/items?game=cs2&goods_id=${goodsId}`, headers },
+      seconds,
+    );
+    figures.push({
+      name: "single goods",
+      value: single,
+      baseline: helloWorld,
+      unit: "req/s",
+      ratio: single / helloWorld,
+      note: "GET /api/market/items?goods_id= (bearer auth); vs Fastify hello-world",
+    });
+  } finally {
+    await app.close();
+  }
+  return figures;
+}
+
+async function someListedGoods(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  headers: Record<string, string>,
+): Promise<number> {
+  const answer = await app.inject({ url: "/api/market/items?game=cs2&min_price=1", headers });
+  const first = (JSON.parse(answer.body) as { info: Array<{ goods_id: number }> }).info[0];
+  if (!first) throw new Error("the demo market lists nothing at 1.00 or more");
+  return first.goods_id;
+}
+
+function decoded(bytes: Buffer, encoding: "identity" | "gzip" | "br"): string {
+  const plain =
+    encoding === "gzip" ? gunzipSync(bytes) : encoding === "br" ? brotliDecompressSync(bytes) : bytes;
+  return plain.toString("utf8");
+}
+
+/** The baseline: `bytes` as bare `node:http` serves a ready buffer, with the same headers. */
+async function serveStatic<Value>(
+  bytes: Buffer,
+  encoding: string,
+  during: (url: string) => Promise<Value>,
+): Promise<Value> {
+  const server = createServer((_request, response) => {
+    const headers: IncomingHttpHeaders = {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(bytes.length),
+    };
+    if (encoding !== "identity") headers["content-encoding"] = encoding;
+    response.writeHead(200, headers);
+    response.end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    return await during(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Requests per second from a load thread of its own. */
+async function load(
+  target: Omit<HttpLoadInput, "seconds" | "connections">,
+  seconds: number,
+): Promise<number> {
+  const worker = new Worker(new URL("./http-load-worker.ts", import.meta.url), {
+    workerData: { ...target, connections: CONNECTIONS, seconds } satisfies HttpLoadInput,
+  });
+  const figures = await new Promise<HttpLoadFigures>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  if (figures.non2xx > 0 || figures.errors > 0)
+    throw new Error(`${target.url}: ${figures.non2xx} non-2xx answers, ${figures.errors} errors`);
+  return figures.requestsPerSecond;
+}
