@@ -221,6 +221,7 @@ async function catalogFigure(): Promise<void> {
   });
 }
 
+let listingQueries: ListingQueryFigures | undefined;
 if (positionals[0] === "purchases") {
   const server = process.env.BENCH_DATABASE_URL;
   if (!server) {
@@ -242,7 +243,6 @@ if (positionals[0] === "purchases") {
   process.exit(0);
 }
 
-let listingQueries: ListingQueryFigures | undefined;
 if (positionals[0] === "market") {
   figures.push(...(await benchMarket(duration, progress)));
   const server = process.env.BENCH_DATABASE_URL;

@@ -21,8 +21,9 @@ const BROTLI_LAST_EMPTY = Buffer.from([0x03]);
  * section 4). Each answer still ends with fields of its own (the caller's `req_remaining`): the
  * shared part stops before them, and both compressed forms are cut so that a few bytes per
  * request can be appended without compressing the whole again:
- * - gzip: the shared part is deflated up to a sync flush (byte-aligned, not final); the tail is a
- *   deflate stream of its own, and the trailer's CRC-32 continues the shared part's.
+ * - gzip: the shared part is deflated up to a sync flush (byte-aligned, not final); the tail follows
+ *   as the final, stored (uncompressed) deflate block, and the trailer's CRC-32 continues the
+ *   shared part's. No compressor runs per answer.
  * - brotli: the shared part is compressed up to a flush (byte-aligned, not last); the tail follows
  *   as an uncompressed meta-block, then the empty last meta-block.
  */
@@ -57,7 +58,7 @@ export class PrebuiltJson {
         const trailer = Buffer.alloc(8);
         trailer.writeUInt32LE(zlib.crc32(tailBytes, crc), 0);
         trailer.writeUInt32LE((this.#shared.length + tailBytes.length) % 2 ** 32, 4);
-        return [GZIP_HEADER, deflated, zlib.deflateRawSync(tailBytes), trailer];
+        return [GZIP_HEADER, deflated, finalStoredBlock(tailBytes), trailer];
       }
       case "br":
         return [
@@ -85,6 +86,20 @@ export class PrebuiltJson {
       },
     });
   }
+}
+
+/**
+ * The last deflate block holding `bytes` as they are, after a flush that left the stream on a byte
+ * boundary: BFINAL = 1 and BTYPE = 00 padded to the byte, then LEN and its one's complement NLEN,
+ * both little-endian, then the bytes (RFC 1951 section 3.2.4).
+ */
+function finalStoredBlock(bytes: Buffer): Buffer {
+  if (bytes.length > 65_535) throw new RangeError("a tail holds at most 65,535 bytes");
+  const header = Buffer.alloc(5);
+  header[0] = 0x01;
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return Buffer.concat([header, bytes]);
 }
 
 /**
