@@ -47,6 +47,11 @@ export interface AppDeps {
   tokenCache?: TokenCache;
   /** How often at most the market snapshot is rebuilt after a change (default 1000 ms). */
   snapshotIntervalMs?: number;
+  /**
+   * While a snapshot is rebuilt, answer from the one there is instead of waiting (the server turns
+   * it on; off by default, so that an answer right after a change shows it).
+   */
+  snapshotServeStale?: boolean;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -119,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiterStore: deps.limits?.store,
     marketChanges,
     snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
+    snapshotServeStale: deps.snapshotServeStale ?? false,
   });
   await app.ready();
   return app;

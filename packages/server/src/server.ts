@@ -148,6 +148,7 @@ export async function startServer(
       marketChanges,
       tokenCache,
       snapshotIntervalMs: config.snapshotIntervalMs,
+      snapshotServeStale: true,
       ...(limiterStore
         ? {
             limits: {

@@ -594,6 +594,24 @@ describe("website goods pages", () => {
     }
   });
 
+  test("catalog: its sorts and price filters follow the market within a second", async () => {
+    const GOODS = "Sticker | Howling Dawn";
+    const page = async () =>
+      (
+        await get(
+          `/api/market/goods?game=csgo&search=${encodeURIComponent("Howling Dawn")}&min_price=0.01&sort_by=price.asc`,
+          viewer.cookie,
+        )
+      ).json().data as { total_count: number; items: Array<{ sell_min_price: string; sell_num: number }> };
+    assert.equal((await page()).total_count, 0, "not on sale yet");
+    await list(rival, GOODS, [{ price: 0.75 }]);
+    t.clock.setOffset(t.clock.offsetMs + 1000);
+    const after = await page();
+    assert.equal(after.total_count, 1);
+    assert.equal(after.items[0]!.sell_min_price, "0.75");
+    assert.equal(after.items[0]!.sell_num, 1);
+  });
+
   test("security: an ended session is Login Required on the catalog and anonymous on the goods pages", async () => {
     const session = await signIn();
     await t.admin("POST", "/sandbox/clock/advance", { seconds: 8 * 24 * 3600 });

@@ -10,6 +10,8 @@ import {
 } from "@skinmarket/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { Value } from "typebox/value";
+import { MarketChanges } from "../../src/domain/market/market-changes.ts";
+import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -217,6 +219,24 @@ describe("prebuilt whole-market answers", () => {
     const after = await get(enterprise.token, WHOLE_MARKET[0]!.path);
     assert.notEqual(after.json().stat_time, before.json().stat_time);
     assert.equal(stickerPrice(after), (Number(stickerPrice(before)) + 1).toFixed(2));
+  });
+
+  test("serving stale: while a rebuild runs, callers get the snapshot there is, then the new one", async () => {
+    const changes = new MarketChanges();
+    const snapshots = new PriceSnapshots(changes, 1000, { serveStale: true });
+    const sticker = await goodsIdOf(t, STICKER);
+    const first = await snapshots.current(t.ctx);
+    await list(STICKER, 0.5);
+    changes.committed();
+    pass(1);
+    assert.equal(await snapshots.current(t.ctx), first, "no caller waits for the rebuild");
+    let next = first;
+    for (let attempt = 0; attempt < 200 && next === first; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      next = await snapshots.current(t.ctx);
+    }
+    assert.notEqual(next, first);
+    assert.equal(next.entries.get(sticker)?.whole.minPrice, 50);
   });
 
   test("the prebuilt answers keep the access rules: no token, a developer token on enterprise routes", async () => {

@@ -1,8 +1,8 @@
 import { formatMoney } from "@skinmarket/contract";
-import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { parsePriceRange } from "../market/price-range.ts";
 import { ok } from "../result.ts";
+import type { CatalogIndex, CatalogSort } from "./catalog-index.ts";
 import { LISTING_TAG_CATEGORIES, platformMarketUrl, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures } from "./market-figures.ts";
 
@@ -26,86 +26,45 @@ export interface CatalogQuery {
 /**
  * The catalog page (website route `GET /api/market/goods`, docs/design.md section 8): every goods
  * of the catalog, found by name (Chinese or English), tags and lowest price, sorted by the live
- * market. Sorting and filtering read one aggregate of the listings on sale and the completed
- * trades; each page's figures then come from the same per-goods reads as the goods page.
+ * market. Filters and sorts run over the in-memory catalog index (prices as of the price
+ * snapshot); each page's figures then come from the same per-goods reads as the goods page.
  */
-export async function listCatalogGoods(ctx: DomainContext, query: CatalogQuery) {
+export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
   const range = parsePriceRange(query.minPrice, query.maxPrice);
   if (!range.ok) return range;
-  const now = ctx.clock.now();
-  let base = ctx.db
-    .selectFrom("goods")
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("listings")
-          .select(["goods_id", sql<number>`min(price)`.as("sell_min"), sql<string>`count(*)`.as("sell_num")])
-          .where("state", "=", sql.lit("ON_SALE"))
-          .where((inner) =>
-            inner.or([inner("tradable_after", "is", null), inner("tradable_after", "<=", now)]),
-          )
-          .groupBy("goods_id")
-          .as("sells"),
-      (join) => join.onRef("sells.goods_id", "=", "goods.goods_id"),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("trades")
-          .select(["goods_id", sql<string>`count(*)`.as("transacted")])
-          .where("state", "=", sql.lit("SUCCESS"))
-          .groupBy("goods_id")
-          .as("done"),
-      (join) => join.onRef("done.goods_id", "=", "goods.goods_id"),
-    );
-  if (query.search) {
-    const pattern = `%${query.search.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    base = base.where((eb) =>
-      eb.or([eb("goods.name", "ilike", pattern), eb("goods.market_hash_name", "ilike", pattern)]),
-    );
-  }
-  for (const category of TAG_FILTERS) {
+  const search = query.search?.trim().toLowerCase();
+  const tags = TAG_FILTERS.flatMap((category) => {
     const value = query[category];
-    if (value === undefined) continue;
-    const wanted = JSON.stringify([{ category, internal_name: value }]);
-    base = base.where(sql<boolean>`goods.tags @> ${wanted}::jsonb`);
-  }
-  if (range.value.min !== undefined) base = base.where("sells.sell_min", ">=", range.value.min);
-  if (range.value.max !== undefined) base = base.where("sells.sell_min", "<=", range.value.max);
-  const { total } = await base.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
-  let page = base.select([
-    "goods.goods_id",
-    "goods.market_hash_name",
-    "goods.name",
-    "goods.short_name",
-    "goods.icon_url",
-    "goods.tags",
-  ]);
-  switch (query.sortBy) {
-    case "price.asc":
-      page = page.orderBy("sells.sell_min", (order) => order.asc().nullsLast());
-      break;
-    case "price.desc":
-      page = page.orderBy("sells.sell_min", (order) => order.desc().nullsLast());
-      break;
-    case "transacted_num.desc":
-      page = page.orderBy(sql`coalesce(done.transacted, 0)`, "desc");
-      break;
-    case "sell_num.desc":
-      page = page.orderBy(sql`coalesce(sells.sell_num, 0)`, "desc");
-      break;
-  }
-  // Goods ids grow with the catalog: the newest goods have the highest ids, and ties end there.
-  const rows = await page
-    .orderBy("goods.goods_id", "desc")
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize)
-    .execute();
+    return value === undefined ? [] : [{ category, value }];
+  });
+  const { min, max } = range.value;
+  const order = catalog.orders.get(query.sortBy as CatalogSort) ?? catalog.orders.get("sell_num.desc")!;
+  const matching = order.filter(
+    (entry) =>
+      (!search || entry.names.includes(search)) &&
+      tags.every(({ category, value }) =>
+        entry.goods.tags.some((tag) => tag.category === category && tag.internal_name === value),
+      ) &&
+      (min === undefined || (entry.sellMin !== null && entry.sellMin >= min)) &&
+      (max === undefined || (entry.sellMin !== null && entry.sellMin <= max)),
+  );
+  const offset = (query.pageNum - 1) * query.pageSize;
+  const ids = matching.slice(offset, offset + query.pageSize).map((entry) => entry.goods.goods_id);
+  const details =
+    ids.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("goods")
+          .select(["goods_id", "market_hash_name", "name", "short_name", "icon_url", "tags"])
+          .where("goods_id", "in", ids)
+          .execute();
+  const byId = new Map(details.map((row) => [row.goods_id, row]));
+  const rows = ids.map((id) => byId.get(id)!);
   const figures = await readMarketFigures(
     ctx,
     rows.map((row) => row.goods_id),
   );
-  const totalCount = Number(total);
+  const totalCount = matching.length;
   return ok({
     items: rows.map((row) => {
       const market = figures.get(row.goods_id)!;

@@ -20,6 +20,8 @@ import { registerPriceRoutes } from "./market/price-routes.ts";
 import { registerSandboxLiquidity } from "./sandbox/liquidity.ts";
 import { registerGetEnterpriseSellOrders } from "./market/get-enterprise-sell-orders.ts";
 import { PriceAnswers } from "./market/price-answers.ts";
+import { PriceSnapshots } from "../../domain/market/price-snapshot.ts";
+import { CatalogIndexes } from "../../domain/goods/catalog-index.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -42,6 +44,8 @@ export interface RouteOptions extends SessionCookieOptions {
   /** The commits the market snapshots watch. */
   marketChanges: MarketChanges;
   snapshotIntervalMs: number;
+  /** Answer from the snapshot there is while a newer one is built (docs/design.md section 4). */
+  snapshotServeStale: boolean;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
@@ -58,10 +62,15 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerBuyOrderRoutes(app);
   registerGetBuyOrderBook(app);
   registerGoodsPageRoutes(app);
-  registerListCatalogGoods(app);
   registerGoodsBookmarks(app);
-  // One snapshot of the market serves every price operation.
-  const prices = new PriceAnswers(options.marketChanges, options.snapshotIntervalMs);
+  // One snapshot of the market serves every price operation and the catalog's sorts.
+  const serveStale = { serveStale: options.snapshotServeStale };
+  const snapshots = new PriceSnapshots(options.marketChanges, options.snapshotIntervalMs, serveStale);
+  registerListCatalogGoods(
+    app,
+    new CatalogIndexes(snapshots, options.marketChanges, options.snapshotIntervalMs, serveStale),
+  );
+  const prices = new PriceAnswers(snapshots);
   registerGetMarketItems(app, prices);
   registerPriceRoutes(app, prices);
   registerGetEnterpriseSellOrders(app);

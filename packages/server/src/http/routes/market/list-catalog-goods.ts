@@ -1,13 +1,14 @@
 import { listCatalogGoods as operation } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
+import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
 import { listCatalogGoods } from "../../../domain/goods/list-catalog-goods.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 /** GET /api/market/goods: the catalog page, for signed-in users (docs/design.md section 8). */
-export function registerListCatalogGoods(app: FastifyInstance): void {
+export function registerListCatalogGoods(app: FastifyInstance, catalogs: CatalogIndexes): void {
   registerOperation(app, operation, async ({ ctx, query }) => {
-    const page = await listCatalogGoods(ctx, {
+    const page = await listCatalogGoods(ctx, await catalogs.current(ctx), {
       pageNum: query.page_num,
       pageSize: query.page_size,
       sortBy: query.sort_by,

@@ -1,6 +1,5 @@
 import type { DomainContext } from "../../../domain/context.ts";
-import type { MarketChanges } from "../../../domain/market/market-changes.ts";
-import { PriceSnapshots, type PriceSnapshot } from "../../../domain/market/price-snapshot.ts";
+import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import { PrebuiltBodies, type PrebuiltJson } from "../../prebuilt-json.ts";
 
@@ -13,8 +12,8 @@ export class PriceAnswers {
   readonly #snapshots: PriceSnapshots;
   readonly #bodies = new PrebuiltBodies();
 
-  constructor(changes: MarketChanges, intervalMs: number) {
-    this.#snapshots = new PriceSnapshots(changes, intervalMs);
+  constructor(snapshots: PriceSnapshots) {
+    this.#snapshots = snapshots;
   }
 
   /**

@@ -1,0 +1,117 @@
+import { CATALOG_SORTS } from "@skinmarket/contract";
+import { sql } from "kysely";
+import type { DomainContext } from "../context.ts";
+import type { MarketChanges } from "../market/market-changes.ts";
+import type { MarketGoods } from "../market/market-goods.ts";
+import type { PriceSnapshot, PriceSnapshots } from "../market/price-snapshot.ts";
+
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+/** One goods as the catalog page filters and sorts it. */
+export interface CatalogEntry {
+  goods: MarketGoods;
+  /** Cheapest tradable listing in fen; null while there is none. */
+  sellMin: number | null;
+  sellNum: number;
+  /** Completed trades, all time. */
+  transacted: number;
+  /** The Chinese and English names, lower-cased, for the name search. */
+  names: string;
+}
+
+/** Every goods of the catalog in each of the catalog's orders. */
+export interface CatalogIndex {
+  orders: ReadonlyMap<CatalogSort, readonly CatalogEntry[]>;
+}
+
+/**
+ * The catalog page's filters and sorts over every goods (docs/design.md section 8), kept in memory
+ * so that a page reads no aggregate of the listings or trades: the prices and counts come from
+ * the price snapshot, the completed trades' counts from one grouped read of the trades. It is
+ * built again when the snapshot changes, or when a change was counted since it was built and it is
+ * at least `intervalMs` old (a completed trade moves no price but moves the trade counts).
+ */
+export class CatalogIndexes {
+  readonly #snapshots: PriceSnapshots;
+  readonly #changes: MarketChanges;
+  readonly #intervalMs: number;
+  #current: { index: CatalogIndex; snapshot: PriceSnapshot; version: number; builtAt: number } | undefined;
+  #building: Promise<CatalogIndex> | undefined;
+  readonly #serveStale: boolean;
+
+  /** `serveStale`: while a rebuild runs, answer from the index there is (as `PriceSnapshots`). */
+  constructor(
+    snapshots: PriceSnapshots,
+    changes: MarketChanges,
+    intervalMs: number,
+    options: { serveStale?: boolean } = {},
+  ) {
+    this.#snapshots = snapshots;
+    this.#changes = changes;
+    this.#intervalMs = intervalMs;
+    this.#serveStale = options.serveStale ?? false;
+  }
+
+  async current(ctx: DomainContext): Promise<CatalogIndex> {
+    const snapshot = await this.#snapshots.current(ctx);
+    const current = this.#current;
+    const now = ctx.clock.now().getTime();
+    if (
+      current?.snapshot === snapshot &&
+      (current.version === this.#changes.version || now - current.builtAt < this.#intervalMs)
+    )
+      return current.index;
+    if (!this.#building) {
+      this.#building = this.#rebuild(ctx, snapshot, now).finally(() => (this.#building = undefined));
+      this.#building.catch((error: unknown) =>
+        ctx.log.error({ err: error }, "the catalog index could not be rebuilt"),
+      );
+    }
+    return current && this.#serveStale ? current.index : this.#building;
+  }
+
+  async #rebuild(ctx: DomainContext, snapshot: PriceSnapshot, now: number): Promise<CatalogIndex> {
+    const version = this.#changes.version;
+    const index = await buildCatalogIndex(ctx, snapshot);
+    this.#current = { index, snapshot, version, builtAt: now };
+    return index;
+  }
+}
+
+export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnapshot): Promise<CatalogIndex> {
+  const traded = await ctx.db
+    .selectFrom("trades")
+    .select(["goods_id", sql<string>`count(*)`.as("n")])
+    .where("state", "=", sql.lit("SUCCESS"))
+    .groupBy("goods_id")
+    .execute();
+  const transacted = new Map(traded.map((row) => [row.goods_id, Number(row.n)]));
+  const entries: CatalogEntry[] = [];
+  for (const goods of snapshot.catalog.byId.values()) {
+    const figures = snapshot.entries.get(goods.goods_id)?.whole;
+    entries.push({
+      goods,
+      sellMin: figures && figures.minPrice > 0 ? figures.minPrice : null,
+      sellNum: figures?.sellNum ?? 0,
+      transacted: transacted.get(goods.goods_id) ?? 0,
+      names: `${goods.name}\n${goods.market_hash_name}`.toLowerCase(),
+    });
+  }
+  // Every order ends with the newest goods (the highest id) first among equals.
+  const newestFirst = (a: CatalogEntry, b: CatalogEntry) => b.goods.goods_id - a.goods.goods_id;
+  const byPrice = (direction: 1 | -1) => (a: CatalogEntry, b: CatalogEntry) => {
+    if (a.sellMin === null || b.sellMin === null)
+      return a.sellMin === b.sellMin ? newestFirst(a, b) : a.sellMin === null ? 1 : -1;
+    return direction * (a.sellMin - b.sellMin) || newestFirst(a, b);
+  };
+  const compare: Record<CatalogSort, (a: CatalogEntry, b: CatalogEntry) => number> = {
+    "sell_num.desc": (a, b) => b.sellNum - a.sellNum || newestFirst(a, b),
+    "price.asc": byPrice(1),
+    "price.desc": byPrice(-1),
+    "created.desc": newestFirst,
+    "transacted_num.desc": (a, b) => b.transacted - a.transacted || newestFirst(a, b),
+  };
+  return {
+    orders: new Map(CATALOG_SORTS.map((sort) => [sort, [...entries].sort(compare[sort])])),
+  };
+}
