@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
+import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { decoyPasswordHash } from "./domain/secrets.ts";
@@ -52,6 +53,8 @@ export interface AppDeps {
    * it on; off by default, so that an answer right after a change shows it).
    */
   snapshotServeStale?: boolean;
+  /** The price snapshots, when the caller builds them (the server warms them up at start). */
+  priceSnapshots?: PriceSnapshots;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -125,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketChanges,
     snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
     snapshotServeStale: deps.snapshotServeStale ?? false,
+    ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
   });
   await app.ready();
   return app;

@@ -18,6 +18,7 @@ import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
 import { MarketChanges, throttled } from "./domain/market/market-changes.ts";
+import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart } from "./demo/demo-at-start.ts";
@@ -133,6 +134,9 @@ export async function startServer(
         })
       : undefined;
     if (!config.limits) log.warn("LIMITS=off: no rate limits; for local development only");
+    const priceSnapshots = new PriceSnapshots(marketChanges, config.snapshotIntervalMs, {
+      serveStale: true,
+    });
     const app = await buildApp({
       database,
       clock,
@@ -149,6 +153,7 @@ export async function startServer(
       tokenCache,
       snapshotIntervalMs: config.snapshotIntervalMs,
       snapshotServeStale: true,
+      priceSnapshots,
       ...(limiterStore
         ? {
             limits: {
@@ -159,6 +164,17 @@ export async function startServer(
         : {}),
     });
     const url = await app.listen({ port: config.port, host: config.host });
+    // The first price answer would otherwise wait for the first snapshot (seconds over a million
+    // listings); a failure is logged by the snapshots, and the first request tries again.
+    const started = performance.now();
+    const warmed = priceSnapshots.current(systemContext).then(
+      (snapshot) =>
+        log.info(
+          { goods: snapshot.entries.size, ms: Math.round(performance.now() - started) },
+          "price snapshot built",
+        ),
+      () => undefined,
+    );
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
     return {
@@ -166,6 +182,7 @@ export async function startServer(
       url,
       async close() {
         await app.close();
+        await warmed;
         await jobs.stop();
         await limiterStore?.close();
         await changes?.close();

@@ -268,6 +268,8 @@ describe("skinmarket command", () => {
     const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
     server.kill("SIGTERM");
     assert.equal(await exited, 0);
+    // The price snapshot was built at start, so that no first request waits for it.
+    assert.match(serverOutput, /"goods":\d+,"ms":\d+,"msg":"price snapshot built"/);
     assert.match(serverOutput, /stopped cleanly/);
   });
 

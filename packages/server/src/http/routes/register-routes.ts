@@ -46,6 +46,8 @@ export interface RouteOptions extends SessionCookieOptions {
   snapshotIntervalMs: number;
   /** Answer from the snapshot there is while a newer one is built (docs/design.md section 4). */
   snapshotServeStale: boolean;
+  /** Built by the caller, or here from the three options above. */
+  priceSnapshots?: PriceSnapshots;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
@@ -65,7 +67,9 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGoodsBookmarks(app);
   // One snapshot of the market serves every price operation and the catalog's sorts.
   const serveStale = { serveStale: options.snapshotServeStale };
-  const snapshots = new PriceSnapshots(options.marketChanges, options.snapshotIntervalMs, serveStale);
+  const snapshots =
+    options.priceSnapshots ??
+    new PriceSnapshots(options.marketChanges, options.snapshotIntervalMs, serveStale);
   registerListCatalogGoods(
     app,
     new CatalogIndexes(snapshots, options.marketChanges, options.snapshotIntervalMs, serveStale),
