@@ -1,7 +1,8 @@
 import type { Fen } from "@skinmarket/contract";
-import { sql, type ExpressionBuilder, type Selectable } from "kysely";
+import { type Selectable } from "kysely";
 import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
+import { listingMeets } from "./listing-meets.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
@@ -9,7 +10,7 @@ import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
 import { inLiveTrade, takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { findOrderGoods, publicBook } from "./public-book.ts";
-import { meetsFilter, specificFilter, type SpecificFilter } from "./specific.ts";
+import { meetsFilter, specificFilter } from "./specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
 
@@ -24,26 +25,6 @@ export function remainingUnits(order: Pick<BuyOrderRow, "num" | "real_num" | "fr
 /** An order's goods: it exists, as the order's foreign key holds. */
 async function goodsOf(ctx: DomainContext, goodsId: number) {
   return (await findOrderGoods(ctx, goodsId))!;
-}
-
-/** A listing that a buy order with this filter may take, as SQL conditions on `listings`. */
-function listingMeets(eb: ExpressionBuilder<Database, "listings">, filter: SpecificFilter) {
-  const conditions = [];
-  if (filter.paintwearMin !== undefined) {
-    conditions.push(eb(sql`listings.paintwear::numeric`, ">=", sql`${filter.paintwearMin}::numeric`));
-    conditions.push(eb(sql`listings.paintwear::numeric`, "<", sql`${filter.paintwearMax}::numeric`));
-  }
-  if (filter.paintseeds)
-    conditions.push(
-      filter.paintseeds.length > 0 ? eb("listings.paintseed", "in", filter.paintseeds) : sql<boolean>`false`,
-    );
-  if (filter.paintindexes)
-    conditions.push(
-      filter.paintindexes.length > 0
-        ? eb("listings.paintindex", "in", filter.paintindexes)
-        : sql<boolean>`false`,
-    );
-  return eb.and(conditions);
 }
 
 type FillOutcome =
@@ -73,7 +54,7 @@ export async function crossBuyOrder(ctx: DomainContext, orderId: number): Promis
             maxPrice: order.price,
             buyerId: order.user_id,
             allowCooldown: order.allow_tradable_cooldown,
-            also: (eb) => listingMeets(eb, filter),
+            also: (eb) => listingMeets(eb, filter, "open"),
           });
           if (!listing) return ok({ kind: "nothing" as const });
           return fill(tx, order, listing, listing.price);

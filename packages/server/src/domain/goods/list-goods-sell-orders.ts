@@ -1,7 +1,8 @@
 import { formatMoney } from "@skinmarket/contract";
-import { sql, type ExpressionBuilder } from "kysely";
-import type { Database, SpecificRow } from "../../storage/schema.ts";
+import { sql } from "kysely";
+import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
+import { listingMeets } from "../buy-orders/listing-meets.ts";
 import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-orders/specific.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
@@ -48,7 +49,8 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
     .selectFrom("listings")
     .where("listings.goods_id", "=", goods.goods_id)
     .where("listings.state", "=", sql.lit("ON_SALE"))
-    .where((eb) => listingMeets(eb, filter.value));
+    // A page's max_paintwear includes the value itself.
+    .where((eb) => listingMeets(eb, filter.value, "closed"));
   if (!query.allowTradableCooldown)
     base = base.where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]));
   if (query.mode) base = base.where("force_buyer_send_offer", "=", query.mode === "2");
@@ -139,29 +141,6 @@ function parseFilters(query: GoodsSellOrdersQuery, goods: GoodsRecord): Result<S
     rows.push({ type: "fade", values: [String(min), String(max)] });
   }
   return ok(specificFilter(rows, goods));
-}
-
-/**
- * A listing meets the filter: the conditions buy-order matching applies, with a closed upper
- * wear bound (a page's `max_paintwear` includes the value itself).
- */
-function listingMeets(eb: ExpressionBuilder<Database, "listings">, filter: SpecificFilter) {
-  const conditions = [];
-  if (filter.paintwearMin !== undefined) {
-    conditions.push(eb("listings.paintwear", ">=", sql<string>`${filter.paintwearMin}::numeric`));
-    conditions.push(eb("listings.paintwear", "<=", sql<string>`${filter.paintwearMax}::numeric`));
-  }
-  if (filter.paintseeds)
-    conditions.push(
-      filter.paintseeds.length > 0 ? eb("listings.paintseed", "in", filter.paintseeds) : sql<boolean>`false`,
-    );
-  if (filter.paintindexes)
-    conditions.push(
-      filter.paintindexes.length > 0
-        ? eb("listings.paintindex", "in", filter.paintindexes)
-        : sql<boolean>`false`,
-    );
-  return eb.and(conditions);
 }
 
 /** A goods as the listings page's `goods_infos` shows it. */
