@@ -4,6 +4,7 @@ import type { DomainContext } from "../context.ts";
 import type { MarketChanges } from "../market/market-changes.ts";
 import type { MarketGoods } from "../market/market-goods.ts";
 import type { PriceSnapshot, PriceSnapshots } from "../market/price-snapshot.ts";
+import { Rebuilds } from "../market/rebuilds.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
@@ -36,8 +37,7 @@ export class CatalogIndexes {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
   #current: { index: CatalogIndex; snapshot: PriceSnapshot; version: number; builtAt: number } | undefined;
-  #building: Promise<CatalogIndex> | undefined;
-  readonly #serveStale: boolean;
+  readonly #rebuilds: Rebuilds<CatalogIndex>;
 
   /** `serveStale`: while a rebuild runs, answer from the index there is (as `PriceSnapshots`). */
   constructor(
@@ -49,7 +49,7 @@ export class CatalogIndexes {
     this.#snapshots = snapshots;
     this.#changes = changes;
     this.#intervalMs = intervalMs;
-    this.#serveStale = options.serveStale ?? false;
+    this.#rebuilds = new Rebuilds("catalog index", options.serveStale ?? false);
   }
 
   async current(ctx: DomainContext): Promise<CatalogIndex> {
@@ -61,13 +61,7 @@ export class CatalogIndexes {
       (current.version === this.#changes.version || now - current.builtAt < this.#intervalMs)
     )
       return current.index;
-    if (!this.#building) {
-      this.#building = this.#rebuild(ctx, snapshot, now).finally(() => (this.#building = undefined));
-      this.#building.catch((error: unknown) =>
-        ctx.log.error({ err: error }, "the catalog index could not be rebuilt"),
-      );
-    }
-    return current && this.#serveStale ? current.index : this.#building;
+    return this.#rebuilds.next(ctx, current?.index, () => this.#rebuild(ctx, snapshot, now));
   }
 
   async #rebuild(ctx: DomainContext, snapshot: PriceSnapshot, now: number): Promise<CatalogIndex> {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import type { MarketChanges } from "./market-changes.ts";
+import { Rebuilds } from "./rebuilds.ts";
 import { computeMarketFigures, NO_FIGURES, type GoodsFigures } from "./market-figures.ts";
 import { marketCatalog, type MarketCatalog, type MarketGoods } from "./market-goods.ts";
 
@@ -40,40 +41,29 @@ const MAX_AGE_MS = 60_000;
  * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
  * instead of the database. It is rebuilt on the next request once it is at least `intervalMs` old
  * and out of date: a change was counted since it was built (`MarketChanges`), a listing's trade
- * cooldown ended since, or it is a minute old. One rebuild runs at a time. While it runs, callers
- * get the snapshot there is when `serveStale` is on (a server: over a million listings a rebuild
- * takes seconds, and no request should wait for it), or wait for the new one when it is off (the
- * tests, which need the change they just made). A rebuild that finds the same figures keeps the snapshot it had, with
- * its `builtAt` (the time the figures hold since) and its prebuilt bytes, so its ETag stays valid.
+ * cooldown ended since, or it is a minute old. One rebuild runs at a time (`Rebuilds`): with
+ * `serveStale` (a server: over a million listings a rebuild takes seconds, and no request should
+ * wait for it) callers meanwhile get the snapshot there is; without (the tests, which need the
+ * change they just made) they wait. A rebuild that finds the same figures keeps the snapshot it
+ * had, with its `builtAt` (the time the figures hold since) and its prebuilt bytes, so its ETag
+ * stays valid.
  */
 export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
   #current: { snapshot: PriceSnapshot; version: number; checkedAt: number } | undefined;
-  #building: Promise<PriceSnapshot> | undefined;
-
-  readonly #serveStale: boolean;
+  readonly #rebuilds: Rebuilds<PriceSnapshot>;
 
   constructor(changes: MarketChanges, intervalMs = 1000, options: { serveStale?: boolean } = {}) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
-    this.#serveStale = options.serveStale ?? false;
+    this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
   async current(ctx: DomainContext): Promise<PriceSnapshot> {
     const current = this.#current;
     if (current && !this.#outOfDate(current, ctx.clock.now().getTime())) return current.snapshot;
-    const building = (this.#building ??= this.#startRebuild(ctx));
-    return current && this.#serveStale ? current.snapshot : building;
-  }
-
-  #startRebuild(ctx: DomainContext): Promise<PriceSnapshot> {
-    const building = this.#rebuild(ctx).finally(() => (this.#building = undefined));
-    // A failed rebuild keeps the snapshot there is; the next request after it tries again.
-    building.catch((error: unknown) =>
-      ctx.log.error({ err: error }, "the price snapshot could not be rebuilt"),
-    );
-    return building;
+    return this.#rebuilds.next(ctx, current?.snapshot, () => this.#rebuild(ctx));
   }
 
   #outOfDate(current: { snapshot: PriceSnapshot; version: number; checkedAt: number }, now: number): boolean {
