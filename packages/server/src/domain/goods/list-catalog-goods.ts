@@ -49,30 +49,30 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
       (max === undefined || (entry.sellMin !== null && entry.sellMin <= max)),
   );
   const offset = (query.pageNum - 1) * query.pageSize;
-  const ids = matching.slice(offset, offset + query.pageSize).map((entry) => entry.goods.goods_id);
-  const details =
+  const page = matching.slice(offset, offset + query.pageSize).map((entry) => entry.goods);
+  const ids = page.map((goods) => goods.goods_id);
+  // Names and tags are in the in-memory catalog; the short name and the icon are not.
+  const [shown, figures] = await Promise.all([
     ids.length === 0
       ? []
-      : await ctx.db
+      : ctx.db
           .selectFrom("goods")
-          .select(["goods_id", "market_hash_name", "name", "short_name", "icon_url", "tags"])
+          .select(["goods_id", "short_name", "icon_url"])
           .where("goods_id", "in", ids)
-          .execute();
-  const byId = new Map(details.map((row) => [row.goods_id, row]));
-  const rows = ids.map((id) => byId.get(id)!);
-  const figures = await readMarketFigures(
-    ctx,
-    rows.map((row) => row.goods_id),
-  );
+          .execute(),
+    readMarketFigures(ctx, ids),
+  ]);
+  const display = new Map(shown.map((row) => [row.goods_id, row]));
   const totalCount = matching.length;
   return ok({
-    items: rows.map((row) => {
-      const market = figures.get(row.goods_id)!;
+    items: page.map((goods) => {
+      const market = figures.get(goods.goods_id)!;
+      const { short_name, icon_url } = display.get(goods.goods_id)!;
       return {
-        id: row.goods_id,
-        market_hash_name: row.market_hash_name,
-        name: row.name,
-        short_name: row.short_name,
+        id: goods.goods_id,
+        market_hash_name: goods.market_hash_name,
+        name: goods.name,
+        short_name,
         buy_max_price: formatMoney(market.buyMax),
         sell_min_price: formatMoney(market.sellMin),
         sell_reference_price: formatMoney(market.lastTradePrice),
@@ -81,14 +81,14 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
         sell_num: market.sellNum,
         transacted_num: market.transactedNum,
         market_min_price: market.marketMin,
-        platform_market_url: platformMarketUrl(row.market_hash_name),
+        platform_market_url: platformMarketUrl(goods.market_hash_name),
         can_bargain: market.canBargain,
         goods_info: {
-          icon_url: row.icon_url,
-          original_icon_url: row.icon_url,
+          icon_url,
+          original_icon_url: icon_url,
           platform_price: formatMoney(market.sellMin),
           platform_price_cny: formatMoney(market.sellMin),
-          info: { tags: tagObjects(row.tags, LISTING_TAG_CATEGORIES) },
+          info: { tags: tagObjects(goods.tags, LISTING_TAG_CATEGORIES) },
         },
       };
     }),
