@@ -4,7 +4,7 @@ import { parsePriceRange } from "../market/price-range.ts";
 import { ok } from "../result.ts";
 import type { CatalogIndex, CatalogSort } from "./catalog-index.ts";
 import { LISTING_TAG_CATEGORIES, platformMarketUrl, tagObjects } from "./goods-tags.ts";
-import { readMarketFigures } from "./market-figures.ts";
+import { readMarketFigures } from "./goods-page-figures.ts";
 
 /** Tag filters of the catalog: the query field and the tag category it matches. */
 const TAG_FILTERS = ["category", "category_group", "exterior", "quality", "rarity"] as const;

@@ -10,7 +10,7 @@ import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
 import { canInspect, LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
-import { readMarketFigures, type MarketFigures } from "./market-figures.ts";
+import { readMarketFigures, type MarketFigures } from "./goods-page-figures.ts";
 import { readSellerStats } from "./seller-stats.ts";
 import { toWebListing } from "./web-listing.ts";
 

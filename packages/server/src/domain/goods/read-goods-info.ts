@@ -14,7 +14,7 @@ import {
 } from "./goods-filters.ts";
 import { canInspect, DETAIL_TAG_CATEGORIES, platformMarketUrl, tagObjects } from "./goods-tags.ts";
 import { phaseSpecificChoices } from "./goods-specific-choices.ts";
-import { readMarketFigures } from "./market-figures.ts";
+import { readMarketFigures } from "./goods-page-figures.ts";
 
 /** Goods that take a name tag and a charm: weapons (knives take a name tag only). */
 const NAME_TAG_TYPES = new Set(["weapon", "knife"]);
