@@ -23,18 +23,45 @@ export async function inTransaction<Value>(
   work: (tx: DomainContext) => Promise<Result<Value>>,
 ): Promise<Result<Value>> {
   if (ctx.db.isTransaction) return work(ctx);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const value = await ctx.db.transaction().execute(async (trx) => {
+  try {
+    const value = await retryingLostRaces(() =>
+      ctx.db.transaction().execute(async (trx) => {
         const result = await work({ ...ctx, db: trx });
         if (!result.ok) throw new RollbackWithFailure(result.failure);
         return result.value;
-      });
-      if (ctx.effects) ctx.effects.committed += 1;
-      ctx.afterCommit?.();
-      return { ok: true, value };
+      }),
+    );
+    committed(ctx);
+    return { ok: true, value };
+  } catch (error) {
+    if (error instanceof RollbackWithFailure) return { ok: false, failure: error.failure };
+    throw error;
+  }
+}
+
+/**
+ * Runs one statement that is a whole transaction by itself (a database function such as
+ * `purchase_unit`): it commits or fails as a unit without BEGIN and COMMIT round trips, and lost
+ * races are run again as in `inTransaction`. `changed` tells from the answer whether it wrote
+ * anything, for the request's effects and the market's change count. Inside an open transaction
+ * the statement simply joins it.
+ */
+export async function inOneStatement<Value>(
+  ctx: DomainContext,
+  statement: (ctx: DomainContext) => Promise<Value>,
+  changed: (value: Value) => boolean,
+): Promise<Value> {
+  if (ctx.db.isTransaction) return statement(ctx);
+  const value = await retryingLostRaces(() => statement(ctx));
+  if (changed(value)) committed(ctx);
+  return value;
+}
+
+async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Value> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
     } catch (error) {
-      if (error instanceof RollbackWithFailure) return { ok: false, failure: error.failure };
       if (attempt < MAX_ATTEMPTS && RETRYABLE_SQLSTATES.has(sqlState(error) ?? "")) {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
         continue;
@@ -42,6 +69,11 @@ export async function inTransaction<Value>(
       throw error;
     }
   }
+}
+
+function committed(ctx: DomainContext): void {
+  if (ctx.effects) ctx.effects.committed += 1;
+  ctx.afterCommit?.();
 }
 
 /** The SQLSTATE of a database error from either driver, if it is one. */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sql } from "kysely";
 import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -113,14 +114,23 @@ describe("idempotent writes", () => {
       game: "cs2",
       assets: assets.map((assetid) => ({ assetid, price: 1 })),
     });
-    const platform = t.ctx.platform;
-    const findAssets = platform.findAssets.bind(platform);
-    let calls = 0;
-    platform.findAssets = async (...args) => {
-      calls += 1;
-      if (calls === 2) throw new Error("the platform is down");
-      return findAssets(...args);
-    };
+    // The database fails the second unit's trade, after the first unit has committed.
+    const [, second] = await t.database.db
+      .selectFrom("listings")
+      .select("listing_id")
+      .where("goods_id", "=", otherId)
+      .where("state", "=", "ON_SALE")
+      .orderBy("price")
+      .orderBy("listing_id")
+      .execute();
+    await sql`
+      CREATE FUNCTION fail_second_unit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the database failed'; END $$
+    `.execute(t.database.db);
+    await sql`
+      CREATE TRIGGER fail_second_unit BEFORE INSERT ON trades FOR EACH ROW
+      WHEN (NEW.listing_id = ${sql.lit(second!.listing_id)}) EXECUTE FUNCTION fail_second_unit()
+    `.execute(t.database.db);
     const purchase = () =>
       t.app.inject({
         method: "POST",
@@ -135,7 +145,8 @@ describe("idempotent writes", () => {
       assert.equal(retried.statusCode, 500);
       assert.equal(retried.headers["idempotent-replayed"], "true");
     } finally {
-      platform.findAssets = findAssets;
+      await sql`DROP TRIGGER fail_second_unit ON trades`.execute(t.database.db);
+      await sql`DROP FUNCTION fail_second_unit()`.execute(t.database.db);
     }
     const trades = await t.database.db
       .selectFrom("trades")

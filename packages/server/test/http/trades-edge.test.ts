@@ -37,16 +37,29 @@ describe("items that are already on their way", () => {
     await t.assertLedger();
   });
 
-  test("a listing whose item the seller traded away elsewhere is withdrawn by the next purchase, not sold", async () => {
+  test("a listing whose item the seller trades away elsewhere is withdrawn at once, and never sold", async () => {
     const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
     const listed = await post(seller, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 4 }] });
     const listingId = listed.json().sell_orders[assetid].sell_order_id;
+    const stateOfListing = async () =>
+      (
+        await t.database.db
+          .selectFrom("listings")
+          .select("state")
+          .where("listing_id", "=", Number(listingId))
+          .executeTakeFirstOrThrow()
+      ).state;
     const offer = await t.admin("POST", "/sandbox/platform/offers", {
       platformid: seller.platformid,
       trade_url: buyer.tradeUrl,
       assetids: [assetid],
     });
+    // An offer alone moves nothing: the item is still the seller's and still on sale.
+    assert.equal(await stateOfListing(), "ON_SALE");
     await t.admin("POST", `/sandbox/platform/offers/${offer.json().tradeofferid}/accept`);
+    assert.equal(await stateOfListing(), "CANCELLED");
+    const onSale = await t.as(seller.token, "GET", "/api/market/developer/sell_order/on_sale?game=cs2");
+    assert.ok(!JSON.stringify(onSale.json()).includes(`"${listingId}"`));
     const bought = (
       await post(buyer, "purchase/orders", {
         game: "cs2",
@@ -54,12 +67,7 @@ describe("items that are already on their way", () => {
       })
     ).json();
     assert.equal(bought.result[String(goodsId)].success_num, 0);
-    const listing = await t.database.db
-      .selectFrom("listings")
-      .select("state")
-      .where("listing_id", "=", Number(listingId))
-      .executeTakeFirstOrThrow();
-    assert.equal(listing.state, "CANCELLED");
+    assert.equal(await stateOfListing(), "CANCELLED");
     await t.assertLedger();
   });
 });

@@ -161,8 +161,9 @@ const BOOK_PAGE = 100;
 
 /**
  * Fills one unit of a locked buy order with a listing already marked sold in this transaction:
- * the seller's item must still be with them and in no other trade, the buyer pays the price into
- * escrow, and a trade waits for the seller's offer.
+ * the seller's item must be in no other trade (an item that left the seller's account has had its
+ * listing withdrawn by the platform already), the buyer pays the price into escrow, and a trade
+ * waits for the seller's offer.
  */
 export async function fill(
   tx: DomainContext,
@@ -170,8 +171,7 @@ export async function fill(
   listing: SoldListing & { price: Fen },
   price: Fen,
 ): Promise<Result<FillOutcome>> {
-  const [held] = await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
-  if (!held || held.platformid !== listing.platformid || (await inLiveTrade(tx, listing.assetid))) {
+  if (await inLiveTrade(tx, listing.assetid)) {
     await tx.db
       .updateTable("listings")
       .set({ state: "CANCELLED", updated_at: tx.clock.now() })

@@ -19,9 +19,8 @@ export async function inLiveTrade(ctx: DomainContext, assetid: number | string):
 
 /**
  * Takes the cheapest listing of a goods that a buyer may have at or below a price, and marks it
- * sold, in one statement: rows other buyers are taking are skipped (`FOR UPDATE SKIP LOCKED`), the
- * state condition makes a lost race answer nothing, and the answer says whether the item is
- * already in a live trade. Never the buyer's own listing, never one whose buyer must send the
+ * sold, in one statement: rows other buyers are taking are skipped (`FOR UPDATE SKIP LOCKED`) and
+ * the state condition makes a lost race answer nothing. Never the buyer's own listing, never one whose buyer must send the
  * offer; pre-sell listings only with `allowCooldown`; `also` narrows further (a purchase's
  * standard goods, a buy order's constraints). Constants are literals so that the statement's
  * cached plan can use the partial index of listings on sale.
@@ -66,16 +65,5 @@ export async function takeCheapestListing(
     )
     .where("state", "=", "ON_SALE")
     .returningAll()
-    .returning((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom("trades")
-            .select("trades.trade_id")
-            .whereRef("trades.assetid", "=", "listings.assetid")
-            .where("trades.state", "in", LIVE_TRADE_STATES),
-        )
-        .as("in_live_trade"),
-    )
     .executeTakeFirst();
 }

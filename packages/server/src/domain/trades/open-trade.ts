@@ -67,14 +67,15 @@ export async function payIntoEscrow(
 }
 
 /**
- * Writes the trade of a sold listing, with its audit row, in one statement. A paid trade waits for
- * the seller's offer; its delivery time starts when the item leaves trade cooldown (a pre-sell
- * sale), or now. A card payment waits in `PAYING` until the card network answers.
+ * Writes the trade of a listing sold in the caller's transaction, with its audit row, in one
+ * statement (the database's open_trade, which purchases call too). A paid trade waits for the
+ * seller's offer; its delivery time starts when the item leaves trade cooldown (a pre-sell sale),
+ * or now. A card payment waits in `PAYING` until the card network answers.
  */
 export async function openTrade(
   tx: DomainContext,
   input: {
-    listing: SoldListing;
+    listing: Pick<SoldListing, "listing_id">;
     buyerId: number;
     destination: { tradeUrl: string; platformid: string };
     price: Fen;
@@ -84,64 +85,12 @@ export async function openTrade(
     buyOrderId?: number;
   },
 ): Promise<number> {
-  const { listing } = input;
-  const now = tx.clock.now();
-  const card = input.payMethod === "bankcard";
-  const deliverableFrom = Math.max(now.getTime(), listing.tradable_after?.getTime() ?? 0);
-  const audit = auditRow(tx, {
-    action: "trade.create",
-    details: {
-      listing_id: listing.listing_id,
-      price_fen: input.price,
-      paid_from: input.paidFrom,
-      ...(input.buyOrderId !== undefined ? { buy_order_id: input.buyOrderId } : {}),
-    },
-  });
-  const { trade_id: tradeId } = await tx.db
-    .with("trade", (db) =>
-      db
-        .insertInto("trades")
-        .values({
-          listing_id: listing.listing_id,
-          buyer_id: input.buyerId,
-          seller_id: listing.user_id,
-          goods_id: listing.goods_id,
-          assetid: listing.assetid,
-          seller_platformid: listing.platformid,
-          buyer_platformid: input.destination.platformid,
-          buyer_trade_url: input.destination.tradeUrl,
-          price: input.price,
-          fee: input.fee,
-          pay_method: input.payMethod,
-          paid_from: JSON.stringify(input.paidFrom),
-          state: card ? "PAYING" : "SELLER_TO_SEND_OFFER",
-          asset: JSON.stringify(listing.asset),
-          deliver_by: card ? null : new Date(deliverableFrom + DELIVERY_WINDOW_MS),
-          buy_order_id: input.buyOrderId ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("trade_id"),
-    )
-    .with("audit", (db) =>
-      db
-        .insertInto("audit_events")
-        .columns(["created_at", "actor", "action", "subject", "details", "request_id"])
-        .expression((eb) =>
-          eb
-            .selectFrom("trade")
-            .select([
-              sql<Date>`${audit.created_at}::timestamptz`.as("created_at"),
-              sql<string>`${audit.actor}::text`.as("actor"),
-              sql<string>`${audit.action}::text`.as("action"),
-              sql<string>`'trade:' || trade.trade_id`.as("subject"),
-              sql<string>`${audit.details}::jsonb`.as("details"),
-              sql<string | null>`${audit.request_id}::text`.as("request_id"),
-            ]),
-        ),
-    )
-    .selectFrom("trade")
-    .select("trade_id")
-    .executeTakeFirstOrThrow();
-  return tradeId;
+  const audit = auditRow(tx, { action: "trade.create" });
+  const { rows } = await sql<{ trade_id: number }>`
+    SELECT open_trade(${input.listing.listing_id}, ${input.buyerId}, ${input.destination.tradeUrl},
+      ${input.destination.platformid}, ${input.price}, ${input.fee}, ${input.payMethod},
+      ${JSON.stringify(input.paidFrom)}::jsonb, ${input.buyOrderId ?? null}::bigint, ${audit.created_at},
+      ${DELIVERY_WINDOW_MS}, ${audit.actor}, ${audit.request_id}::text) AS trade_id
+  `.execute(tx.db);
+  return rows[0]!.trade_id;
 }

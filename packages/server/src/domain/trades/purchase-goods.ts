@@ -1,12 +1,12 @@
 import { addMoney, moneyToNumber, parseMoney, type Fen } from "@skinmarket/contract";
 import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { sql } from "kysely";
+import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { constraintName, inOneStatement, sqlState } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
-import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
-import { openTrade, payIntoEscrow, type PaidFrom } from "./open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
 export interface PurchaseItem {
@@ -36,9 +36,9 @@ const FALLBACK: UserAccountKind[] = ["balance", "margin", "wallet"];
 /**
  * Immediate-or-cancel purchase of standard goods (reference: purchase/orders): per goods, the
  * cheapest tradable listings at or below `max_price` that are not the buyer's own and whose offer the
- * seller sends, up to `quantity`. Each unit is bought in its own transaction: the listing is
- * taken with `FOR UPDATE SKIP LOCKED` and a conditional update, the buyer pays into escrow, and a
- * trade waits for the seller's offer.
+ * seller sends, up to `quantity`. Each unit is bought in its own transaction, one statement: the
+ * listing is taken with `FOR UPDATE SKIP LOCKED`, the buyer pays into escrow, and a trade waits
+ * for the seller's offer.
  */
 export async function purchaseGoods(
   ctx: DomainContext,
@@ -84,10 +84,6 @@ export async function purchaseGoods(
             : bought.failure.message;
         break;
       }
-      if (bought.value.withdrawn) {
-        unit -= 1;
-        continue;
-      }
       spent = addMoney(spent, bought.value.price);
       entry.success_num += 1;
       entry.bill_order_ids.push(String(bought.value.tradeId));
@@ -129,7 +125,7 @@ async function whyNothingToBuy(ctx: DomainContext, goodsId: number, otherwise: s
   return otherwise;
 }
 
-/** The unique index on live trades per asset is the backstop of the check inside buyOne. */
+/** The unique index on live trades per asset is the backstop of the check inside purchase_unit. */
 async function buyOneGuarded(
   ctx: DomainContext,
   input: Parameters<typeof buyOne>[1],
@@ -144,9 +140,25 @@ async function buyOneGuarded(
   }
 }
 
-type UnitBought =
-  { withdrawn: true } | { withdrawn: false; tradeId: number; price: Fen; balanceAfter: Fen | undefined };
+interface UnitBought {
+  tradeId: number;
+  price: Fen;
+  balanceAfter: Fen | undefined;
+}
 
+interface UnitRow {
+  outcome: "bought" | "none" | "insufficient";
+  trade_id: number | null;
+  price: Fen | null;
+  balance_after: Fen | null;
+  withdrawn: number;
+}
+
+/**
+ * One unit, as one statement: the database's `purchase_unit` takes the cheapest eligible listing,
+ * pays for it from the buyer's accounts into escrow (or leaves a card payment waiting), and opens
+ * its trade, or writes nothing (docs/design.md section 12 says why it is a function).
+ */
 async function buyOne(
   ctx: DomainContext,
   input: {
@@ -157,60 +169,26 @@ async function buyOne(
     destination: { tradeUrl: string; platformid: string };
   },
 ): Promise<Result<UnitBought>> {
-  return inTransaction<UnitBought>(ctx, async (tx) => {
-    const now = tx.clock.now();
-    // Only standard goods are bought in batch.
-    const listing = await takeCheapestListing(tx, {
-      goodsId: input.goodsId,
-      maxPrice: input.maxPrice,
-      buyerId: input.buyerId,
-      allowCooldown: false,
-      also: (eb) =>
-        eb.exists(
-          eb
-            .selectFrom("goods")
-            .select("goods.goods_id")
-            .where("goods.goods_id", "=", input.goodsId)
-            .where("goods.is_standard", "=", sql.lit(true)),
-        ),
-    });
-    if (!listing) return fail("Invalid State", "no more listings at or below max_price");
-    // The seller may have traded the item away elsewhere, or it may already be on its way to
-    // another buyer: such a listing is withdrawn, not sold.
-    const [held] = listing.in_live_trade
-      ? []
-      : await tx.platform.findAssets(tx, { assetids: [String(listing.assetid)] });
-    if (!held || held.platformid !== listing.platformid) {
-      await tx.db
-        .updateTable("listings")
-        .set({ state: "CANCELLED", updated_at: now })
-        .where("listing_id", "=", listing.listing_id)
-        .execute();
-      return ok({ withdrawn: true as const });
-    }
-    // A card payment is confirmed later by the card network (the trade waits in PAYING); any
-    // other payment moves into escrow now.
-    let balanceAfter: Fen | undefined;
-    let paidFrom: PaidFrom = { bankcard: listing.price };
-    if (input.payMethod !== "bankcard") {
-      const paid = await payIntoEscrow(tx, {
-        buyerId: input.buyerId,
-        price: listing.price,
-        order: input.payMethod ? [input.payMethod] : FALLBACK,
-        reference: `listing:${listing.listing_id}`,
-      });
-      if (!paid.ok) return paid;
-      ({ paidFrom, balanceAfter } = paid.value);
-    }
-    const tradeId = await openTrade(tx, {
-      listing,
-      buyerId: input.buyerId,
-      destination: input.destination,
-      price: listing.price,
-      fee: listing.fee,
-      payMethod: input.payMethod ?? (Object.keys(paidFrom)[0] as PayMethod),
-      paidFrom,
-    });
-    return ok({ withdrawn: false as const, tradeId, price: listing.price, balanceAfter });
-  });
+  // A card payment is confirmed later by the card network (the trade waits in PAYING); any
+  // other payment moves into escrow now, from the chosen account or in the fallback order.
+  const payOrder = input.payMethod === "bankcard" ? null : input.payMethod ? [input.payMethod] : FALLBACK;
+  const unit = await inOneStatement(
+    ctx,
+    async (tx) => {
+      const audit = auditRow(tx, { action: "trade.create" });
+      const { rows } = await sql<UnitRow>`
+        SELECT o_outcome AS outcome, o_trade_id AS trade_id, o_price AS price,
+          o_balance_after AS balance_after, o_withdrawn AS withdrawn
+        FROM purchase_unit(${input.buyerId}, ${input.goodsId}, ${input.maxPrice}, ${payOrder}::text[],
+          ${input.destination.tradeUrl}, ${input.destination.platformid}, ${audit.created_at},
+          ${DELIVERY_WINDOW_MS}, ${audit.actor}, ${audit.request_id}::text)
+      `.execute(tx.db);
+      return rows[0]!;
+    },
+    (row) => row.outcome === "bought" || row.withdrawn > 0,
+  );
+  if (unit.outcome === "none") return fail("Invalid State", "no more listings at or below max_price");
+  if (unit.outcome === "insufficient")
+    return fail("Insufficient Balance", "insufficient funds for the next unit");
+  return ok({ tradeId: unit.trade_id!, price: unit.price!, balanceAfter: unit.balance_after ?? undefined });
 }

@@ -133,31 +133,14 @@ export async function postJournalEntry(
     }
   }
 
-  // The entry, its lines and every balance change in one statement.
-  const lineValues = sql.join(
-    lines.map((line, index) => sql`(${accountIds[index]!.account_id}::bigint, ${line.amount}::bigint)`),
-  );
-  const changes = [...net.entries()].filter(([, change]) => change !== 0);
-  const changeValues = sql.join(
-    (changes.length > 0 ? changes : [[accountIds[0]!, 0] as const]).map(
-      ([account, change]) => sql`(${account.account_id}::bigint, ${change}::bigint)`,
-    ),
-  );
+  // The entry, its lines and every balance change in one statement (the database's
+  // post_journal_entry, which purchases call too).
   const inserted = await sql<{ entry_id: number }>`
-    WITH entry AS (
-      INSERT INTO journal_entries (kind, created_at, reference, memo)
-      VALUES (${entry.kind}, ${ctx.clock.now()}, ${entry.reference ?? null}, ${JSON.stringify(entry.memo ?? {})}::jsonb)
-      RETURNING entry_id
-    ), line AS (
-      INSERT INTO journal_lines (entry_id, account_id, amount)
-      SELECT entry.entry_id, line.account_id, line.amount FROM entry, (VALUES ${lineValues}) AS line (account_id, amount)
-    ), moved AS (
-      UPDATE ledger_accounts AS account SET balance = account.balance + change.amount
-      FROM (VALUES ${changeValues}) AS change (account_id, amount)
-      WHERE account.account_id = change.account_id AND change.amount <> 0
-    )
-    SELECT entry_id FROM entry
+    SELECT post_journal_entry(${entry.kind}, ${ctx.clock.now()}, ${entry.reference ?? null},
+      ${JSON.stringify(entry.memo ?? {})}::jsonb, ${accountIds.map((row) => row.account_id)}::bigint[],
+      ${lines.map((line) => line.amount)}::bigint[]) AS entry_id
   `.execute(ctx.db);
+  const changes = [...net.entries()].filter(([, change]) => change !== 0);
   for (const [account, change] of changes) account.balance += change;
   return ok(inserted.rows[0]!.entry_id);
 }

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import { recordAudit } from "../../domain/audit.ts";
+import { withdrawListingsOfItems } from "../../domain/listings/withdraw-listings-of-items.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
 import { inTransaction } from "../../domain/transaction.ts";
@@ -249,7 +250,10 @@ async function checkStillHeld(ctx: DomainContext, sender: string, assetids: numb
     : fail("Invalid State", "an item of the offer is gone");
 }
 
-/** Each item leaves the sender and arrives at the receiver under a new assetid, in cooldown. */
+/**
+ * Each item leaves the sender and arrives at the receiver under a new assetid, in cooldown; the
+ * sender's listings of them on the marketplace are withdrawn.
+ */
 async function moveAssets(ctx: DomainContext, offer: OfferRow, now: Date): Promise<Record<string, string>> {
   const received: Record<string, string> = {};
   for (const assetid of offer.assetids) {
@@ -269,6 +273,8 @@ async function moveAssets(ctx: DomainContext, offer: OfferRow, now: Date): Promi
       .execute();
     received[String(assetid)] = String(newAssetid);
   }
+  // The marketplace learns in the same transaction that these items left the sender's account.
+  await withdrawListingsOfItems(ctx, offer.assetids);
   return received;
 }
 
