@@ -92,8 +92,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
 
-  app.addHook("onSend", async (request, reply) => {
+  // Set first, so that every answer carries it, refusals and errors included. The hooks on every
+  // request are synchronous where they have nothing to wait for: an async hook costs a promise
+  // and a turn of the microtask queue per request (docs/design.md section 12).
+  app.decorateRequest("route", null as never);
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready

@@ -167,7 +167,7 @@ export async function startServer(
     // The first price answer would otherwise wait for the first snapshot (seconds over a million
     // listings); a failure is logged by the snapshots, and the first request tries again.
     const started = performance.now();
-    const warmed = priceSnapshots.current(systemContext).then(
+    const warmed = Promise.resolve(priceSnapshots.current(systemContext)).then(
       (snapshot) =>
         log.info(
           { goods: snapshot.entries.size, ms: Math.round(performance.now() - started) },

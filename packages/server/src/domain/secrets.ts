@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHash, hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 /**
  * Secrets: API tokens and session ids are 256-bit random values, stored only as SHA-256 digests;
@@ -31,7 +31,7 @@ export function tokenDisplayPrefix(token: string): string {
 }
 
 export function sha256Hex(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 export function constantTimeEqual(left: string, right: string): boolean {

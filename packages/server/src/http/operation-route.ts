@@ -32,7 +32,8 @@ export type HandlerAnswer<Operation extends OperationDefinition> = Operation["li
 
 export type OperationHandler<Operation extends OperationDefinition> = (
   input: OperationInput<Operation>,
-) => Promise<Result<HandlerAnswer<Operation> | PrebuiltJson>>;
+) =>
+  Result<HandlerAnswer<Operation> | PrebuiltJson> | Promise<Result<HandlerAnswer<Operation> | PrebuiltJson>>;
 
 function isEmptyObject(value: unknown): boolean {
   return (
@@ -73,17 +74,20 @@ export function registerOperation<Operation extends OperationDefinition>(
       ...(operation.limits ? { limits: operation.limits } : {}),
       ...(operation.readOnly ? { readOnly: true } : {}),
     },
-    preValidation: async (request) => {
+    preValidation: (request, _reply, done) => {
       if (!operation.body) {
         // An operation without a body refuses one that carries fields, as it refuses unknown fields.
         if (request.body !== undefined && !isEmptyObject(request.body)) {
-          throw new HttpFailure({ code: "Invalid Argument", message: "body: this operation takes no body" });
+          return done(
+            new HttpFailure({ code: "Invalid Argument", message: "body: this operation takes no body" }),
+          );
         }
         request.body = undefined;
       } else if (request.body === undefined && !hasRequiredFields(operation.body)) {
         // Every field is optional: no body means all defaults.
         request.body = {};
       }
+      done();
     },
     schema: {
       operationId: operation.id,
@@ -96,7 +100,9 @@ export function registerOperation<Operation extends OperationDefinition>(
       response: { 200: operation.response, "4xx": errorBody, "5xx": errorBody },
     },
     handler: async (request, reply) => {
-      const result = await handler({
+      // A handler that has its answer at hand (a price from the snapshot in memory) returns it
+      // without a promise.
+      const pending = handler({
         params: request.params as OperationParams<Operation>,
         query: request.query as OperationQuery<Operation>,
         body: request.body as OperationBody<Operation>,
@@ -104,6 +110,7 @@ export function registerOperation<Operation extends OperationDefinition>(
         request,
         reply,
       });
+      const result = pending instanceof Promise ? await pending : pending;
       if (!result.ok) throw new HttpFailure(result.failure);
       // Operations with a daily allowance tell the caller what is left of it (all of it while
       // limits are off).

@@ -13,6 +13,8 @@ declare module "fastify" {
     readOnly?: boolean;
   }
   interface FastifyRequest {
+    /** The matched route's options once read (`routeOf`). */
+    route?: FastifyRequest["routeOptions"] | null;
     actor: Actor;
     /** The domain context of this request: database, clock, actor, logger, request id. */
     ctx: DomainContext;

@@ -60,7 +60,8 @@ export class PriceSnapshots {
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
-  async current(ctx: DomainContext): Promise<PriceSnapshot> {
+  /** The snapshot to answer from: at once while it is up to date, else once rebuilt (or stale). */
+  current(ctx: DomainContext): PriceSnapshot | Promise<PriceSnapshot> {
     const current = this.#current;
     if (current && !this.#outOfDate(current, ctx.clock.now().getTime())) return current.snapshot;
     return this.#rebuilds.next(ctx, current?.snapshot, () => this.#rebuild(ctx));

@@ -15,6 +15,27 @@ export interface AuthenticatedToken {
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
 /**
+ * The caller of a well-formed token found valid within the token cache's lifetime, answered
+ * without waiting; undefined sends the caller to `authenticateApiToken`.
+ */
+export function cachedApiToken(
+  ctx: DomainContext,
+  authorization: string | undefined,
+): AuthenticatedToken | undefined {
+  if (!authorization || !ctx.tokenCache) return undefined;
+  const token = bearerToken(authorization);
+  if (!token) return undefined;
+  const now = ctx.clock.now();
+  const cached = ctx.tokenCache.get(sha256Hex(token), now.getTime());
+  return cached && !lastUseIsStale(cached.lastUsedAt, now) ? authenticatedAs(cached) : undefined;
+}
+
+function bearerToken(authorization: string): string | undefined {
+  const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
+  return match?.[1] && isWellFormedApiToken(match[1]) ? match[1] : undefined;
+}
+
+/**
  * Resolves `Authorization: Bearer <token>`. Missing, malformed, unknown and revoked tokens all
  * answer `Unauthorized` (the message says which, the token itself is never echoed); each refusal
  * of a presented token is audited.
@@ -25,12 +46,12 @@ export async function authenticateApiToken(
 ): Promise<Result<AuthenticatedToken>> {
   if (!authorization)
     return fail("Unauthorized", "missing Authorization header: send Authorization: Bearer <token>");
-  const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
-  if (!match?.[1] || !isWellFormedApiToken(match[1])) {
+  const presented = bearerToken(authorization);
+  if (!presented) {
     await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
     return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
   }
-  const tokenHash = sha256Hex(match[1]);
+  const tokenHash = sha256Hex(presented);
   const now = ctx.clock.now();
   const cached = ctx.tokenCache?.get(tokenHash, now.getTime());
   if (cached && !lastUseIsStale(cached.lastUsedAt, now)) return ok(authenticatedAs(cached));

@@ -4,9 +4,14 @@ import type { DomainContext } from "../../domain/context.ts";
 import type { Failure } from "../../domain/result.ts";
 import { constantTimeEqual } from "../../domain/secrets.ts";
 import { resolveSession } from "../../domain/sessions/resolve-session.ts";
-import { authenticateApiToken } from "../../domain/tokens/authenticate-api-token.ts";
+import {
+  authenticateApiToken,
+  cachedApiToken,
+  type AuthenticatedToken,
+} from "../../domain/tokens/authenticate-api-token.ts";
 import { recordAudit } from "../../domain/audit.ts";
 import { sendFailure } from "../failure.ts";
+import { routeOf } from "../route-of.ts";
 
 export const SESSION_COOKIE = "session";
 
@@ -35,7 +40,9 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest("actor", null as never);
   app.decorateRequest("ctx", null as never);
 
-  app.addHook("onRequest", async (request, reply) => {
+  // Synchronous while the answer is at hand (public routes, tokens in the token cache), so that
+  // most requests never wait on a promise here.
+  app.addHook("onRequest", (request, reply, done) => {
     request.actor = { kind: "anonymous" };
     request.ctx = {
       ...options.baseContext,
@@ -44,39 +51,66 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       requestId: request.id,
       effects: { committed: 0 },
     };
-    const config = request.routeOptions.config;
-    if (!config || request.is404) return;
-    const refusal = await authorize(request, config.access, options);
-    request.ctx = { ...request.ctx, actor: request.actor };
-    if (refusal) return refuse(request, reply, refusal);
+    const config = routeOf(request).config;
+    if (!config || request.is404) return done();
+    const settle = (refusal: Failure | undefined) => {
+      request.ctx.actor = request.actor;
+      if (refusal) refuse(request, reply, refusal);
+      else done();
+    };
+    const refusal = authorize(request, config.access, options);
+    if (refusal instanceof Promise) refusal.then(settle, done);
+    else settle(refusal);
   });
 }
 
-async function authorize(
+/** Who the caller is and whether they may call the route: a refusal, or undefined to go on. */
+function authorize(
   request: FastifyRequest,
   access: AccessLevel | undefined,
   options: AuthOptions,
-): Promise<Failure | undefined> {
+): Failure | undefined | Promise<Failure | undefined> {
   switch (access) {
     case "public":
       return undefined;
     case "developer":
     case "enterprise": {
-      const authenticated = await authenticateApiToken(request.ctx, request.headers.authorization);
-      if (!authenticated.ok) return authenticated.failure;
-      request.actor = { kind: "user", userId: authenticated.value.userId };
-      request.tokenId = authenticated.value.tokenId;
-      const level = authenticated.value.accessLevel;
-      const allowed =
-        access === "enterprise" ? level === "enterprise" : level === "developer" || level === "enterprise";
-      if (!allowed) {
-        return {
-          code: "Access Denied",
-          message: `this operation needs ${access} access; this account has ${level}`,
-        };
-      }
-      return undefined;
+      const cached = cachedApiToken(request.ctx, request.headers.authorization);
+      if (cached) return admitToken(request, access, cached);
+      return authenticateApiToken(request.ctx, request.headers.authorization).then((authenticated) =>
+        authenticated.ok ? admitToken(request, access, authenticated.value) : authenticated.failure,
+      );
     }
+    default:
+      return authorizeOther(request, access, options);
+  }
+}
+
+function admitToken(
+  request: FastifyRequest,
+  access: "developer" | "enterprise",
+  token: AuthenticatedToken,
+): Failure | undefined {
+  request.actor = { kind: "user", userId: token.userId };
+  request.tokenId = token.tokenId;
+  const level = token.accessLevel;
+  const allowed =
+    access === "enterprise" ? level === "enterprise" : level === "developer" || level === "enterprise";
+  if (!allowed) {
+    return {
+      code: "Access Denied",
+      message: `this operation needs ${access} access; this account has ${level}`,
+    };
+  }
+  return undefined;
+}
+
+async function authorizeOther(
+  request: FastifyRequest,
+  access: AccessLevel | undefined,
+  options: AuthOptions,
+): Promise<Failure | undefined> {
+  switch (access) {
     case "session": {
       const resolved = await resolveSession(request.ctx, request.cookies[SESSION_COOKIE]);
       if (!resolved.ok) return resolved.failure;
@@ -113,5 +147,5 @@ async function authorize(
 
 function refuse(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
   if (failure.code === "Unauthorized") reply.header("www-authenticate", 'Bearer realm="skinmarket"');
-  return sendFailure(reply, request.routeOptions.config?.envelope ?? "official", failure);
+  return sendFailure(reply, routeOf(request).config?.envelope ?? "official", failure);
 }

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from "../../domain/idempotency/idempotency-keys.ts";
 import { sendFailure } from "../failure.ts";
+import { routeOf } from "../route-of.ts";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -25,67 +26,103 @@ declare module "fastify" {
  * when the request committed nothing.
  */
 export function registerIdempotency(app: FastifyInstance): void {
-  app.addHook("preHandler", async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (config?.envelope !== "official" || request.method === "GET" || config.readOnly) return;
+  // Reads, and writes sent without a key, go straight on (no promise to wait for).
+  app.addHook("preHandler", (request, reply, done) => {
+    const config = routeOf(request).config;
     const header = request.headers["idempotency-key"];
-    if (header === undefined) return;
-    if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
-      return sendFailure(reply, "official", {
-        code: "Invalid Argument",
-        message: "Idempotency-Key: must be 1 to 255 printable characters without spaces",
-      });
-    }
-    if (request.actor.kind !== "user") return;
-    const userId = request.actor.userId;
-    const requestHash = createHash("sha256")
-      .update(canonicalJson({ method: request.method, url: request.url, body: request.body ?? null }))
-      .digest("hex");
-    const claim = await claimIdempotencyKey(request.ctx, {
-      userId,
-      key: header,
-      operationId: config.operationId ?? request.routeOptions.url ?? "",
-      requestHash,
-    });
-    switch (claim.kind) {
-      case "claimed":
-        request.idempotency = { userId, key: header };
-        return;
-      case "replay":
-        return reply
-          .code(claim.statusCode)
-          .header("idempotent-replayed", "true")
-          .type("application/json; charset=utf-8")
-          .send(claim.body);
-      case "in progress":
-        return sendFailure(reply, "official", {
-          code: "Invalid State",
-          message: "a request with this Idempotency-Key is still being answered; retry shortly",
-        });
-      case "reused":
-        return sendFailure(reply, "official", {
-          code: "Idempotency Key Reused",
-          message: "Idempotency-Key: already used for another request in the last 24 hours",
-        });
-    }
+    if (
+      config?.envelope !== "official" ||
+      request.method === "GET" ||
+      config.readOnly ||
+      header === undefined
+    )
+      return done();
+    claimKey(request, reply, header, config.operationId).then((answered) => {
+      if (!answered) done();
+    }, done);
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const claimed = request.idempotency;
-    if (!claimed) return payload;
+    if (!claimed) return done(null, payload);
     request.idempotency = undefined;
-    // A failure that changed nothing may be retried afresh; one after a commit (a purchase that
-    // bought some units, then failed) keeps its answer, so a retry cannot buy them again.
-    if (reply.statusCode >= 500 && request.ctx.effects?.committed === 0)
-      await releaseIdempotencyKey(request.ctx, claimed);
-    else
-      await completeIdempotencyKey(request.ctx, {
-        ...claimed,
-        statusCode: reply.statusCode,
-        body: typeof payload === "string" ? payload : JSON.stringify(payload ?? null),
-      });
-    return payload;
+    settleKey(request, reply, claimed, payload).then(() => done(null, payload), done);
   });
+}
+
+/**
+ * Claims the request's key, or answers for it (a replay, a duplicate in flight, a key reused):
+ * true when the request has been answered here.
+ */
+async function claimKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  header: string | string[],
+  operationId: string | undefined,
+): Promise<boolean> {
+  if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
+    sendFailure(reply, "official", {
+      code: "Invalid Argument",
+      message: "Idempotency-Key: must be 1 to 255 printable characters without spaces",
+    });
+    return true;
+  }
+  if (request.actor.kind !== "user") return false;
+  const userId = request.actor.userId;
+  const requestHash = createHash("sha256")
+    .update(canonicalJson({ method: request.method, url: request.url, body: request.body ?? null }))
+    .digest("hex");
+  const claim = await claimIdempotencyKey(request.ctx, {
+    userId,
+    key: header,
+    operationId: operationId ?? routeOf(request).url ?? "",
+    requestHash,
+  });
+  switch (claim.kind) {
+    case "claimed":
+      request.idempotency = { userId, key: header };
+      return false;
+    case "replay":
+      reply
+        .code(claim.statusCode)
+        .header("idempotent-replayed", "true")
+        .type("application/json; charset=utf-8")
+        .send(claim.body);
+      return true;
+    case "in progress":
+      sendFailure(reply, "official", {
+        code: "Invalid State",
+        message: "a request with this Idempotency-Key is still being answered; retry shortly",
+      });
+      return true;
+    case "reused":
+      sendFailure(reply, "official", {
+        code: "Idempotency Key Reused",
+        message: "Idempotency-Key: already used for another request in the last 24 hours",
+      });
+      return true;
+  }
+}
+
+/**
+ * Stores the answer of a claimed key. A failure that changed nothing may be retried afresh; one
+ * after a commit (a purchase that bought some units, then failed) keeps its answer, so a retry
+ * cannot buy them again.
+ */
+async function settleKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  claimed: { userId: number; key: string },
+  payload: unknown,
+): Promise<void> {
+  if (reply.statusCode >= 500 && request.ctx.effects?.committed === 0)
+    await releaseIdempotencyKey(request.ctx, claimed);
+  else
+    await completeIdempotencyKey(request.ctx, {
+      ...claimed,
+      statusCode: reply.statusCode,
+      body: typeof payload === "string" ? payload : JSON.stringify(payload ?? null),
+    });
 }
 
 /** JSON with object keys sorted, so that the same request hashes the same however it was written. */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { secondsToUtcMidnight, type LimiterStore } from "../limits/limiter-store.ts";
 import { sendFailure } from "../failure.ts";
+import { routeOf } from "../route-of.ts";
 
 export interface RateSetting {
   points: number;
@@ -34,7 +35,7 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
   });
 
   app.addHook("preHandler", async (request, reply) => {
-    const config = request.routeOptions.config;
+    const config = routeOf(request).config;
     const rate = rateOf(config, settings);
     if (!rate || request.tokenId === undefined) return;
     const limiter = store.limiter(`rate:${config.operationId}`, rate.points, rate.seconds);
@@ -89,8 +90,8 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
   // A request the operation itself refused as bad input gives its daily allowance back.
   app.addHook("onResponse", async (request, reply) => {
     if (request.requestsRemaining === undefined || reply.statusCode !== 400) return;
-    const operationId = request.routeOptions.config.operationId;
-    const daily = request.routeOptions.config.limits?.daily;
+    const operationId = routeOf(request).config.operationId;
+    const daily = routeOf(request).config.limits?.daily;
     if (operationId && daily && request.tokenId !== undefined)
       await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(String(request.tokenId));
   });

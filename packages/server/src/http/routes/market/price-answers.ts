@@ -20,12 +20,23 @@ export class PriceAnswers {
    * `variant` names a whole-market answer (operation and the parameters that shape it); leave it
    * out for an answer that depends on the request.
    */
-  async answer<Value extends object>(
+  answer<Value extends object>(
     ctx: DomainContext,
     variant: string | undefined,
     answer: (snapshot: PriceSnapshot) => Result<Value>,
-  ): Promise<Result<Value | PrebuiltJson>> {
-    const snapshot = await this.#snapshots.current(ctx);
+  ): Result<Value | PrebuiltJson> | Promise<Result<Value | PrebuiltJson>> {
+    const snapshot = this.#snapshots.current(ctx);
+    // Most requests find the snapshot ready and are answered without a promise.
+    return snapshot instanceof Promise
+      ? snapshot.then((ready) => this.#answerFrom(ready, variant, answer))
+      : this.#answerFrom(snapshot, variant, answer);
+  }
+
+  #answerFrom<Value extends object>(
+    snapshot: PriceSnapshot,
+    variant: string | undefined,
+    answer: (snapshot: PriceSnapshot) => Result<Value>,
+  ): Result<Value | PrebuiltJson> {
     if (variant === undefined) return answer(snapshot);
     const prebuilt = this.#bodies.get(snapshot, variant);
     if (prebuilt) return ok(prebuilt);
