@@ -156,10 +156,9 @@ export async function sendPrebuilt(
     "content-length",
     chunks.reduce((total, chunk) => total + chunk.length, 0),
   );
-  // Compressed answers are small enough to join; the plain one (megabytes) is written as it is.
-  return reply.send(
-    encoding === "identity" ? Readable.from(chunks, { objectMode: false }) : Buffer.concat(chunks),
-  );
+  // The chunks are written as they are: joining them would copy the shared part (hundreds of
+  // kilobytes compressed, megabytes plain) into a new buffer on every answer.
+  return reply.send(Readable.from(chunks, { objectMode: false }));
 }
 
 /** `If-None-Match` by the weak comparison of RFC 9110 section 13.1.2. */
