@@ -221,6 +221,28 @@ describe("prebuilt whole-market answers", () => {
     assert.equal(stickerPrice(after), (Number(stickerPrice(before)) + 1).toFixed(2));
   });
 
+  test("without a maximum age (the embedded database) only a counted change or a cooldown's end rebuilds", async () => {
+    const changes = new MarketChanges();
+    const snapshots = new PriceSnapshots(changes, 1000, { maxAgeMs: Infinity });
+    const sticker = await goodsIdOf(t, STICKER);
+    const first = await snapshots.current(t.ctx);
+    await t.database.db
+      .updateTable("listings")
+      .set((eb) => ({ price: eb("price", "+", 100) }))
+      .where("goods_id", "=", sticker)
+      .where("state", "=", "ON_SALE")
+      .execute();
+    pass(3600);
+    assert.equal(await snapshots.current(t.ctx), first, "an hour on, nothing was counted: no rebuild");
+    changes.committed();
+    const rebuilt = await snapshots.current(t.ctx);
+    assert.notEqual(rebuilt, first);
+    assert.equal(
+      rebuilt.entries.get(sticker)?.whole.minPrice,
+      (first.entries.get(sticker)?.whole.minPrice ?? 0) + 100,
+    );
+  });
+
   test("serving stale: while a rebuild runs, callers get the snapshot there is, then the new one", async () => {
     const changes = new MarketChanges();
     const snapshots = new PriceSnapshots(changes, 1000, { serveStale: true });

@@ -34,14 +34,18 @@ export interface PriceSnapshot {
   nextCooldownEnd: Date | null;
 }
 
-/** A snapshot older than this is rebuilt even without a counted change (docs/design.md section 4). */
-const MAX_AGE_MS = 60_000;
+/**
+ * A snapshot older than this is rebuilt even without a counted change, for writes made behind the
+ * service's back (docs/design.md section 4).
+ */
+export const DEFAULT_MAX_AGE_MS = 60_000;
 
 /**
  * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
  * instead of the database. It is rebuilt on the next request once it is at least `intervalMs` old
  * and out of date: a change was counted since it was built (`MarketChanges`), a listing's trade
- * cooldown ended since, or it is a minute old. One rebuild runs at a time (`Rebuilds`): with
+ * cooldown ended since, or it is `maxAgeMs` old (a minute; never on the embedded database, which
+ * no other process writes). One rebuild runs at a time (`Rebuilds`): with
  * `serveStale` (a server: over a million listings a rebuild takes seconds, and no request should
  * wait for it) callers meanwhile get the snapshot there is; without (the tests, which need the
  * change they just made) they wait. A rebuild that finds the same figures keeps the snapshot it
@@ -51,12 +55,18 @@ const MAX_AGE_MS = 60_000;
 export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
+  readonly #maxAgeMs: number;
   #current: { snapshot: PriceSnapshot; version: number; checkedAt: number } | undefined;
   readonly #rebuilds: Rebuilds<PriceSnapshot>;
 
-  constructor(changes: MarketChanges, intervalMs = 1000, options: { serveStale?: boolean } = {}) {
+  constructor(
+    changes: MarketChanges,
+    intervalMs = 1000,
+    options: { serveStale?: boolean; maxAgeMs?: number } = {},
+  ) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
+    this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
@@ -72,7 +82,7 @@ export class PriceSnapshots {
     if (age < this.#intervalMs) return false;
     const cooldownEnded =
       current.snapshot.nextCooldownEnd !== null && now >= current.snapshot.nextCooldownEnd.getTime();
-    return current.version !== this.#changes.version || cooldownEnded || age >= MAX_AGE_MS;
+    return current.version !== this.#changes.version || cooldownEnded || age >= this.#maxAgeMs;
   }
 
   async #rebuild(ctx: DomainContext): Promise<PriceSnapshot> {
