@@ -104,7 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
   // before the first login, so that the first one does not stand out.
   await decoyPasswordHash();
-  await app.register(cookie);
+  // Parsed only where a session is looked for (`sessionCookie`); setting cookies works everywhere.
+  await app.register(cookie, { hook: false });
   registerJsonBodies(app);
   registerErrorHandling(app);
   const marketChanges = deps.marketChanges ?? new MarketChanges();

@@ -7,7 +7,7 @@ import {
   type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from "fastify";
 import type { TSchema } from "typebox";
 import type { DomainContext } from "../domain/context.ts";
 import type { Result } from "../domain/result.ts";
@@ -74,21 +74,8 @@ export function registerOperation<Operation extends OperationDefinition>(
       ...(operation.limits ? { limits: operation.limits } : {}),
       ...(operation.readOnly ? { readOnly: true } : {}),
     },
-    preValidation: (request, _reply, done) => {
-      if (!operation.body) {
-        // An operation without a body refuses one that carries fields, as it refuses unknown fields.
-        if (request.body !== undefined && !isEmptyObject(request.body)) {
-          return done(
-            new HttpFailure({ code: "Invalid Argument", message: "body: this operation takes no body" }),
-          );
-        }
-        request.body = undefined;
-      } else if (request.body === undefined && !hasRequiredFields(operation.body)) {
-        // Every field is optional: no body means all defaults.
-        request.body = {};
-      }
-      done();
-    },
+    // Fastify reads no body for GET and HEAD, so those routes have nothing to check here.
+    ...(operation.method === "GET" ? {} : { preValidation: bodyCheck(operation) }),
     schema: {
       operationId: operation.id,
       summary: operation.summary,
@@ -99,9 +86,9 @@ export function registerOperation<Operation extends OperationDefinition>(
       ...(operation.body ? { body: operation.body } : {}),
       response: { 200: operation.response, "4xx": errorBody, "5xx": errorBody },
     },
-    handler: async (request, reply) => {
-      // A handler that has its answer at hand (a price from the snapshot in memory) returns it
-      // without a promise.
+    // Not async: a handler that has its answer at hand (a price from the snapshot in memory)
+    // returns it without a promise, and Fastify sends a plain value at once.
+    handler: (request, reply) => {
       const pending = handler({
         params: request.params as OperationParams<Operation>,
         query: request.query as OperationQuery<Operation>,
@@ -110,18 +97,45 @@ export function registerOperation<Operation extends OperationDefinition>(
         request,
         reply,
       });
-      const result = pending instanceof Promise ? await pending : pending;
-      if (!result.ok) throw new HttpFailure(result.failure);
-      // Operations with a daily allowance tell the caller what is left of it (all of it while
-      // limits are off).
-      const daily = operation.limits?.daily;
-      const tail = daily === undefined ? {} : { req_remaining: request.requestsRemaining ?? daily };
-      // A whole-market answer was serialized once for everyone (its shape is held to the response
-      // schema by the tests, as the serializer cannot see it); only the tail is the caller's.
-      if (result.value instanceof PrebuiltJson) return sendPrebuilt(request, reply, result.value, tail);
-      if (daily !== undefined && typeof result.value === "object" && result.value !== null)
-        return { ...result.value, ...tail };
-      return result.value;
+      return pending instanceof Promise
+        ? pending.then((result): unknown => answerOf(request, reply, result))
+        : answerOf(request, reply, pending);
     },
   });
+
+  function answerOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: Result<HandlerAnswer<Operation> | PrebuiltJson>,
+  ) {
+    if (!result.ok) throw new HttpFailure(result.failure);
+    // Operations with a daily allowance tell the caller what is left of it (all of it while
+    // limits are off).
+    const daily = operation.limits?.daily;
+    const tail = daily === undefined ? {} : { req_remaining: request.requestsRemaining ?? daily };
+    // A whole-market answer was serialized once for everyone (its shape is held to the response
+    // schema by the tests, as the serializer cannot see it); only the tail is the caller's.
+    if (result.value instanceof PrebuiltJson) return sendPrebuilt(request, reply, result.value, tail);
+    if (daily !== undefined && typeof result.value === "object" && result.value !== null)
+      return { ...result.value, ...tail };
+    return result.value;
+  }
+}
+
+/** An operation without a body refuses one that carries fields, as it refuses unknown fields. */
+function bodyCheck(operation: OperationDefinition): preValidationHookHandler {
+  return (request, _reply, done) => {
+    if (!operation.body) {
+      if (request.body !== undefined && !isEmptyObject(request.body)) {
+        return done(
+          new HttpFailure({ code: "Invalid Argument", message: "body: this operation takes no body" }),
+        );
+      }
+      request.body = undefined;
+    } else if (request.body === undefined && !hasRequiredFields(operation.body)) {
+      // Every field is optional: no body means all defaults.
+      request.body = {};
+    }
+    done();
+  };
 }

@@ -26,7 +26,7 @@ export function cachedApiToken(
   const token = bearerToken(authorization);
   if (!token) return undefined;
   const now = ctx.clock.now();
-  const cached = ctx.tokenCache.get(sha256Hex(token), now.getTime());
+  const cached = ctx.tokenCache.get(token, now.getTime());
   return cached && !lastUseIsStale(cached.lastUsedAt, now) ? authenticatedAs(cached) : undefined;
 }
 
@@ -51,9 +51,8 @@ export async function authenticateApiToken(
     await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
     return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
   }
-  const tokenHash = sha256Hex(presented);
   const now = ctx.clock.now();
-  const cached = ctx.tokenCache?.get(tokenHash, now.getTime());
+  const cached = ctx.tokenCache?.get(presented, now.getTime());
   if (cached && !lastUseIsStale(cached.lastUsedAt, now)) return ok(authenticatedAs(cached));
   const row = await ctx.db
     .selectFrom("api_tokens")
@@ -65,7 +64,7 @@ export async function authenticateApiToken(
       "api_tokens.last_used_at",
       "users.access_level",
     ])
-    .where("api_tokens.token_hash", "=", tokenHash)
+    .where("api_tokens.token_hash", "=", sha256Hex(presented))
     .executeTakeFirst();
   if (!row || row.revoked_at) {
     const reason = row ? "revoked" : "unknown";
@@ -88,7 +87,7 @@ export async function authenticateApiToken(
     lastUsedAt = now;
   }
   const token = { userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level, lastUsedAt };
-  ctx.tokenCache?.set(tokenHash, token, now.getTime());
+  ctx.tokenCache?.set(presented, token, now.getTime());
   return ok(authenticatedAs(token));
 }
 

@@ -10,44 +10,67 @@ export interface CachedToken {
 }
 
 /**
- * Tokens recently found valid, by the hash of the token (docs/design.md section 11), so that a
- * request does not read `api_tokens` again. An entry lives at most `ttlMs`; everything is
- * forgotten when a token is revoked, an access level changes or the world is reset — on this
- * instance right after the commit, on the others when they hear the announcement (`tokensChanged`).
- * The lifetime bounds how long a change announced while an instance was not listening can go unseen.
+ * Tokens recently found valid (docs/design.md section 11), so that a request neither reads
+ * `api_tokens` nor hashes its token again. An entry lives at most `ttlMs`, and expired entries are
+ * dropped by the next lookup, so a token is not held in memory long after its last request.
+ * Everything is forgotten when a token is revoked, an access level changes or the world is reset —
+ * on this instance right after the commit, on the others when they hear the announcement
+ * (`tokensChanged`). The lifetime bounds how long a change announced while an instance was not
+ * listening can go unseen.
  */
 export class TokenCache {
-  readonly #entries = new Map<string, { token: CachedToken; cachedAt: number }>();
+  /** By the token as presented; a Map keeps insertion order, which is the order of `cachedAt`. */
+  readonly #entries = new Map<string, { caller: CachedToken; cachedAt: number }>();
   readonly #maxEntries: number;
   readonly #ttlMs: number;
+  /** When the oldest entry was made (Infinity when there is none). */
+  #oldestAt = Infinity;
 
   constructor(options: { maxEntries?: number; ttlMs?: number } = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#ttlMs = options.ttlMs ?? 10_000;
   }
 
-  get(tokenHash: string, now: number): CachedToken | undefined {
-    const entry = this.#entries.get(tokenHash);
+  get(token: string, now: number): CachedToken | undefined {
+    if (now - this.#oldestAt >= this.#ttlMs) this.#dropExpired(now);
+    const entry = this.#entries.get(token);
     if (!entry) return undefined;
     if (now - entry.cachedAt >= this.#ttlMs || now < entry.cachedAt) {
-      this.#entries.delete(tokenHash);
+      this.#entries.delete(token);
       return undefined;
     }
-    return entry.token;
+    return entry.caller;
   }
 
-  set(tokenHash: string, token: CachedToken, now: number): void {
-    this.#entries.delete(tokenHash);
-    // The oldest entry goes first: a Map iterates in insertion order.
+  set(token: string, caller: CachedToken, now: number): void {
+    this.#entries.delete(token);
+    // The oldest entry goes first.
     if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(tokenHash, { token, cachedAt: now });
+    this.#entries.set(token, { caller, cachedAt: now });
+    this.#oldestAt = this.#entries.values().next().value!.cachedAt;
+  }
+
+  /** How many tokens are remembered, expired ones not yet dropped included. */
+  get size(): number {
+    return this.#entries.size;
   }
 
   forget(): void {
     this.#entries.clear();
+    this.#oldestAt = Infinity;
+  }
+
+  #dropExpired(now: number): void {
+    for (const [token, entry] of this.#entries) {
+      if (now - entry.cachedAt < this.#ttlMs) {
+        this.#oldestAt = entry.cachedAt;
+        return;
+      }
+      this.#entries.delete(token);
+    }
+    this.#oldestAt = Infinity;
   }
 }
-
 /**
  * Inside the transaction that revokes a token or changes who may do what: the other instances
  * forget their cached tokens once it commits (`NOTIFY` is delivered on commit only). The caller

@@ -15,6 +15,15 @@ import { routeOf } from "../route-of.ts";
 
 export const SESSION_COOKIE = "session";
 
+/**
+ * The `session` cookie the request carries. Cookies are read only by the routes that look for a
+ * session (the cookie plugin parses none on its own, so that the API's requests skip it).
+ */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? request.server.parseCookie(header)[SESSION_COOKIE] : undefined;
+}
+
 export interface AuthOptions {
   baseContext: Omit<DomainContext, "actor" | "log">;
   sandboxAdminToken: string | undefined;
@@ -112,7 +121,7 @@ async function authorizeOther(
 ): Promise<Failure | undefined> {
   switch (access) {
     case "session": {
-      const resolved = await resolveSession(request.ctx, request.cookies[SESSION_COOKIE]);
+      const resolved = await resolveSession(request.ctx, sessionCookie(request));
       if (!resolved.ok) return resolved.failure;
       request.actor = { kind: "user", userId: resolved.value.userId };
       request.sessionUser = resolved.value;

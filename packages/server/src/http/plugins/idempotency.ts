@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from "fastify";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -26,29 +32,35 @@ declare module "fastify" {
  * when the request committed nothing.
  */
 export function registerIdempotency(app: FastifyInstance): void {
-  // Reads, and writes sent without a key, go straight on (no promise to wait for).
-  app.addHook("preHandler", (request, reply, done) => {
-    const config = routeOf(request).config;
-    const header = request.headers["idempotency-key"];
-    if (
-      config?.envelope !== "official" ||
-      request.method === "GET" ||
-      config.readOnly ||
-      header === undefined
-    )
-      return done();
-    claimKey(request, reply, header, config.operationId).then((answered) => {
-      if (!answered) done();
-    }, done);
-  });
-
-  app.addHook("onSend", (request, reply, payload, done) => {
-    const claimed = request.idempotency;
-    if (!claimed) return done(null, payload);
-    request.idempotency = undefined;
-    settleKey(request, reply, claimed, payload).then(() => done(null, payload), done);
+  // Only the routes that take a key carry the hooks, so that reads pay nothing for them; a write
+  // sent without a key goes straight on (no promise to wait for).
+  app.addHook("onRoute", (route) => {
+    const config = route.config;
+    const reads = route.method === "GET" || route.method === "HEAD";
+    if (config?.envelope !== "official" || config.readOnly || reads) return;
+    route.preHandler = [...hooksOf(route.preHandler), claimHook];
+    route.onSend = [...hooksOf(route.onSend), settleHook];
   });
 }
+
+function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+const claimHook: preHandlerHookHandler = (request, reply, done) => {
+  const header = request.headers["idempotency-key"];
+  if (header === undefined) return done();
+  claimKey(request, reply, header, routeOf(request).config?.operationId).then((answered) => {
+    if (!answered) done();
+  }, done);
+};
+
+const settleHook: onSendHookHandler = (request, reply, payload, done) => {
+  const claimed = request.idempotency;
+  if (!claimed) return done(null, payload);
+  request.idempotency = undefined;
+  settleKey(request, reply, claimed, payload).then(() => done(null, payload), done);
+};
 
 /**
  * Claims the request's key, or answers for it (a replay, a duplicate in flight, a key reused):

@@ -1,32 +1,96 @@
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import { routeOf } from "../route-of.ts";
 
-/** Prometheus metrics at /metrics: process defaults plus request durations per route and status. */
-export function registerMetrics(app: FastifyInstance): Registry {
+/** What `/metrics` answers. */
+export interface Metrics {
+  contentType: string;
+  text(): Promise<string>;
+}
+
+/**
+ * Prometheus metrics at /metrics: prom-client's process defaults, plus request durations per
+ * route and status (`http_request_duration_seconds`, a histogram).
+ */
+export function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "HTTP request duration by method, route and status code",
-    labelNames: ["method", "route", "status_code"] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  // The series of a route and status, kept once made: finding one costs prom-client a hash of its
-  // labels on every observation.
-  const series = new Map<string, ReturnType<typeof duration.labels>>();
+  const durations = new RequestDurations();
   app.addHook("onResponse", (request, reply, done) => {
     // The route pattern, not the URL: ids in paths would make every request its own series.
-    const route = routeOf(request).url ?? "unmatched";
-    const key = `${request.method} ${route} ${reply.statusCode}`;
-    let child = series.get(key);
-    if (!child) {
-      child = duration.labels({ method: request.method, route, status_code: String(reply.statusCode) });
-      series.set(key, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    durations.observe(
+      request.method,
+      routeOf(request).url ?? "unmatched",
+      reply.statusCode,
+      reply.elapsedTime,
+    );
     done();
   });
-  return registry;
+  return {
+    contentType: registry.contentType,
+    text: async () => `${await registry.metrics()}\n${durations.text()}`,
+  };
+}
+
+const DURATION_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+interface Series {
+  /** `method="GET",route="/x",status_code="200"`, ready for the text format. */
+  labels: string;
+  /** Observations per bucket, not cumulative; the last counts those above every bound. */
+  perBucket: number[];
+  sumSeconds: number;
+}
+
+/**
+ * The request-duration histogram, kept by hand: prom-client's `Histogram` validates and hashes the
+ * labels on every observation, even through a bound child, which cost about a microsecond on
+ * every request (docs/design.md section 12). Here a request finds its series in one map lookup.
+ */
+export class RequestDurations {
+  readonly #series = new Map<string, Series>();
+
+  observe(method: string, route: string, statusCode: number, elapsedMs: number): void {
+    const key = `${method} ${statusCode} ${route}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      series = {
+        labels: `method="${escapeLabel(method)}",route="${escapeLabel(route)}",status_code="${statusCode}"`,
+        perBucket: new Array<number>(DURATION_BUCKETS_SECONDS.length + 1).fill(0),
+        sumSeconds: 0,
+      };
+      this.#series.set(key, series);
+    }
+    const seconds = elapsedMs / 1000;
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS_SECONDS.length && seconds > DURATION_BUCKETS_SECONDS[bucket]!) bucket++;
+    series.perBucket[bucket]!++;
+    series.sumSeconds += seconds;
+  }
+
+  /** The histogram in the Prometheus text format (version 0.0.4). */
+  text(): string {
+    const name = "http_request_duration_seconds";
+    const lines = [
+      `# HELP ${name} HTTP request duration by method, route and status code`,
+      `# TYPE ${name} histogram`,
+    ];
+    for (const series of this.#series.values()) {
+      let cumulative = 0;
+      DURATION_BUCKETS_SECONDS.forEach((bound, index) => {
+        cumulative += series.perBucket[index]!;
+        lines.push(`${name}_bucket{le="${bound}",${series.labels}} ${cumulative}`);
+      });
+      cumulative += series.perBucket[DURATION_BUCKETS_SECONDS.length]!;
+      lines.push(`${name}_bucket{le="+Inf",${series.labels}} ${cumulative}`);
+      lines.push(`${name}_sum{${series.labels}} ${series.sumSeconds}`);
+      lines.push(`${name}_count{${series.labels}} ${cumulative}`);
+    }
+    return `${lines.join("\n")}\n`;
+  }
+}
+
+/** A label value in the text format: backslash, double quote and line feed escaped. */
+function escapeLabel(value: string): string {
+  return value.replace(/[\\"\n]/g, (character) => (character === "\n" ? "\\n" : `\\${character}`));
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { resolveSession } from "../../../domain/sessions/resolve-session.ts";
-import { SESSION_COOKIE } from "../../plugins/auth.ts";
+import { sessionCookie } from "../../plugins/auth.ts";
 
 /**
  * The signed-in user looking at an anonymous website page, if any: the page answers the same
@@ -9,6 +9,6 @@ import { SESSION_COOKIE } from "../../plugins/auth.ts";
  */
 export async function viewerOf(request: FastifyRequest): Promise<number | undefined> {
   if (request.actor.kind === "user") return request.actor.userId;
-  const session = await resolveSession(request.ctx, request.cookies[SESSION_COOKIE]);
+  const session = await resolveSession(request.ctx, sessionCookie(request));
   return session.ok ? session.value.userId : undefined;
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import type { Registry } from "prom-client";
 import { checkReadiness } from "../../../domain/check-readiness.ts";
+import type { Metrics } from "../../plugins/metrics.ts";
 
 const system = { access: "public", envelope: "official" } as const;
 
 /** Liveness, readiness, metrics and the OpenAPI document: operators' conventions. */
-export function registerSystemRoutes(app: FastifyInstance, options: { metrics: Registry }): void {
+export function registerSystemRoutes(app: FastifyInstance, options: { metrics: Metrics }): void {
   app.get("/healthz", { config: system, schema: { hide: true } }, async () => ({ status: "ok" }));
 
   app.get("/readyz", { config: system, schema: { hide: true } }, async (request, reply) => {
@@ -16,7 +16,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: { metrics: R
 
   app.get("/metrics", { config: system, schema: { hide: true } }, async (_request, reply) => {
     reply.type(options.metrics.contentType);
-    return options.metrics.metrics();
+    return options.metrics.text();
   });
 
   app.get("/openapi.json", { config: system, schema: { hide: true } }, async () => app.swagger());
