@@ -34,70 +34,95 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
     if (rate && daily) store.limiter(`daily:${route.config!.operationId}`, daily, DAY_SECONDS);
   });
 
-  app.addHook("preHandler", async (request, reply) => {
+  // Synchronous for the requests no limit counts (public routes, sessions): the counting itself
+  // waits on the store.
+  app.addHook("preHandler", (request, reply, done) => {
     const config = routeOf(request).config;
     const rate = rateOf(config, settings);
-    if (!rate || request.tokenId === undefined) return;
-    const limiter = store.limiter(`rate:${config.operationId}`, rate.points, rate.seconds);
-    const key = String(request.tokenId);
-    try {
-      const taken = await limiter.consume(key);
-      setHeaders(reply, rate, taken.remainingPoints, taken.msBeforeNext);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      setHeaders(reply, rate, 0, refusal.msBeforeNext);
-      reply.header("retry-after", String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
-      return sendFailure(reply, config.envelope ?? "official", {
-        code: "Rate Limit Exceeded",
-        message: `${config.operationId} allows ${rate.points} requests per ${describe(rate.seconds)} per token; retry after ${Math.ceil(refusal.msBeforeNext / 1000)} s`,
-      });
-    }
-    const daily = config.limits?.daily;
-    const allowance = daily ? store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS) : undefined;
-    if (allowance) {
-      try {
-        const taken = await allowance.consume(key);
-        request.requestsRemaining = taken.remainingPoints;
-      } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-        reply.header("retry-after", String(seconds));
-        return sendFailure(reply, config.envelope ?? "official", {
-          code: "Quota Exceeded",
-          message: `${config.operationId} allows ${daily} requests per 24 hours per token; the allowance renews in ${renewsIn(seconds)}`,
-        });
-      }
-    }
-    // Goods join the day's set last, once nothing else can refuse the request before it runs;
-    // a goods the operation itself then refuses stays counted (taking it back could also take
-    // back one a concurrent request used).
-    const distinct = config.limits?.distinctGoods;
-    if (distinct) {
-      const ids = await goodsIdsOf(request, distinct);
-      const added = await store.addDistinct(config.operationId!, key, ids, distinct.perDay);
-      if (!added.admitted) {
-        if (allowance) await allowance.reward(key);
-        const seconds = secondsToUtcMidnight();
-        reply.header("retry-after", String(seconds));
-        return sendFailure(reply, config.envelope ?? "official", {
-          code: "Quota Exceeded",
-          message: `${config.operationId} allows ${distinct.perDay} distinct ${goodsFieldsOf(distinct).join(" and ")} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
-        });
-      }
-    }
+    if (!rate || request.tokenId === undefined) return done();
+    count(request, reply, config, rate, store).then((answered) => {
+      if (!answered) done();
+    }, done);
   });
 
   // A request the operation itself refused as bad input gives its daily allowance back.
-  app.addHook("onResponse", async (request, reply) => {
-    if (request.requestsRemaining === undefined || reply.statusCode !== 400) return;
+  app.addHook("onResponse", (request, reply, done) => {
+    if (request.requestsRemaining === undefined || reply.statusCode !== 400) return done();
     const operationId = routeOf(request).config.operationId;
     const daily = routeOf(request).config.limits?.daily;
-    if (operationId && daily && request.tokenId !== undefined)
-      await store.limiter(`daily:${operationId}`, daily, DAY_SECONDS).reward(String(request.tokenId));
+    if (!operationId || !daily || request.tokenId === undefined) return done();
+    store
+      .limiter(`daily:${operationId}`, daily, DAY_SECONDS)
+      .reward(String(request.tokenId))
+      .then(() => done(), done);
   });
 }
 
 const DAY_SECONDS = 86_400;
+
+/**
+ * Counts a request against its token's rate, daily allowance and distinct goods: true when it was
+ * refused (answered here), false to go on.
+ */
+async function count(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: FastifyRequest["routeOptions"]["config"],
+  rate: RateSetting,
+  store: LimiterStore,
+): Promise<boolean> {
+  const limiter = store.limiter(`rate:${config.operationId}`, rate.points, rate.seconds);
+  const key = String(request.tokenId);
+  try {
+    const taken = await limiter.consume(key);
+    setHeaders(reply, rate, taken.remainingPoints, taken.msBeforeNext);
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    setHeaders(reply, rate, 0, refusal.msBeforeNext);
+    reply.header("retry-after", String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
+    sendFailure(reply, config.envelope ?? "official", {
+      code: "Rate Limit Exceeded",
+      message: `${config.operationId} allows ${rate.points} requests per ${describe(rate.seconds)} per token; retry after ${Math.ceil(refusal.msBeforeNext / 1000)} s`,
+    });
+    return true;
+  }
+  const daily = config.limits?.daily;
+  const allowance = daily ? store.limiter(`daily:${config.operationId}`, daily, DAY_SECONDS) : undefined;
+  if (allowance) {
+    try {
+      const taken = await allowance.consume(key);
+      request.requestsRemaining = taken.remainingPoints;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      reply.header("retry-after", String(seconds));
+      sendFailure(reply, config.envelope ?? "official", {
+        code: "Quota Exceeded",
+        message: `${config.operationId} allows ${daily} requests per 24 hours per token; the allowance renews in ${renewsIn(seconds)}`,
+      });
+      return true;
+    }
+  }
+  // Goods join the day's set last, once nothing else can refuse the request before it runs;
+  // a goods the operation itself then refuses stays counted (taking it back could also take
+  // back one a concurrent request used).
+  const distinct = config.limits?.distinctGoods;
+  if (distinct) {
+    const ids = await goodsIdsOf(request, distinct);
+    const added = await store.addDistinct(config.operationId!, key, ids, distinct.perDay);
+    if (!added.admitted) {
+      if (allowance) await allowance.reward(key);
+      const seconds = secondsToUtcMidnight();
+      reply.header("retry-after", String(seconds));
+      sendFailure(reply, config.envelope ?? "official", {
+        code: "Quota Exceeded",
+        message: `${config.operationId} allows ${distinct.perDay} distinct ${goodsFieldsOf(distinct).join(" and ")} per day (UTC) per token; ${added.used} asked for today, new ones again in ${renewsIn(seconds)}`,
+      });
+      return true;
+    }
+  }
+  return false;
+}
 
 function goodsFieldsOf(distinct: NonNullable<OperationLimits["distinctGoods"]>): GoodsField[] {
   return [...(distinct.field ? [distinct.field] : []), ...(distinct.fields ?? [])];
