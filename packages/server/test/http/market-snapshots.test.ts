@@ -68,6 +68,18 @@ describe("prebuilt whole-market answers", () => {
     });
     assert.equal(listed.statusCode, 200, listed.body);
   };
+  /**
+   * Raises a goods' listings by 1.00 in a write the instance does not count (as by a
+   * process that announces nothing).
+   */
+  const raisePricesUncounted = async (goodsId: number) => {
+    await t.database.db
+      .updateTable("listings")
+      .set((eb) => ({ price: eb("price", "+", 100) }))
+      .where("goods_id", "=", goodsId)
+      .where("state", "=", "ON_SALE")
+      .execute();
+  };
   /** Moves the marketplace clock without a commit: only time passes. */
   const pass = (seconds: number) => t.clock.setOffset(t.clock.offsetMs + seconds * 1000);
 
@@ -204,13 +216,7 @@ describe("prebuilt whole-market answers", () => {
       )?.sales[0]?.min_price;
     pass(1);
     const before = await get(enterprise.token, WHOLE_MARKET[0]!.path);
-    // A write the instance does not count, as by a process that announces nothing.
-    await t.database.db
-      .updateTable("listings")
-      .set((eb) => ({ price: eb("price", "+", 100) }))
-      .where("goods_id", "=", sticker)
-      .where("state", "=", "ON_SALE")
-      .execute();
+    await raisePricesUncounted(sticker);
     pass(30);
     const meanwhile = await get(enterprise.token, WHOLE_MARKET[0]!.path);
     assert.equal(meanwhile.statusCode, 200, meanwhile.body);
@@ -226,12 +232,7 @@ describe("prebuilt whole-market answers", () => {
     const snapshots = new PriceSnapshots(changes, 1000, { maxAgeMs: Infinity });
     const sticker = await goodsIdOf(t, STICKER);
     const first = await snapshots.current(t.ctx);
-    await t.database.db
-      .updateTable("listings")
-      .set((eb) => ({ price: eb("price", "+", 100) }))
-      .where("goods_id", "=", sticker)
-      .where("state", "=", "ON_SALE")
-      .execute();
+    await raisePricesUncounted(sticker);
     pass(3600);
     assert.equal(await snapshots.current(t.ctx), first, "an hour on, nothing was counted: no rebuild");
     changes.committed();

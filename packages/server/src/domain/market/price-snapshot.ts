@@ -38,7 +38,7 @@ export interface PriceSnapshot {
  * A snapshot older than this is rebuilt even without a counted change, for writes made behind the
  * service's back (docs/design.md section 4).
  */
-export const DEFAULT_MAX_AGE_MS = 60_000;
+const DEFAULT_MAX_AGE_MS = 60_000;
 
 /**
  * The market's prices as of one moment (docs/design.md section 4): price answers are read from it

@@ -48,8 +48,8 @@ export function registerLimits(app: FastifyInstance, store: LimiterStore, settin
   // A request the operation itself refused as bad input gives its daily allowance back.
   app.addHook("onResponse", (request, reply, done) => {
     if (request.requestsRemaining === undefined || reply.statusCode !== 400) return done();
-    const operationId = routeOf(request).config.operationId;
-    const daily = routeOf(request).config.limits?.daily;
+    const { operationId, limits } = routeOf(request).config;
+    const daily = limits?.daily;
     if (!operationId || !daily || request.tokenId === undefined) return done();
     store
       .limiter(`daily:${operationId}`, daily, DAY_SECONDS)
