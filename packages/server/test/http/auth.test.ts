@@ -175,6 +175,31 @@ describe("tokens found valid are remembered, and forgotten on every change", () 
     }
   });
 
+  test("a remembered token admits the header's other spellings of the scheme and nothing near it", async () => {
+    const t = await createTestApp();
+    try {
+      const user = await t.createUser();
+      const balance = (authorization: string) =>
+        t.app.inject({ url: "/api/market/developer/balance", headers: { authorization } });
+      assert.equal((await balance(`Bearer ${user.token}`)).statusCode, 200);
+      assert.equal((await balance(`bearer ${user.token}`)).statusCode, 200);
+      assert.equal((await balance(`BEARER ${user.token}`)).statusCode, 200);
+      for (const near of [
+        `Bearer  ${user.token}`,
+        `Bearer ${user.token}x`,
+        `Bearer ${user.token.slice(0, -1)}`,
+        `Bearer ${user.token} ${user.token}`,
+        `Bearer\t${user.token}`,
+        `Basic ${user.token}`,
+      ]) {
+        const refused = await balance(near);
+        assert.equal(refused.statusCode, 401, `${JSON.stringify(near)}: ${refused.body}`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   test("a reset of the world forgets every token", async () => {
     const t = await createTestApp();
     try {

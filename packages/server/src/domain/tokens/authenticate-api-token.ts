@@ -14,6 +14,8 @@ export interface AuthenticatedToken {
 /** How often `last_used_at` is written: often enough to be useful, rarely enough to cost nothing. */
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
+const BEARER = "Bearer ";
+
 /**
  * The caller of a well-formed token found valid within the token cache's lifetime, answered
  * without waiting; undefined sends the caller to `authenticateApiToken`.
@@ -23,7 +25,11 @@ export function cachedApiToken(
   authorization: string | undefined,
 ): AuthenticatedToken | undefined {
   if (!authorization || !ctx.tokenCache) return undefined;
-  const token = bearerToken(authorization);
+  // Only well-formed tokens are ever cached, so the usual spelling is looked up as it comes,
+  // without the pattern checks: a miss goes to `authenticateApiToken`, which makes them.
+  const token = authorization.startsWith(BEARER)
+    ? authorization.slice(BEARER.length)
+    : bearerToken(authorization);
   if (!token) return undefined;
   const now = ctx.clock.now();
   const cached = ctx.tokenCache.get(token, now.getTime());
