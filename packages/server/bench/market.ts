@@ -34,19 +34,25 @@ const CONNECTIONS = 16;
  * rounds' ratios: on a shared two-core machine a single pair is easily skewed by whatever else ran
  * during one of its few seconds.
  */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
-/** One comparison: per round the baseline, then the subject; medians of the rounds. */
+/** Load on both sides before the rounds, so that neither is measured while its code is still cold. */
+const WARM_UP_SECONDS = 1;
+
+/** One comparison: a warm-up of each, then per round the baseline and the subject; medians of the rounds. */
 async function compare(
-  baseline: () => Promise<number>,
-  subject: () => Promise<number>,
+  seconds: number,
+  baseline: (seconds: number) => Promise<number>,
+  subject: (seconds: number) => Promise<number>,
 ): Promise<{ value: number; baseline: number; ratio: number; ratios: number[] }> {
+  await baseline(WARM_UP_SECONDS);
+  await subject(WARM_UP_SECONDS);
   const baselines: number[] = [];
   const values: number[] = [];
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    baselines.push(await baseline());
-    values.push(await subject());
+    baselines.push(await baseline(seconds));
+    values.push(await subject(seconds));
     ratios.push(values.at(-1)! / baselines.at(-1)!);
   }
   return { value: median(values), baseline: median(baselines), ratio: median(ratios), ratios };
@@ -125,14 +131,15 @@ async function measure(
         `whole market, ${encoding}: ${entries} entries, ${bytes.length} bytes; bare node:http, then skinmarket`,
       );
       const compared = await compare(
-        () =>
+        seconds,
+        (duration) =>
           serveStatic(bytes, encoding, (baseUrl) =>
-            load({ url: baseUrl, headers: { "accept-encoding": encoding } }, seconds),
+            load({ url: baseUrl, headers: { "accept-encoding": encoding } }, duration),
           ),
-        () =>
+        (duration) =>
           load(
             { url: `${url}${wholeMarket}`, headers: { ...headers, "accept-encoding": encoding } },
-            seconds,
+            duration,
           ),
       );
       figures.push({
@@ -151,8 +158,9 @@ async function measure(
     const goodsId = await someListedGoods(app, headers);
     progress(`single goods ${goodsId}: Fastify hello-world, then skinmarket`);
     const compared = await compare(
-      () => load({ url: helloUrl, headers: {} }, seconds),
-      () => load({ url: `${url}/api/market/items?game=cs2&goods_id=${goodsId}`, headers }, seconds),
+      seconds,
+      (duration) => load({ url: helloUrl, headers: {} }, duration),
+      (duration) => load({ url: `${url}/api/market/items?game=cs2&goods_id=${goodsId}`, headers }, duration),
     );
     await hello.close();
     figures.push({
