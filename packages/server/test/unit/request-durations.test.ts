@@ -28,6 +28,29 @@ describe("the request-duration histogram", () => {
     assert.match(text, /status_code="404"\} 1$/m);
   });
 
+  test("keeps a series per route, method and status, and each series once in the text", () => {
+    const durations = new RequestDurations();
+    const observations: Array<[string, string, number]> = [
+      ["GET", "/a", 200],
+      ["HEAD", "/a", 200],
+      ["GET", "/a", 404],
+      ["GET", "/b", 200],
+      ["GET", "/a", 200],
+    ];
+    for (const [method, route, status] of observations) durations.observe(method, route, status, 1);
+    const counts = durations
+      .text()
+      .split("\n")
+      .filter((candidate) => candidate.startsWith("http_request_duration_seconds_count"))
+      .sort();
+    assert.deepEqual(counts, [
+      'http_request_duration_seconds_count{method="GET",route="/a",status_code="200"} 2',
+      'http_request_duration_seconds_count{method="GET",route="/a",status_code="404"} 1',
+      'http_request_duration_seconds_count{method="GET",route="/b",status_code="200"} 1',
+      'http_request_duration_seconds_count{method="HEAD",route="/a",status_code="200"} 1',
+    ]);
+  });
+
   test("escapes label values as the text format asks", () => {
     const durations = new RequestDurations();
     durations.observe("GET", 'a"b\\c\nd', 200, 1);
