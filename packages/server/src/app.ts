@@ -17,6 +17,7 @@ import { createValidatorCompiler } from "./http/plugins/validation.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
 import { registerJsonBodies } from "./http/plugins/json-body.ts";
 import { registerMetrics } from "./http/plugins/metrics.ts";
+import { registerBatchedWrites } from "./http/plugins/batched-writes.ts";
 import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
 import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -123,6 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
   registerIdempotency(app);
+  // After every other plugin that adds `onSend` hooks to routes: its hook goes last.
+  registerBatchedWrites(app);
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });

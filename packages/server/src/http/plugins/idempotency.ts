@@ -13,6 +13,7 @@ import {
 } from "../../domain/idempotency/idempotency-keys.ts";
 import { sendFailure } from "../failure.ts";
 import { routeOf } from "../route-of.ts";
+import { hooksOf } from "../route-hooks.ts";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -41,10 +42,6 @@ export function registerIdempotency(app: FastifyInstance): void {
     route.preHandler = [...hooksOf(route.preHandler), claimHook];
     route.onSend = [...hooksOf(route.onSend), settleHook];
   });
-}
-
-function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 const claimHook: preHandlerHookHandler = (request, reply, done) => {
