@@ -11,6 +11,7 @@ import { sql } from "kysely";
 import { PHASE_OFFSETS, phaseTagsOf } from "../../src/domain/catalog/phases.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { usingPostgres } from "../support/test-database.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -569,7 +570,7 @@ describe("buy orders", () => {
   });
 });
 
-describe("buy orders under concurrency", { skip: !usingPostgres && "needs PostgreSQL" }, () => {
+describeOrSkip("buy orders under concurrency", { skip: !usingPostgres && "needs TEST_DATABASE_URL" }, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ catalog: true });
