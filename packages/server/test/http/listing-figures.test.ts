@@ -98,8 +98,8 @@ describe("a listing's figures are the same on every record that carries them", (
       .executeTakeFirstOrThrow();
     assert.equal(trade.state, "SUCCESS");
     deliverySeconds = Math.round((trade.updated_at.getTime() - trade.created_at.getTime()) / 1000);
-    // The clock was moved 600 s; the requests themselves take well under a minute.
-    assert.ok(deliverySeconds >= 600 && deliverySeconds < 660, `${deliverySeconds} s`);
+    // The clock was moved 600 s between the sale and the delivery (plus the requests' own time).
+    assert.ok(deliverySeconds >= 600, `${deliverySeconds} s`);
 
     // On sale now: a sticker at 3.00 (the sticker's price), a plain Redline at 11.00 (the goods'
     // floor) by the newcomer, and the seller's Redline with that sticker at 12.00.
