@@ -38,6 +38,14 @@ export const Nickname = Type.String({
   description: "1-32 visible characters, without control characters or surrounding spaces",
 });
 
+/**
+ * The game every record names (reference convention 6): `csgo`, whichever game identifier the
+ * request used (`cs2` for official operations). Builders use the constant, and the schema admits
+ * nothing else, so that no record can name the game otherwise.
+ */
+export const RECORD_GAME = "csgo" as const;
+export const RecordGame = Type.Literal(RECORD_GAME, { description: "always csgo (reference convention 6)" });
+
 export const UnixSeconds = Type.Integer({ minimum: 0, description: "Unix time in seconds" });
 
 export const AccessLevelName = Type.Enum(["developer", "enterprise", "none"]);

@@ -1,5 +1,5 @@
 import { Type, type Static } from "typebox";
-import { MoneyString } from "./common.ts";
+import { MoneyString, RecordGame } from "./common.ts";
 
 /** The reference's asset_info record and its parts (reference: Resources and their fields). */
 export const StickerEntry = Type.Object({
@@ -57,7 +57,7 @@ export type AssetInfo = Static<typeof AssetInfo>;
 /** The reference's inventory item record. `state`: 0 tradable, 1 in trade cooldown, 2 on sale. */
 export const InventoryItem = Type.Object({
   appid: Type.Integer(),
-  game: Type.String(),
+  game: RecordGame,
   assetid: Type.String(),
   market_hash_name: Type.String(),
   goods_id: Type.Integer(),
@@ -73,3 +73,20 @@ export const InventoryItem = Type.Object({
   asset_info: AssetInfo,
 });
 export type InventoryItem = Static<typeof InventoryItem>;
+
+/**
+ * The figures every listing record carries (the own `on_sale`, the enterprise and the website
+ * listings), computed by one function for all three (docs/design.md section 8). The reference
+ * types them as numbers on the enterprise record; the others show the same numbers.
+ */
+export const ListingFigureFields = {
+  recent_average_duration: Type.Number({
+    description: "mean seconds the seller took to deliver over the last 7 days; 0 without deliveries",
+  }),
+  recent_deliver_rate: Type.Number({
+    description: "share (0-1) of the seller's deliveries of the last 7 days that arrived; 0 without any",
+  }),
+  sticker_premium: Type.Number({
+    description: "price above the goods' lowest price, as a share of the stickers' lowest prices; 0 without",
+  }),
+};

@@ -1,5 +1,13 @@
 import { Type } from "typebox";
-import { IdString, InternalOk, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import {
+  IdString,
+  InternalOk,
+  MoneyInput,
+  MoneyString,
+  RecordGame,
+  StrictObject,
+  UnixSeconds,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { WebUserInfos } from "./market-web.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
@@ -15,7 +23,7 @@ export const Specific = StrictObject({
 /** The reference's own buy order record. */
 export const OwnBuyOrderRecord = Type.Object({
   id: Type.String(),
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   price: MoneyString,
   num: Type.Integer(),
@@ -190,7 +198,7 @@ const BookSpecific = Type.Object({
 export const BookBuyOrder = Type.Object({
   id: Type.String(),
   user_id: Type.String(),
-  game: Type.String(),
+  game: RecordGame,
   appid: Type.Integer(),
   goods_id: Type.Integer(),
   icon_url: Type.String(),

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
-import { MoneyString } from "../common.ts";
+import { MoneyString, RecordGame } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { AssetInfo } from "../records.ts";
+import { AssetInfo, ListingFigureFields } from "../records.ts";
 import { OfficialGame } from "./platform.ts";
 
 /**
@@ -53,7 +53,7 @@ export const SELLER_PAY_METHODS = ["epay", "wallet", "pending_divide_balance"] a
 export const EnterpriseListing = Type.Object({
   id: Type.String(),
   user_id: Type.String(),
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   price: MoneyString,
   asset_info: AssetInfo,
@@ -61,15 +61,7 @@ export const EnterpriseListing = Type.Object({
   allow_epay: Type.Boolean(),
   allow_pending_divide_balance: Type.Boolean(),
   force_buyer_send_offer: Type.Boolean(),
-  recent_average_duration: Type.Number({
-    description: "mean seconds the seller took to deliver over the last 7 days; 0 without deliveries",
-  }),
-  recent_deliver_rate: Type.Number({
-    description: "share (0-1) of the seller's deliveries of the last 7 days that arrived; 0 without any",
-  }),
-  sticker_premium: Type.Number({
-    description: "price above the goods' lowest price, as a share of the stickers' lowest prices; 0 without",
-  }),
+  ...ListingFigureFields,
 });
 
 /** GET /api/market/enterprise/goods/sell_order: the listings on sale of one goods. */

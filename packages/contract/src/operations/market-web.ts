@@ -1,7 +1,7 @@
 import { Type } from "typebox";
-import { IdString, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import { IdString, MoneyInput, MoneyString, RecordGame, StrictObject, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { InspectInfo, KeychainEntry, StickerEntry, TournamentTag } from "../records.ts";
+import { InspectInfo, KeychainEntry, ListingFigureFields, StickerEntry, TournamentTag } from "../records.ts";
 
 /**
  * The website's goods pages (reference: Internal routes; docs/design.md section 8): goods details,
@@ -142,7 +142,7 @@ export const GoodsDetails = StrictObject({
   rent_num: Type.Integer(),
   auction_num: Type.Integer(),
   pre_sell_num: Type.Integer(),
-  game: Type.String(),
+  game: RecordGame,
   name: Type.String(),
   short_name: Type.String(),
   super_short_name: Type.String(),
@@ -307,7 +307,7 @@ export const WebSellListing = StrictObject({
   id: Type.String(),
   user_id: Type.String(),
   user_platformid: Type.String(),
-  game: Type.String(),
+  game: RecordGame,
   price: MoneyString,
   fee: MoneyString,
   income: MoneyString,
@@ -323,8 +323,6 @@ export const WebSellListing = StrictObject({
   mode: Type.Integer(),
   order_type: Type.Integer(),
   state: Type.Integer(),
-  recent_average_duration: Type.Number(),
-  recent_deliver_rate: Type.Number(),
   allow_bargain: Type.Boolean(),
   allow_bargain_chat: Type.Boolean(),
   allow_bargain_swap: Type.Boolean(),
@@ -333,7 +331,8 @@ export const WebSellListing = StrictObject({
   can_bargain: Type.Boolean(),
   can_bargain_chat: Type.Boolean(),
   can_bargain_swap: Type.Boolean(),
-  sticker_premium: Type.Null(),
+  // The reference shows sticker_premium as null here; one listing shows one premium everywhere.
+  ...ListingFigureFields,
   tradable_cooldown: Type.Null(),
   supported_pay_channels: Type.Array(Type.String()),
   supported_pay_methods: Type.Array(Type.Integer()),
@@ -343,7 +342,7 @@ export const WebSellListing = StrictObject({
 /** One entry of `goods_infos` (reference: Internal sell listing item, envelope). */
 export const WebGoodsInfo = StrictObject({
   appid: Type.Integer(),
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   name: Type.String(),
   short_name: Type.String(),
@@ -494,7 +493,7 @@ export const getPriceHistory = defineOperation({
 export const BillOrder = StrictObject({
   id: Type.String(),
   appid: Type.Integer(),
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   price: MoneyString,
   type: Type.Integer({ description: "1 a listing bought, 2 a buy order filled" }),

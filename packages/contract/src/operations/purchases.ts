@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import { MoneyInput, MoneyString, RecordGame, StrictObject, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
@@ -13,7 +13,7 @@ const TradeRecordBase = {
   created_at: UnixSeconds,
   updated_at: UnixSeconds,
   fee: MoneyString,
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   price: MoneyString,
   seller_send_offer: Type.Boolean(),

@@ -1,14 +1,14 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, StrictObject } from "../common.ts";
+import { MoneyInput, MoneyString, RecordGame, StrictObject } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { AssetInfo } from "../records.ts";
+import { AssetInfo, ListingFigureFields } from "../records.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
 
 /** The reference's on-sale listing record (own listings). */
 export const OnSaleListing = Type.Object({
   id: Type.String(),
   user_id: Type.String(),
-  game: Type.String(),
+  game: RecordGame,
   goods_id: Type.Integer(),
   price: MoneyString,
   asset_info: AssetInfo,
@@ -20,9 +20,8 @@ export const OnSaleListing = Type.Object({
   cannot_bargain_reason: Type.String(),
   description: Type.String(),
   force_buyer_send_offer: Type.Boolean(),
-  recent_average_duration: Type.Union([Type.Number(), Type.Null()]),
-  recent_deliver_rate: Type.Union([Type.Number(), Type.Null()]),
-  sticker_premium: Type.Union([Type.Number(), Type.Null()]),
+  // The reference admits null here too; we always know the figures.
+  ...ListingFigureFields,
 });
 
 const AssetId = Type.String({ pattern: "^\\d{1,15}$", description: "an assetid of at most 15 digits" });

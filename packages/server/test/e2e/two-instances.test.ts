@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -24,7 +25,7 @@ interface Instance {
  * purchases split across both selling each listing once, a clock moved on one seen by the other,
  * and a timeout job run on both at once processing the trade once.
  */
-describe(
+describeOrSkip(
   "two instances on one PostgreSQL and Redis",
   { skip: !(DATABASE_URL && REDIS_URL) && "needs TEST_DATABASE_URL and TEST_REDIS_URL" },
   () => {

@@ -11,6 +11,7 @@ import { sql } from "kysely";
 import { PHASE_OFFSETS, phaseTagsOf } from "../../src/domain/catalog/phases.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { usingPostgres } from "../support/test-database.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -77,6 +78,7 @@ describe("buy orders", () => {
     const created = await order(buyer, { goods_id: stickerId, price: "8.00", num: 2 });
     assert.equal(created.statusCode, 200, created.body);
     const record = created.json();
+    assert.equal(record.game, "csgo", "records carry csgo (reference convention 6)");
     assert.equal(record.state, "progressing");
     assert.equal(record.price, "8.00");
     assert.equal(record.frozen_num, 0);
@@ -88,6 +90,7 @@ describe("buy orders", () => {
 
     await list(seller, STICKER, [6]);
     const [mine] = await ordersOf(buyer);
+    assert.equal(mine!.game, "csgo");
     assert.equal(mine!.frozen_num, 1);
     assert.equal((await balances(buyer)).escrow, "8.00", "the fill pays the order's price");
     const sale = (await sales(seller))[0]!;
@@ -567,7 +570,7 @@ describe("buy orders", () => {
   });
 });
 
-describe("buy orders under concurrency", { skip: !usingPostgres && "needs PostgreSQL" }, () => {
+describeOrSkip("buy orders under concurrency", { skip: !usingPostgres && "needs TEST_DATABASE_URL" }, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ catalog: true });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -11,7 +12,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL;
  * `market_hash_names` together: a goods asked for by name is the same goods as its id.
  */
 for (const kind of ["memory", "Redis"] as const) {
-  describe(
+  describeOrSkip(
     `float/items distinct goods (${kind})`,
     { skip: kind === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
     () => {

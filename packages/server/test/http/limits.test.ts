@@ -12,6 +12,7 @@ import { createValidatorCompiler } from "../../src/http/plugins/validation.ts";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import type { RateSetting } from "../../src/http/plugins/limits.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const silent = { warn() {}, info() {} };
@@ -62,7 +63,7 @@ test("the contract declares the reference's rate for every operation of its tabl
 });
 
 for (const store of ["memory", "Redis"] as const) {
-  describe(
+  describeOrSkip(
     `rate limits per token (${store})`,
     { skip: store === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
     () => {
@@ -279,7 +280,7 @@ describe("daily allowances", () => {
 });
 
 for (const store of ["memory", "Redis"] as const) {
-  describe(
+  describeOrSkip(
     `distinct goods per day (${store})`,
     { skip: store === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
     () => {

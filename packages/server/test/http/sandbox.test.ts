@@ -155,20 +155,51 @@ describe("sandbox API", () => {
     assert.match(bad.json().msg, /^seconds:/);
   });
 
-  test("happy: expired sessions are purged by the jobs a day after they end", async () => {
-    const user = await t.createUser({ password: "purge-me-please" });
-    await t.app.inject({
+  test("happy: the jobs purge a session one day after it ends (logout or expiry), not before", async () => {
+    const DAY = 24 * 3600;
+    const signIn = async (password: string) => {
+      const user = await t.createUser({ password });
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/account/api/login",
+        payload: { nickname: user.nickname, password },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const cookie = String(response.headers["set-cookie"]).split(";")[0]!;
+      return { userId: user.userId, cookie };
+    };
+    const expiring = await signIn("expire-me-please");
+    const loggedOut = await signIn("log-me-out-please");
+    const logout = await t.app.inject({
       method: "POST",
-      url: "/account/api/login",
-      payload: { nickname: user.nickname, password: "purge-me-please" },
+      url: "/account/api/logout",
+      headers: { cookie: loggedOut.cookie },
     });
-    const count = async () =>
-      (await t.database.db.selectFrom("web_sessions").select("session_id").execute()).length;
-    const sessions = await count();
-    await t.admin("POST", "/sandbox/clock/advance", { seconds: 9 * 24 * 3600 });
-    const run = (await t.admin("POST", "/sandbox/jobs/run")).json();
-    assert.ok(run.jobs[0].processed >= 1);
-    assert.ok((await count()) < sessions);
+    assert.equal(logout.statusCode, 200);
+    const sessionsOf = async (userId: string) =>
+      (
+        await t.database.db
+          .selectFrom("web_sessions")
+          .select("session_id")
+          .where("user_id", "=", Number(userId))
+          .execute()
+      ).length;
+    // From here the clock moves by the design's figures: a session lasts 7 days (the app's
+    // default) and is kept 1 day past its end; 10 s either side of each boundary leave room for
+    // the real time the requests take.
+    const advanceAndPurge = async (seconds: number) => {
+      assert.equal((await t.admin("POST", "/sandbox/clock/advance", { seconds })).statusCode, 200);
+      assert.equal((await t.admin("POST", "/sandbox/jobs/run")).statusCode, 200);
+    };
+    await advanceAndPurge(DAY - 10);
+    assert.equal(await sessionsOf(loggedOut.userId), 1, "ended by logout less than a day ago: kept");
+    await advanceAndPurge(20);
+    assert.equal(await sessionsOf(loggedOut.userId), 0, "ended by logout a day and 10 s ago: purged");
+    assert.equal(await sessionsOf(expiring.userId), 1, "not ended yet");
+    await advanceAndPurge(8 * DAY - 10 - (DAY + 10));
+    assert.equal(await sessionsOf(expiring.userId), 1, "expired less than a day ago: kept");
+    await advanceAndPurge(20);
+    assert.equal(await sessionsOf(expiring.userId), 0, "expired a day and 10 s ago: purged");
   });
 
   test("happy: reset empties the world but keeps the catalog, and the clock returns to real time", async () => {

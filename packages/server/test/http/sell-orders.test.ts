@@ -205,7 +205,7 @@ describe("sell orders: list, delist, reprice, on sale", () => {
     assert.equal(bad.json()[id], "price must be greater than 0");
   });
 
-  test("on_sale: the code-0 envelope with on-sale listing records, filters, sorts and pages", async () => {
+  test("on_sale: the code-0 envelope with each listing's record, value by value, filters, sorts and pages", async () => {
     const fresh = await createTraderWithAccount(t);
     const a = await grantOne(t, fresh.platformid, {
       market_hash_name: REDLINE,
@@ -229,31 +229,34 @@ describe("sell orders: list, delist, reprice, on sale", () => {
     const page = await onSale("", fresh.token);
     assert.equal(page.code, 0);
     assert.equal(page.data.total_count, 3);
-    const record = page.data.items.find((entry) => entry.asset_info.assetid === a) as unknown as Record<
-      string,
-      unknown
-    >;
-    assert.deepEqual(Object.keys(record).sort(), [
-      "allow_epay",
-      "allow_pending_divide_balance",
-      "allow_wallet_zft",
-      "asset_info",
-      "can_bargain",
-      "can_bargain_swap",
-      "cannot_bargain_reason",
-      "description",
-      "force_buyer_send_offer",
-      "game",
-      "goods_id",
-      "id",
-      "price",
-      "recent_average_duration",
-      "recent_deliver_rate",
-      "sticker_premium",
-      "user_id",
-    ]);
-    assert.equal(record.price, "3.00");
-    assert.equal(record.user_id, fresh.userId);
+    const record = page.data.items.find((entry) => entry.asset_info.assetid === a);
+    const row = await t.database.db
+      .selectFrom("listings")
+      .select(["listing_id", "goods_id", "asset"])
+      .where("assetid", "=", Number(a))
+      .where("state", "=", "ON_SALE")
+      .executeTakeFirstOrThrow();
+    // Listed with the defaults (design section 6); a new seller has no delivery record yet, and
+    // an item without stickers asks no sticker premium.
+    assert.deepEqual(record, {
+      id: String(row.listing_id),
+      user_id: fresh.userId,
+      game: "csgo",
+      goods_id: row.goods_id,
+      price: "3.00",
+      asset_info: row.asset,
+      allow_wallet_zft: true,
+      allow_epay: true,
+      allow_pending_divide_balance: false,
+      can_bargain: false,
+      can_bargain_swap: false,
+      cannot_bargain_reason: "the seller does not accept offers",
+      description: "",
+      force_buyer_send_offer: false,
+      recent_average_duration: 0,
+      recent_deliver_rate: 0,
+      sticker_premium: 0,
+    });
     const ids = async (query: string) =>
       (await onSale(query, fresh.token)).data.items.map((entry) => entry.asset_info.assetid);
     assert.deepEqual(await ids("&sort_by=price.asc"), [b, c, a]);

@@ -1,4 +1,4 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import type { BuyOrderRow } from "./match.ts";
@@ -10,7 +10,7 @@ export async function toBuyOrderRecords(ctx: DomainContext, orders: readonly Buy
     const market = prices.get(order.goods_id)!;
     return {
       id: String(order.buy_order_id),
-      game: "cs2",
+      game: RECORD_GAME,
       goods_id: order.goods_id,
       price: formatMoney(order.price),
       num: order.num,

@@ -1,4 +1,4 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
 import { toUnixSeconds } from "../clock.ts";
@@ -42,7 +42,7 @@ export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: num
       return {
         id: String(row.buy_order_id),
         user_id: String(row.user_id),
-        game: "csgo",
+        game: RECORD_GAME,
         appid: 730,
         goods_id: row.goods_id,
         icon_url: goods.icon_url,

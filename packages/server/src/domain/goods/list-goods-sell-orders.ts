@@ -1,4 +1,4 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
@@ -6,12 +6,13 @@ import { listingMeets } from "../buy-orders/listing-meets.ts";
 import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-orders/specific.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
+import { readListingFigures } from "../listings/listing-figures.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
 import { canInspect, LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures, type MarketFigures } from "./goods-page-figures.ts";
-import { readSellerStats } from "./seller-stats.ts";
+import { readSellersWithShops } from "./seller-shops.ts";
 import { toWebListing } from "./web-listing.ts";
 
 /** Listings per page of the website's goods page. */
@@ -68,10 +69,11 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
     .offset((query.pageNum - 1) * SELL_ORDER_PAGE_SIZE)
     .execute();
   const sellerIds = rows.map((row) => row.user_id);
-  const [figures, userInfos, sellers, bookmarks] = await Promise.all([
+  const [figures, userInfos, shops, listingFigures, bookmarks] = await Promise.all([
     readMarketFigures(ctx, [goods.goods_id]),
     readUserInfos(ctx, sellerIds),
-    readSellerStats(ctx, sellerIds, goods.goods_id),
+    readSellersWithShops(ctx, sellerIds, goods.goods_id),
+    readListingFigures(ctx, rows),
     bookmarkedIds(
       ctx,
       query.viewerId,
@@ -83,7 +85,7 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
   return ok({
     goods_infos: { [String(goods.goods_id)]: toWebGoodsInfo(goods, figures.get(goods.goods_id)!) },
     has_market_stores: Object.fromEntries(
-      [...sellers].map(([sellerId, stats]) => [String(sellerId), stats.hasOtherListings]),
+      [...new Set(sellerIds)].map((sellerId) => [String(sellerId), shops.has(sellerId)]),
     ),
     items: rows.map((row) =>
       toWebListing(row, {
@@ -91,7 +93,7 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
         now,
         viewerId: query.viewerId,
         bookmarked: bookmarks.has(row.listing_id),
-        seller: sellers.get(row.user_id)!,
+        figures: listingFigures.get(row.listing_id)!,
       }),
     ),
     page_num: query.pageNum,
@@ -147,7 +149,7 @@ function parseFilters(query: GoodsSellOrdersQuery, goods: GoodsRecord): Result<S
 export function toWebGoodsInfo(goods: GoodsRecord, figures: MarketFigures) {
   return {
     appid: 730,
-    game: "csgo",
+    game: RECORD_GAME,
     goods_id: goods.goods_id,
     name: goods.name,
     short_name: goods.short_name,

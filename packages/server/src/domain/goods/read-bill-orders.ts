@@ -1,4 +1,4 @@
-import { BILL_ORDER_COUNT, formatMoney, type AssetInfo } from "@skinmarket/contract";
+import { BILL_ORDER_COUNT, formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import { sql } from "kysely";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
@@ -32,7 +32,7 @@ export async function readBillOrders(ctx: DomainContext, input: { goodsId: numbe
       return {
         id: String(row.trade_id),
         appid: 730,
-        game: "csgo",
+        game: RECORD_GAME,
         goods_id: input.goodsId,
         price: formatMoney(row.price),
         type: row.buy_order_id === null ? 1 : 2,

@@ -1,4 +1,4 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { fail, ok } from "../result.ts";
 import { supportedSpecifics } from "../buy-orders/specific.ts";
@@ -51,7 +51,7 @@ export async function readGoodsInfo(ctx: DomainContext, input: { goodsId: number
     rent_num: 0,
     auction_num: 0,
     pre_sell_num: figures.preSellNum,
-    game: "csgo",
+    game: RECORD_GAME,
     name: goods.name,
     short_name: shortName,
     super_short_name: shortName.includes(" | ") ? shortName.slice(shortName.indexOf(" | ") + 3) : shortName,

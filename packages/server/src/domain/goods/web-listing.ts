@@ -1,11 +1,11 @@
-import { formatMoney, type AssetInfo } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import type { Selectable } from "kysely";
 import type { ListingsTable } from "../../storage/schema.ts";
 import { fadeCalculatorOf } from "../buy-orders/specific.ts";
 import { phasePaintIndex, phaseTagsOf } from "../catalog/phases.ts";
 import { toUnixSeconds } from "../clock.ts";
+import type { ListingFigures } from "../listings/listing-figures.ts";
 import type { GoodsRecord } from "./find-goods.ts";
-import type { SellerStats } from "./seller-stats.ts";
 
 type ListingRow = Selectable<ListingsTable>;
 
@@ -67,7 +67,8 @@ export function toWebListing(
     now: Date;
     viewerId: number | undefined;
     bookmarked: boolean;
-    seller: SellerStats;
+    /** The figures every listing record carries (`readListingFigures`). */
+    figures: ListingFigures;
   },
 ) {
   const asset = row.asset as AssetInfo;
@@ -80,7 +81,7 @@ export function toWebListing(
     id: String(row.listing_id),
     user_id: String(row.user_id),
     user_platformid: row.platformid,
-    game: "csgo",
+    game: RECORD_GAME,
     price: formatMoney(row.price),
     fee: formatMoney(row.fee),
     income: formatMoney(row.price - row.fee),
@@ -96,8 +97,7 @@ export function toWebListing(
     mode: row.force_buyer_send_offer ? 2 : 1,
     order_type: 1,
     state: 1,
-    recent_average_duration: context.seller.averageDuration,
-    recent_deliver_rate: context.seller.deliverRate,
+    ...context.figures,
     allow_bargain: row.allow_bargain,
     allow_bargain_chat: false,
     allow_bargain_swap: false,
@@ -106,7 +106,6 @@ export function toWebListing(
     can_bargain: row.allow_bargain && !ownListing,
     can_bargain_chat: false,
     can_bargain_swap: false,
-    sticker_premium: null,
     tradable_cooldown: null,
     supported_pay_channels: pay.channels,
     supported_pay_methods: pay.codes,

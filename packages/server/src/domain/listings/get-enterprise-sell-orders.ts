@@ -1,6 +1,7 @@
 import {
   formatMoney,
   PAINTWEAR_INTERVALS,
+  RECORD_GAME,
   type AssetInfo,
   type ENTERPRISE_SELL_ORDER_SORTS,
   type SELLER_PAY_METHODS,
@@ -8,8 +9,7 @@ import {
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
-import { sellerDeliveryStats } from "./seller-delivery-stats.ts";
-import { stickerPremiums } from "./sticker-premium.ts";
+import { readListingFigures } from "./listing-figures.ts";
 
 export interface EnterpriseSellOrdersQuery {
   marketHashName: string;
@@ -101,31 +101,21 @@ export async function getEnterpriseSellOrders(ctx: DomainContext, query: Enterpr
           .orderBy("listing_id", direction)
           .execute();
 
-  const sellers = await sellerDeliveryStats(ctx, [...new Set(rows.map((row) => row.user_id))]);
-  const premiums = await stickerPremiums(
-    ctx,
-    goods.goods_id,
-    rows.map((row) => ({ listingId: row.listing_id, price: row.price, asset: row.asset as AssetInfo })),
-  );
+  const figures = await readListingFigures(ctx, rows);
   return ok({
-    items: rows.map((row) => {
-      const seller = sellers.get(row.user_id);
-      return {
-        id: String(row.listing_id),
-        user_id: String(row.user_id),
-        game: "csgo",
-        goods_id: row.goods_id,
-        price: formatMoney(row.price),
-        asset_info: row.asset as AssetInfo,
-        allow_wallet_zft: row.allow_wallet_zft,
-        allow_epay: row.allow_epay,
-        allow_pending_divide_balance: row.allow_pending_divide_balance,
-        force_buyer_send_offer: row.force_buyer_send_offer,
-        recent_average_duration: seller?.averageSeconds ?? 0,
-        recent_deliver_rate: seller?.deliverRate ?? 0,
-        sticker_premium: premiums.get(row.listing_id) ?? 0,
-      };
-    }),
+    items: rows.map((row) => ({
+      id: String(row.listing_id),
+      user_id: String(row.user_id),
+      game: RECORD_GAME,
+      goods_id: row.goods_id,
+      price: formatMoney(row.price),
+      asset_info: row.asset as AssetInfo,
+      allow_wallet_zft: row.allow_wallet_zft,
+      allow_epay: row.allow_epay,
+      allow_pending_divide_balance: row.allow_pending_divide_balance,
+      force_buyer_send_offer: row.force_buyer_send_offer,
+      ...figures.get(row.listing_id)!,
+    })),
     page_num: query.pageNum,
     page_size: query.pageSize,
     total_count: totalCount,

@@ -1,7 +1,8 @@
-import { formatMoney, type AssetInfo } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { parsePriceRange } from "../market/price-range.ts";
+import { readListingFigures } from "./listing-figures.ts";
 import { searchGoods } from "./search-goods.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
 
@@ -77,13 +78,14 @@ export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
     .orderBy("listings.listing_id", direction)
     .execute();
   const totalCount = Number(total);
+  const figures = await readListingFigures(ctx, rows);
   return ok({
     code: 0 as const,
     data: {
       items: rows.map((row) => ({
         id: String(row.listing_id),
         user_id: String(row.user_id),
-        game: "csgo",
+        game: RECORD_GAME,
         goods_id: row.goods_id,
         price: formatMoney(row.price),
         asset_info: row.asset as AssetInfo,
@@ -95,9 +97,7 @@ export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
         cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
         description: row.description,
         force_buyer_send_offer: row.force_buyer_send_offer,
-        recent_average_duration: null,
-        recent_deliver_rate: null,
-        sticker_premium: null,
+        ...figures.get(row.listing_id)!,
       })),
       total_count: totalCount,
       page_num: query.pageNum,

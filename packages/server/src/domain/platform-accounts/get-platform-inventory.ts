@@ -1,4 +1,4 @@
-import { formatMoney, type AssetInfo, type Fen, type InventoryItem } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo, type Fen, type InventoryItem } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { toUnixSeconds } from "../clock.ts";
 import { parsePriceRange, type PriceRange } from "../market/price-range.ts";
@@ -207,7 +207,7 @@ function toRecord(row: Row, now: Date): InventoryItem {
   const [state, stateText] = row.onSale ? STATES.onSale : inCooldown ? STATES.cooldown : STATES.tradable;
   return {
     appid: 730,
-    game: "csgo",
+    game: RECORD_GAME,
     assetid: String(row.assetid),
     market_hash_name: row.marketHashName,
     goods_id: row.goodsId,

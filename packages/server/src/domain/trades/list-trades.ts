@@ -1,4 +1,4 @@
-import { formatMoney, type AssetInfo } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { toUnixSeconds } from "../clock.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
@@ -91,7 +91,7 @@ function common(trade: TradeRow) {
     created_at: toUnixSeconds(trade.created_at),
     updated_at: toUnixSeconds(trade.updated_at),
     fee: formatMoney(trade.fee),
-    game: "csgo",
+    game: RECORD_GAME,
     goods_id: trade.goods_id,
     price: formatMoney(trade.price),
     seller_send_offer: true,

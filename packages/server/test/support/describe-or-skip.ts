@@ -1,0 +1,12 @@
+import { describe, test } from "node:test";
+
+/**
+ * `describe` for a suite that needs a service the run may not have (`TEST_DATABASE_URL`,
+ * `TEST_REDIS_URL`). Without it the suite is reported as one skipped test, with the reason:
+ * node:test's summary counts skipped tests but not skipped suites, so a plain
+ * `describe(name, { skip })` would leave the run saying "skipped 0".
+ */
+export function describeOrSkip(name: string, options: { skip: string | false }, body: () => void): void {
+  if (options.skip) test(name, { skip: options.skip }, () => {});
+  else describe(name, body);
+}
