@@ -14,6 +14,7 @@ import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
 import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
+import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
@@ -104,6 +105,9 @@ export async function startServer(
       },
       catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
     );
+    // Recovery at start: crossings a crash interrupted are finished before the first request.
+    const recovered = await crossStandingOrders(systemContext);
+    if (recovered > 0) log.info({ trades: recovered }, "finished crossings left standing");
     const demoBaseUrl = `http://${config.host}:${config.port}`;
     if (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
       marketChanges.committed();

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../storage/schema.ts";
 import type { GamePlatform } from "../platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
+import type { HeldKey } from "./idempotency/idempotency-keys.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { TokenCache } from "./tokens/token-cache.ts";
 
@@ -43,8 +44,12 @@ export interface DomainContext {
   /** The marketplace's configurable rules (fees, limits). */
   rules: MarketRules;
   requestId?: string;
-  /** Counts the transactions a request has committed (so a failed request knows if it changed anything). */
-  effects?: { committed: number };
+  /**
+   * Counts the transactions a request has committed (so a failed request knows if it changed
+   * anything); with `key`, each is also counted on the request's idempotency key inside the
+   * transaction, which rolls back if a retry has taken the key over.
+   */
+  effects?: { committed: number; key?: HeldKey };
   /** Told after each committed transaction: the market snapshots learn of changes this way. */
   afterCommit?: () => void;
   /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */

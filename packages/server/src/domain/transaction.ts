@@ -1,4 +1,5 @@
 import type { DomainContext } from "./context.ts";
+import { IdempotencyKeyTakenOver, recordKeyEffect } from "./idempotency/idempotency-keys.ts";
 import type { Failure, Result } from "./result.ts";
 
 /** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
@@ -26,8 +27,10 @@ export async function inTransaction<Value>(
   try {
     const value = await retryingLostRaces(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const result = await work({ ...ctx, db: trx });
+        const tx = { ...ctx, db: trx };
+        const result = await work(tx);
         if (!result.ok) throw new RollbackWithFailure(result.failure);
+        await countOnKey(tx);
         return result.value;
       }),
     );
@@ -52,9 +55,28 @@ export async function inOneStatement<Value>(
   changed: (value: Value) => boolean,
 ): Promise<Value> {
   if (ctx.db.isTransaction) return statement(ctx);
-  const value = await retryingLostRaces(() => statement(ctx));
+  // A request holding an idempotency key counts its effect on the key in the same transaction.
+  const value = await retryingLostRaces(() =>
+    ctx.effects?.key
+      ? ctx.db.transaction().execute(async (trx) => {
+          const tx = { ...ctx, db: trx };
+          const value = await statement(tx);
+          if (changed(value)) await countOnKey(tx);
+          return value;
+        })
+      : statement(ctx),
+  );
   if (changed(value)) committed(ctx);
   return value;
+}
+
+/**
+ * Counts a transaction about to commit on the idempotency key its request holds, if any; a key
+ * a retry took over (its lease passed) aborts the transaction, so the retry's effect is the only one.
+ */
+async function countOnKey(tx: DomainContext): Promise<void> {
+  const held = tx.effects?.key;
+  if (held && !(await recordKeyEffect(tx, held))) throw new IdempotencyKeyTakenOver();
 }
 
 async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Value> {

@@ -7,6 +7,7 @@ import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
+import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.ts";
 import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
 import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 
@@ -29,6 +30,8 @@ export const JOBS: readonly Job[] = [
   { name: "sync-trades", lockKey: null, run: syncTrades },
   // Each user under the lock of their accounts, recomputed there: no job-wide lock.
   { name: "expire-margin", lockKey: null, run: expireMargin },
+  // After the jobs that give units back or cancel orders; each fill locks its own rows.
+  { name: "cross-standing-orders", lockKey: null, run: crossStandingOrders },
   // Due once a day by the marketplace clock; the lock is the one the sandbox's recomputation takes.
   { name: "refresh-liquidity-ranks", lockKey: LIQUIDITY_LOCK_KEY, run: refreshLiquidityRanks },
 ];

@@ -349,6 +349,12 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: Date;
   expires_at: Date;
+  /** The request holding a pending key (a random claim token); null once answered. */
+  owner: string | null;
+  /** A pending key whose lease has passed may be taken over by a retry. */
+  lease_expires_at: Date | null;
+  /** Transactions committed by the key's request, each counted in its own transaction. */
+  effects: Generated<number>;
 }
 
 /** What a website user bookmarked: a goods or a listing (docs/design.md section 8). */

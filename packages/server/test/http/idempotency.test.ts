@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { after, before, describe, test } from "node:test";
+import { createBuyOrder } from "../../src/domain/buy-orders/create-buy-order.ts";
+import type { DomainContext } from "../../src/domain/context.ts";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IdempotencyKeyTakenOver,
+  renewKeyLease,
+  type HeldKey,
+} from "../../src/domain/idempotency/idempotency-keys.ts";
+import { idempotencyRequestHash } from "../../src/http/plugins/idempotency.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -98,65 +108,6 @@ describe("idempotent writes", () => {
     assert.equal(fresh.headers["idempotent-replayed"], undefined, "an expired key is used afresh");
   });
 
-  test("a purchase that fails after buying a unit keeps its key: a retry cannot buy again", async () => {
-    // A standard goods nobody bids on, so that the listings wait for the purchase.
-    const { goods_id: otherId } = await t.database.db
-      .selectFrom("goods")
-      .select("goods_id")
-      .where("is_standard", "=", true)
-      .where("goods_id", "<>", stickerId)
-      .orderBy("goods_id")
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    const seller = await createReadyTrader(t);
-    const assets = await grant(t, seller.platformid, { goods_id: otherId, count: 3 });
-    await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
-      game: "cs2",
-      assets: assets.map((assetid) => ({ assetid, price: 1 })),
-    });
-    // The database fails the second unit's trade, after the first unit has committed.
-    const [, second] = await t.database.db
-      .selectFrom("listings")
-      .select("listing_id")
-      .where("goods_id", "=", otherId)
-      .where("state", "=", "ON_SALE")
-      .orderBy("price")
-      .orderBy("listing_id")
-      .execute();
-    await sql`
-      CREATE FUNCTION fail_second_unit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'the database failed'; END $$
-    `.execute(t.database.db);
-    await sql`
-      CREATE TRIGGER fail_second_unit BEFORE INSERT ON trades FOR EACH ROW
-      WHEN (NEW.listing_id = ${sql.lit(second!.listing_id)}) EXECUTE FUNCTION fail_second_unit()
-    `.execute(t.database.db);
-    const purchase = () =>
-      t.app.inject({
-        method: "POST",
-        url: "/api/market/developer/purchase/orders",
-        headers: { authorization: `Bearer ${buyer.token}`, "idempotency-key": "half-done" },
-        payload: { game: "cs2", items: [{ goods_id: otherId, max_price: 1, quantity: 2 }] },
-      });
-    try {
-      const failed = await purchase();
-      assert.equal(failed.statusCode, 500, failed.body);
-      const retried = await purchase();
-      assert.equal(retried.statusCode, 500);
-      assert.equal(retried.headers["idempotent-replayed"], "true");
-    } finally {
-      await sql`DROP TRIGGER fail_second_unit ON trades`.execute(t.database.db);
-      await sql`DROP FUNCTION fail_second_unit()`.execute(t.database.db);
-    }
-    const trades = await t.database.db
-      .selectFrom("trades")
-      .select((eb) => eb.fn.countAll<string>().as("count"))
-      .where("buyer_id", "=", Number(buyer.userId))
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(trades.count), 1, "one unit bought, once");
-    await t.assertLedger();
-  });
-
   test("a purchase with a bad price on a later item is refused before anything is bought", async () => {
     const before = (await t.admin("GET", `/sandbox/users/${buyer.userId}/balances`)).json();
     const refused = await t.as(buyer.token, "POST", "/api/market/developer/purchase/orders", {
@@ -169,6 +120,127 @@ describe("idempotent writes", () => {
     assert.equal(refused.statusCode, 400);
     assert.match(refused.json().msg, /^items\.1\.max_price: /);
     assert.deepEqual((await t.admin("GET", `/sandbox/users/${buyer.userId}/balances`)).json(), before);
+  });
+
+  /** The bid `bid(key)` sends, claimed as its request would be by a request that then stops. */
+  const claimAsStoppedRequest = async (key: string): Promise<HeldKey> => {
+    const claim = await claimIdempotencyKey(asBuyer(), {
+      userId: Number(buyer.userId),
+      key,
+      operationId: "createBuyOrder",
+      // The body as validation leaves it (defaults filled in), which is what the hash covers.
+      requestHash: idempotencyRequestHash("POST", "/api/market/developer/buy_order", {
+        game: "cs2",
+        goods_id: stickerId,
+        price: 1,
+        num: 1,
+        allow_tradable_cooldown: false,
+      }),
+    });
+    assert.equal(claim.kind, "claimed");
+    return (claim as { held: HeldKey }).held;
+  };
+  const asBuyer = (held?: HeldKey): DomainContext => ({
+    ...t.ctx,
+    actor: { kind: "user", userId: Number(buyer.userId) },
+    effects: { committed: 0, ...(held ? { key: held } : {}) },
+  });
+  /** What the stopped request would have done: create its bid, counted on the key it held. */
+  const bidAs = (held: HeldKey) => createBuyOrder(asBuyer(held), { goodsId: stickerId, price: 1, num: 1 });
+  const advance = (seconds: number) => t.admin("POST", "/sandbox/clock/advance", { seconds });
+
+  test("a key whose request died having committed nothing is taken over 30 s on: the retry runs once", async () => {
+    const before = await orderCount(buyer.userId);
+    await claimAsStoppedRequest("died-clean");
+    const early = await bid("died-clean");
+    assert.equal(early.statusCode, 409);
+    assert.match(early.json().msg, /still being answered/);
+    await advance(31);
+    const retried = await bid("died-clean");
+    assert.equal(retried.statusCode, 200, retried.body);
+    assert.equal(retried.headers["idempotent-replayed"], undefined);
+    const again = await bid("died-clean");
+    assert.equal(again.headers["idempotent-replayed"], "true");
+    assert.equal(again.body, retried.body);
+    assert.equal(await orderCount(buyer.userId), before + 1);
+  });
+
+  test("a key whose request died after committing answers 409 that changes stand, and the retry does nothing", async () => {
+    const before = await orderCount(buyer.userId);
+    const held = await claimAsStoppedRequest("died-after-effect");
+    assert.equal((await bidAs(held)).ok, true);
+    await advance(31);
+    const retried = await bid("died-after-effect");
+    assert.equal(retried.statusCode, 409, retried.body);
+    assert.equal(retried.json().code, "Invalid State");
+    assert.match(retried.json().msg, /failed after committing changes, which stand/);
+    const again = await bid("died-after-effect");
+    assert.equal(again.statusCode, 409);
+    assert.equal(again.body, retried.body);
+    assert.equal(await orderCount(buyer.userId), before + 1, "only the first request's bid");
+  });
+
+  test("a request that outlives its lease loses its key to the retry and cannot commit after it", async () => {
+    const before = await orderCount(buyer.userId);
+    const slow = await claimAsStoppedRequest("outlived");
+    await advance(31);
+    const retried = await bid("outlived");
+    assert.equal(retried.statusCode, 200, retried.body);
+    await assert.rejects(bidAs(slow), IdempotencyKeyTakenOver);
+    await completeIdempotencyKey(asBuyer(), { ...slow, statusCode: 200, body: "{}" });
+    const replay = await bid("outlived");
+    assert.equal(replay.body, retried.body, "the retry's answer stays the key's");
+    assert.equal(await orderCount(buyer.userId), before + 1);
+  });
+
+  test("a request that renews its lease keeps its key past 30 s, and its answer is the key's", async () => {
+    const before = await orderCount(buyer.userId);
+    const alive = await claimAsStoppedRequest("renewed");
+    await advance(20);
+    assert.equal(await renewKeyLease(asBuyer(), alive), true);
+    await advance(20);
+    const duplicate = await bid("renewed");
+    assert.equal(duplicate.statusCode, 409);
+    assert.match(duplicate.json().msg, /still being answered/);
+    assert.equal((await bidAs(alive)).ok, true, "the first request commits: its key is still its own");
+    await completeIdempotencyKey(asBuyer(), { ...alive, statusCode: 200, body: '{"first":true}' });
+    const replay = await bid("renewed");
+    assert.equal(replay.headers["idempotent-replayed"], "true");
+    assert.equal(replay.body, '{"first":true}');
+    assert.equal(await orderCount(buyer.userId), before + 1);
+  });
+
+  test("a 500 after a commit is never replayed: the key answers 409 that changes stand", async () => {
+    // A bid commits its order, then its crossing fails inside the database. The listing asks
+    // more than the bids standing so far offer, so that only the new bid crosses it.
+    const seller = await createReadyTrader(t);
+    const [assetid] = await grant(t, seller.platformid, { goods_id: stickerId, count: 1 });
+    await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      assets: [{ assetid, price: 6 }],
+    });
+    await sql`
+      CREATE FUNCTION fail_every_trade() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the database failed'; END $$
+    `.execute(t.database.db);
+    await sql`
+      CREATE TRIGGER fail_every_trade BEFORE INSERT ON trades FOR EACH ROW EXECUTE FUNCTION fail_every_trade()
+    `.execute(t.database.db);
+    const before = await orderCount(buyer.userId);
+    try {
+      const failed = await bid("fails-after-commit", 6);
+      assert.equal(failed.statusCode, 500, failed.body);
+      assert.match(failed.json().msg, /after committing changes, which stand/);
+      const retried = await bid("fails-after-commit", 6);
+      assert.equal(retried.statusCode, 409);
+      assert.equal(retried.headers["idempotent-replayed"], "true");
+      assert.match(retried.json().msg, /failed after committing changes, which stand/);
+    } finally {
+      await sql`DROP TRIGGER fail_every_trade ON trades`.execute(t.database.db);
+      await sql`DROP FUNCTION fail_every_trade()`.execute(t.database.db);
+    }
+    assert.equal(await orderCount(buyer.userId), before + 1, "the bid was made once");
+    await t.assertLedger();
   });
 
   test("a malformed key is refused by name; reads ignore the header", async () => {

@@ -1,20 +1,14 @@
-import { addMoney, moneyToNumber, parseMoney, type Fen } from "@skinmarket/contract";
+import { addMoney, moneyToNumber, type Fen } from "@skinmarket/contract";
 import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { sql } from "kysely";
 import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
-import { fail, invalidArgument, ok, type Result } from "../result.ts";
+import { fail, ok, type Result } from "../result.ts";
 import { constraintName, inOneStatement, sqlState } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
-
-export interface PurchaseItem {
-  goodsId?: number;
-  marketHashName?: string;
-  maxPrice: unknown;
-  quantity: number;
-}
+import { resolvePurchaseItems, type PurchaseItem } from "./resolve-purchase-items.ts";
 
 export interface PurchaseInput {
   items: PurchaseItem[];
@@ -33,12 +27,20 @@ export interface PurchaseGoodsResult {
 /** Without `pay_method` funds are used in this order (reference: purchase/orders). */
 const FALLBACK: UserAccountKind[] = ["balance", "margin", "wallet"];
 
+const UNIT_FAILED = "the next unit failed inside the service; the units above were bought";
+const NOT_TRIED = "not tried: an earlier unit failed inside the service";
+
 /**
  * Immediate-or-cancel purchase of standard goods (reference: purchase/orders): per goods, the
  * cheapest tradable listings at or below `max_price` that are not the buyer's own and whose offer the
  * seller sends, up to `quantity`. Each unit is bought in its own transaction, one statement: the
  * listing is taken with `FOR UPDATE SKIP LOCKED`, the buyer pays into escrow, and a trade waits
  * for the seller's offer.
+ *
+ * No answer hides a unit bought (docs/design.md section 6): the whole request is resolved before
+ * the first unit, and a unit that fails unexpectedly after others were bought ends the purchase
+ * with an answer naming them; only a failure before any unit was bought is thrown (a 500 that
+ * frees the request's idempotency key).
  */
 export async function purchaseGoods(
   ctx: DomainContext,
@@ -48,42 +50,54 @@ export async function purchaseGoods(
   const buyerId = ctx.actor.userId;
   const destination = await resolveTradeUrl(ctx, { userId: buyerId, ...pick(input) });
   if (!destination.ok) return destination;
-  // Every item is checked before any is bought: a refusal never follows a purchase.
-  const maxPrices: Fen[] = [];
-  for (const [index, item] of input.items.entries()) {
-    const maxPrice = parseMoney(item.maxPrice);
-    if (!maxPrice.ok) return invalidArgument(`items.${index}.max_price`, maxPrice.reason);
-    maxPrices.push(maxPrice.fen);
-  }
+  const entries = await resolvePurchaseItems(ctx, input.items);
+  if (!entries.ok) return entries;
+  // A card payment leaves the balance as it was: read now, it answers even if the service fails.
+  const balanceBefore =
+    input.payMethod === "bankcard" ? (await readUserBalances(ctx, buyerId)).balance : undefined;
   const result: Record<string, PurchaseGoodsResult> = {};
   // The buyer's balance as the last payment left it; read afresh when nothing was paid from it.
   let marketBalance: Fen | undefined;
-  for (const [index, item] of input.items.entries()) {
-    const goodsId = item.goodsId ?? (await findGoods(ctx, item))?.goods_id;
-    const key = String(goodsId ?? item.goodsId ?? item.marketHashName);
-    const entry: PurchaseGoodsResult = result[key] ?? { success_num: 0, total_cost: 0, bill_order_ids: [] };
-    result[key] = entry;
-    if (goodsId === undefined) {
-      entry.msg = NO_SUCH_GOODS;
+  let unitsBought = 0;
+  let failedInside = false;
+  for (const item of entries.value) {
+    const entry: PurchaseGoodsResult = result[item.key] ?? {
+      success_num: 0,
+      total_cost: 0,
+      bill_order_ids: [],
+    };
+    result[item.key] = entry;
+    if (failedInside) {
+      entry.msg ??= NOT_TRIED;
+      continue;
+    }
+    if ("refusal" in item.goods) {
+      entry.msg = item.goods.refusal;
       continue;
     }
     let spent: Fen = 0;
     for (let unit = 0; unit < item.quantity; unit++) {
-      const bought = await buyOneGuarded(ctx, {
-        buyerId,
-        goodsId,
-        maxPrice: maxPrices[index]!,
-        payMethod: input.payMethod,
-        destination: destination.value,
-      });
-      if (!bought.ok) {
-        // Only standard goods have listings a purchase takes; say why when there were none.
-        entry.msg =
-          entry.success_num === 0 && bought.failure.code === "Invalid State"
-            ? await whyNothingToBuy(ctx, goodsId, bought.failure.message)
-            : bought.failure.message;
+      let bought: Result<UnitBought>;
+      try {
+        bought = await buyOneGuarded(ctx, {
+          buyerId,
+          goodsId: item.goods.goodsId,
+          maxPrice: item.maxPrice,
+          payMethod: input.payMethod,
+          destination: destination.value,
+        });
+      } catch (error) {
+        if (unitsBought === 0) throw error;
+        ctx.log.error({ err: error }, "a purchase's unit failed after others were bought");
+        entry.msg = UNIT_FAILED;
+        failedInside = true;
         break;
       }
+      if (!bought.ok) {
+        entry.msg = bought.failure.message;
+        break;
+      }
+      unitsBought += 1;
       spent = addMoney(spent, bought.value.price);
       entry.success_num += 1;
       entry.bill_order_ids.push(String(bought.value.tradeId));
@@ -91,38 +105,18 @@ export async function purchaseGoods(
     }
     entry.total_cost = moneyToNumber(addMoney(Math.round(entry.total_cost * 100), spent));
   }
-  marketBalance ??= (await readUserBalances(ctx, buyerId)).balance;
+  // After a failure inside the service, the last payment's balance (or, for card payments, the
+  // balance they left untouched) answers: nothing more is asked of a service that just failed.
+  marketBalance ??=
+    (failedInside ? balanceBefore : undefined) ?? (await readUserBalances(ctx, buyerId)).balance;
   return ok({ result, market_balance: moneyToNumber(marketBalance) });
 }
-
-const NO_SUCH_GOODS = "no such goods in the catalog";
 
 function pick(input: PurchaseInput) {
   return {
     ...(input.tradeUrl !== undefined ? { tradeUrl: input.tradeUrl } : {}),
     ...(input.platformid !== undefined ? { platformid: input.platformid } : {}),
   };
-}
-
-async function findGoods(ctx: DomainContext, item: PurchaseItem) {
-  if (item.marketHashName === undefined) return undefined;
-  return ctx.db
-    .selectFrom("goods")
-    .select("goods_id")
-    .where("market_hash_name", "=", item.marketHashName)
-    .executeTakeFirst();
-}
-
-async function whyNothingToBuy(ctx: DomainContext, goodsId: number, otherwise: string): Promise<string> {
-  const goods = await ctx.db
-    .selectFrom("goods")
-    .select("is_standard")
-    .where("goods_id", "=", goodsId)
-    .executeTakeFirst();
-  if (!goods) return NO_SUCH_GOODS;
-  if (!goods.is_standard)
-    return "only standard goods (stickers, cases, keys, music kits, ...) can be bought in batch";
-  return otherwise;
 }
 
 /** The unique index on live trades per asset is the backstop of the check inside purchase_unit. */

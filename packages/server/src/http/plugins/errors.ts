@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import { IdempotencyKeyTakenOver } from "../../domain/idempotency/idempotency-keys.ts";
 import type { Failure } from "../../domain/result.ts";
 import { envelopeForPath, HttpFailure, sendFailure } from "../failure.ts";
 
@@ -23,11 +24,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const known = describeClientError(error);
     if (known) return sendFailure(reply, envelope, known);
+    // A request whose key a retry took over committed nothing (docs/design.md section 6).
+    if (error instanceof IdempotencyKeyTakenOver)
+      return sendFailure(reply, envelope, { code: "Invalid State", message: error.message });
     request.log.error({ err: error }, "request failed");
+    // Changes committed before the failure stand; the caller must not take the 500 for "nothing".
+    const committed =
+      (request.ctx?.effects?.committed ?? 0) > 0 ? " after committing changes, which stand" : "";
     return sendFailure(
       reply,
       envelope,
-      { code: "Internal Error", message: `internal error; quote request id ${request.id} when reporting it` },
+      {
+        code: "Internal Error",
+        message: `internal error${committed}; quote request id ${request.id} when reporting it`,
+      },
       { request_id: request.id },
     );
   });

@@ -9,7 +9,10 @@ import type {
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  KEY_LEASE_MS,
   releaseIdempotencyKey,
+  renewKeyLease,
+  type HeldKey,
 } from "../../domain/idempotency/idempotency-keys.ts";
 import { sendFailure } from "../failure.ts";
 import { routeOf } from "../route-of.ts";
@@ -20,7 +23,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 declare module "fastify" {
   interface FastifyRequest {
     /** The claimed `Idempotency-Key` of this request, whose answer is stored when it is sent. */
-    idempotency?: { userId: number; key: string };
+    idempotency?: { held: HeldKey; heartbeat: NodeJS.Timeout };
   }
 }
 
@@ -29,8 +32,10 @@ declare module "fastify" {
  * 7): per user, the first answer is stored for 24 hours and replayed, marked `Idempotent-Replayed:
  * true`; the same key with another request is 422 `Idempotency Key Reused`; while the first is
  * still running, a duplicate is 409 `Invalid State`, so a write never runs twice. Runs after
- * authentication, validation and the rate limits; an answer of 500 frees the key for a retry only
- * when the request committed nothing.
+ * authentication, validation and the rate limits. A 5xx is never stored: it frees the key when
+ * the request committed nothing, else the key answers that changes were committed. A running
+ * request holds its key under a lease it renews (docs/design.md section 6): a retry takes over
+ * the key of a request that died.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   // Only the routes that take a key carry the hooks, so that reads pay nothing for them; a write
@@ -78,9 +83,7 @@ async function claimKey(
   }
   if (request.actor.kind !== "user") return false;
   const userId = request.actor.userId;
-  const requestHash = createHash("sha256")
-    .update(canonicalJson({ method: request.method, url: request.url, body: request.body ?? null }))
-    .digest("hex");
+  const requestHash = idempotencyRequestHash(request.method, request.url, request.body);
   const claim = await claimIdempotencyKey(request.ctx, {
     userId,
     key: header,
@@ -88,9 +91,22 @@ async function claimKey(
     requestHash,
   });
   switch (claim.kind) {
-    case "claimed":
-      request.idempotency = { userId, key: header };
+    case "claimed": {
+      const held = claim.held;
+      // Each commit of the request is counted on its key, inside the commit's transaction.
+      if (request.ctx.effects) request.ctx.effects.key = held;
+      const heartbeat = setInterval(() => {
+        renewKeyLease(request.ctx, held).then(
+          (renewed) => {
+            if (!renewed) clearInterval(heartbeat);
+          },
+          (error: unknown) => request.log.warn({ err: error }, "could not renew an idempotency key's lease"),
+        );
+      }, KEY_LEASE_MS / 3);
+      heartbeat.unref();
+      request.idempotency = { held, heartbeat };
       return false;
+    }
     case "replay":
       reply
         .code(claim.statusCode)
@@ -114,24 +130,31 @@ async function claimKey(
 }
 
 /**
- * Stores the answer of a claimed key. A failure that changed nothing may be retried afresh; one
- * after a commit (a purchase that bought some units, then failed) keeps its answer, so a retry
- * cannot buy them again.
+ * Stores the answer of a claimed key. A failure inside the service that changed nothing may be
+ * retried afresh; one after a commit keeps an answer saying so (never the 500 itself), so that a
+ * retry cannot repeat what was done and is not told to retry.
  */
 async function settleKey(
   request: FastifyRequest,
   reply: FastifyReply,
-  claimed: { userId: number; key: string },
+  claimed: { held: HeldKey; heartbeat: NodeJS.Timeout },
   payload: unknown,
 ): Promise<void> {
-  if (reply.statusCode >= 500 && request.ctx.effects?.committed === 0)
-    await releaseIdempotencyKey(request.ctx, claimed);
+  clearInterval(claimed.heartbeat);
+  if (reply.statusCode >= 500) await releaseIdempotencyKey(request.ctx, claimed.held);
   else
     await completeIdempotencyKey(request.ctx, {
-      ...claimed,
+      ...claimed.held,
       statusCode: reply.statusCode,
       body: typeof payload === "string" ? payload : JSON.stringify(payload ?? null),
     });
+}
+
+/** What makes two requests with one key the same request: method, URL and body, keys sorted. */
+export function idempotencyRequestHash(method: string, url: string, body: unknown): string {
+  return createHash("sha256")
+    .update(canonicalJson({ method, url, body: body ?? null }))
+    .digest("hex");
 }
 
 /** JSON with object keys sorted, so that the same request hashes the same however it was written. */

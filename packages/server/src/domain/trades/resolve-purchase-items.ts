@@ -1,0 +1,90 @@
+import { parseMoney, type Fen } from "@skinmarket/contract";
+import type { DomainContext } from "../context.ts";
+import { invalidArgument, ok, type Result } from "../result.ts";
+
+export interface PurchaseItem {
+  goodsId?: number;
+  marketHashName?: string;
+  maxPrice: unknown;
+  quantity: number;
+}
+
+/** One entry of a purchase, resolved before any unit is bought. */
+export interface ResolvedPurchaseItem {
+  /** The entry's key in the answer: the goods id, or what the entry named when no goods has it. */
+  key: string;
+  maxPrice: Fen;
+  quantity: number;
+  /** The goods to buy, or why nothing of this entry can be bought (its `msg`). */
+  goods: { goodsId: number } | { refusal: string };
+}
+
+export const NO_SUCH_GOODS = "no such goods in the catalog";
+const NOT_STANDARD = "only standard goods (stickers, cases, keys, music kits, ...) can be bought in batch";
+
+/** Goods ids are the database's `integer`: a larger id names no goods (and must not reach a query). */
+const MAX_GOODS_ID = 2 ** 31 - 1;
+
+/**
+ * Resolves every entry of a purchase (price, goods, whether it can be bought in batch) before the
+ * first unit is bought, so that nothing the request says can fail it after a purchase: a bad
+ * price refuses the whole request, goods that do not exist or are not standard answer their
+ * entry's `msg`. An id beyond the database's integer, or a name no catalog holds (one with a NUL
+ * byte, which PostgreSQL cannot even compare), is looked up as no goods rather than sent.
+ */
+export async function resolvePurchaseItems(
+  ctx: DomainContext,
+  items: readonly PurchaseItem[],
+): Promise<Result<ResolvedPurchaseItem[]>> {
+  const prices: Fen[] = [];
+  for (const [index, item] of items.entries()) {
+    if (item.goodsId === undefined && item.marketHashName === undefined)
+      return invalidArgument(`items.${index}.goods_id`, "required unless market_hash_name is given");
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1)
+      return invalidArgument(`items.${index}.quantity`, "must be a whole number of at least 1");
+    const maxPrice = parseMoney(item.maxPrice);
+    if (!maxPrice.ok) return invalidArgument(`items.${index}.max_price`, maxPrice.reason);
+    prices.push(maxPrice.fen);
+  }
+  const ids = items.flatMap((item) =>
+    item.goodsId !== undefined && storableId(item.goodsId) ? [item.goodsId] : [],
+  );
+  const names = items.flatMap((item) =>
+    item.goodsId === undefined && item.marketHashName !== undefined && !item.marketHashName.includes("\u0000")
+      ? [item.marketHashName]
+      : [],
+  );
+  const found = await findCatalogGoods(ctx, ids, names);
+  return ok(
+    items.map((item, index) => {
+      // `goods_id` takes precedence over `market_hash_name` (reference: purchase/orders).
+      const goods =
+        item.goodsId !== undefined
+          ? found.find((row) => row.goods_id === item.goodsId)
+          : found.find((row) => row.market_hash_name === item.marketHashName);
+      const key = String(goods?.goods_id ?? item.goodsId ?? item.marketHashName);
+      const base = { key, maxPrice: prices[index]!, quantity: item.quantity };
+      if (!goods) return { ...base, goods: { refusal: NO_SUCH_GOODS } };
+      if (!goods.is_standard) return { ...base, goods: { refusal: NOT_STANDARD } };
+      return { ...base, goods: { goodsId: goods.goods_id } };
+    }),
+  );
+}
+
+function storableId(goodsId: number): boolean {
+  return Number.isSafeInteger(goodsId) && goodsId >= 1 && goodsId <= MAX_GOODS_ID;
+}
+
+async function findCatalogGoods(ctx: DomainContext, ids: number[], names: string[]) {
+  if (ids.length === 0 && names.length === 0) return [];
+  return ctx.db
+    .selectFrom("goods")
+    .select(["goods_id", "market_hash_name", "is_standard"])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb("goods_id", "in", ids)] : []),
+        ...(names.length > 0 ? [eb("market_hash_name", "in", names)] : []),
+      ]),
+    )
+    .execute();
+}

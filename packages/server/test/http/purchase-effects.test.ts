@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { after, before, describe, test } from "node:test";
+import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+const STICKER = "Sticker | Crown (Foil)";
+/** One past the largest goods id the database can hold (its `integer`): no goods has it. */
+const BEYOND_INTEGER = 2 ** 31;
+
+/**
+ * A purchase answers every effect it made (docs/design.md section 6): the whole request is
+ * resolved before the first unit is bought, and a unit that fails unexpectedly after others were
+ * bought still answers what was bought, so the client always learns its `bill_order_ids`.
+ */
+describe("a purchase never hides what it bought", () => {
+  let t: TestApp;
+  let seller: PlatformFixture;
+  let buyer: PlatformFixture;
+  let goodsId: number;
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    seller = await createReadyTrader(t, "seller");
+    buyer = await createReadyTrader(t, "buyer");
+    goodsId = await goodsIdOf(t, STICKER);
+    await t.fund(buyer.userId, "balance", 1000);
+  });
+  after(() => t.close());
+
+  const list = async (count: number, price: number) => {
+    const assets = await grant(t, seller.platformid, { market_hash_name: STICKER, count });
+    const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      assets: assets.map((assetid) => ({ assetid, price })),
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+  };
+  const purchase = (key: string, items: unknown[]) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/market/developer/purchase/orders",
+      headers: { authorization: `Bearer ${buyer.token}`, "idempotency-key": key },
+      payload: { game: "cs2", items },
+    });
+  const tradesOfBuyer = async () =>
+    (
+      await t.database.db
+        .selectFrom("trades")
+        .select("trade_id")
+        .where("buyer_id", "=", Number(buyer.userId))
+        .orderBy("trade_id")
+        .execute()
+    ).map((row) => String(row.trade_id));
+  const balanceOf = async () =>
+    (await t.admin("GET", `/sandbox/users/${buyer.userId}/balances`)).json<{ balance: string }>().balance;
+
+  for (const [label, key, second] of [
+    ["goods id 2^31", "beyond-integer", { goods_id: BEYOND_INTEGER }],
+    ["market_hash_name with a NUL byte", "nul-name", { market_hash_name: `${STICKER}\u0000` }],
+  ] as const) {
+    test(`an entry naming no goods (${label}) answers no such goods beside the unit bought, and a replay repeats it`, async () => {
+      await list(1, 10);
+      const before = await tradesOfBuyer();
+      const balanceBefore = Number(await balanceOf());
+      const items = [
+        { goods_id: goodsId, max_price: 10, quantity: 1 },
+        { ...second, max_price: 10, quantity: 1 },
+      ];
+      const answer = await purchase(key, items);
+      assert.equal(answer.statusCode, 200, answer.body);
+      const bought = (await tradesOfBuyer()).filter((id) => !before.includes(id));
+      assert.equal(bought.length, 1);
+      const secondKey = "goods_id" in second ? String(second.goods_id) : second.market_hash_name;
+      assert.deepEqual(answer.json(), {
+        result: {
+          [String(goodsId)]: { success_num: 1, total_cost: 10, bill_order_ids: bought },
+          [secondKey]: {
+            success_num: 0,
+            total_cost: 0,
+            bill_order_ids: [],
+            msg: "no such goods in the catalog",
+          },
+        },
+        market_balance: balanceBefore - 10,
+      });
+      const replay = await purchase(key, items);
+      assert.equal(replay.statusCode, 200);
+      assert.equal(replay.headers["idempotent-replayed"], "true");
+      assert.equal(replay.body, answer.body);
+      assert.equal((await tradesOfBuyer()).length, before.length + 1, "the replay bought nothing");
+      await t.assertLedger();
+    });
+  }
+
+  test("a unit failing inside the database after another was bought answers 200 with the unit bought and why the rest stopped", async () => {
+    await list(3, 2);
+    const before = await tradesOfBuyer();
+    const [, second] = await t.database.db
+      .selectFrom("listings")
+      .select("listing_id")
+      .where("goods_id", "=", goodsId)
+      .where("state", "=", "ON_SALE")
+      .orderBy("price")
+      .orderBy("listing_id")
+      .execute();
+    await failTradesOfListing(t, second!.listing_id);
+    const items = [
+      { goods_id: goodsId, max_price: 2, quantity: 3 },
+      { market_hash_name: "AK-47 | Redline (Field-Tested)", max_price: 2, quantity: 1 },
+    ];
+    try {
+      const answer = await purchase("fails-midway", items);
+      assert.equal(answer.statusCode, 200, answer.body);
+      const bought = (await tradesOfBuyer()).filter((id) => !before.includes(id));
+      assert.equal(bought.length, 1);
+      const result = answer.json<{ result: Record<string, Record<string, unknown>> }>().result;
+      assert.deepEqual(result[String(goodsId)], {
+        success_num: 1,
+        total_cost: 2,
+        bill_order_ids: bought,
+        msg: "the next unit failed inside the service; the units above were bought",
+      });
+      const redlineId = await goodsIdOf(t, "AK-47 | Redline (Field-Tested)");
+      assert.deepEqual(result[String(redlineId)], {
+        success_num: 0,
+        total_cost: 0,
+        bill_order_ids: [],
+        msg: "not tried: an earlier unit failed inside the service",
+      });
+      const replay = await purchase("fails-midway", items);
+      assert.equal(replay.headers["idempotent-replayed"], "true");
+      assert.equal(replay.body, answer.body);
+    } finally {
+      await dropFailingTrigger(t);
+    }
+    assert.equal((await tradesOfBuyer()).length, before.length + 1, "one unit bought, once");
+    await t.assertLedger();
+  });
+
+  test("a unit failing before any was bought answers 500 and frees the key: the retry buys", async () => {
+    await list(1, 3);
+    const before = await tradesOfBuyer();
+    const { listing_id: cheapest } = await t.database.db
+      .selectFrom("listings")
+      .select("listing_id")
+      .where("goods_id", "=", goodsId)
+      .where("state", "=", "ON_SALE")
+      .orderBy("price")
+      .orderBy("listing_id")
+      .executeTakeFirstOrThrow();
+    await failTradesOfListing(t, cheapest);
+    const items = [{ goods_id: goodsId, max_price: 3, quantity: 1 }];
+    try {
+      const failed = await purchase("fails-first", items);
+      assert.equal(failed.statusCode, 500, failed.body);
+      assert.deepEqual(await tradesOfBuyer(), before);
+    } finally {
+      await dropFailingTrigger(t);
+    }
+    const retried = await purchase("fails-first", items);
+    assert.equal(retried.statusCode, 200, retried.body);
+    assert.equal(retried.headers["idempotent-replayed"], undefined);
+    assert.equal(retried.json().result[String(goodsId)].success_num, 1);
+    await t.assertLedger();
+  });
+});
+
+/** Makes the database refuse the trade of one listing, as a fault inside it would. */
+async function failTradesOfListing(t: TestApp, listingId: number): Promise<void> {
+  await sql`
+    CREATE FUNCTION fail_listing_trade() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'the database failed'; END $$
+  `.execute(t.database.db);
+  await sql`
+    CREATE TRIGGER fail_listing_trade BEFORE INSERT ON trades FOR EACH ROW
+    WHEN (NEW.listing_id = ${sql.lit(listingId)}) EXECUTE FUNCTION fail_listing_trade()
+  `.execute(t.database.db);
+}
+
+async function dropFailingTrigger(t: TestApp): Promise<void> {
+  await sql`DROP TRIGGER fail_listing_trade ON trades`.execute(t.database.db);
+  await sql`DROP FUNCTION fail_listing_trade()`.execute(t.database.db);
+}
