@@ -9,7 +9,7 @@ import { MarketChanges } from "./domain/market/market-changes.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
-import { decoyPasswordHash } from "./domain/secrets.ts";
+import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import { envelopeForPath, sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";

@@ -1,7 +1,8 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { decoyPasswordHash, generateSecret, sha256Hex, verifyPassword } from "../secrets.ts";
+import { decoyPasswordHash, hashPassword, verifyPassword } from "../password-hash.ts";
+import { generateSecret, sha256Hex } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
 
 export interface SignInInput {
@@ -21,7 +22,8 @@ export interface SignedIn {
 /**
  * Web sign-in with nickname and password. A wrong password and an unknown nickname answer the
  * same `Unauthorized` after the same amount of work, so neither the text nor the timing tells
- * which nicknames exist.
+ * which nicknames exist. A password that matched a hash of an earlier scheme or other parameters
+ * is hashed again with the current ones, in the transaction that opens the session.
  */
 export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Result<SignedIn>> {
   const user = await ctx.db
@@ -29,8 +31,8 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
     .select(["user_id", "nickname", "password_hash"])
     .where((eb) => eb(eb.fn("lower", ["nickname"]), "=", input.nickname.normalize("NFC").toLowerCase()))
     .executeTakeFirst();
-  const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
-  if (!user || !matches) {
+  const checked = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
+  if (!user || !checked.matches) {
     await recordAudit(ctx, {
       action: "auth.refused",
       ...(user ? { subject: `user:${user.user_id}` } : {}),
@@ -38,7 +40,17 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
     });
     return fail("Unauthorized", "wrong nickname or password");
   }
+  const rehashed = checked.needsRehash ? await hashPassword(input.password) : undefined;
   return inTransaction(ctx, async (tx) => {
+    if (rehashed) {
+      // Only over the hash just verified: a password changed meanwhile is not overwritten.
+      await tx.db
+        .updateTable("users")
+        .set({ password_hash: rehashed })
+        .where("user_id", "=", user.user_id)
+        .where("password_hash", "=", user.password_hash)
+        .execute();
+    }
     const sessionId = generateSecret();
     const now = tx.clock.now();
     const expiresAt = new Date(now.getTime() + input.sessionTtlSeconds * 1000);
