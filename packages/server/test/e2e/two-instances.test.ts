@@ -130,6 +130,44 @@ describe(
       assert.equal((await call(b, user.token, "GET", "/api/market/developer/balance")).status, 429);
     });
 
+    test("a token revoked through one instance is not accepted by the other 1 s after the answer", async (t) => {
+      const [a, b] = instances as [Instance, Instance];
+      const user = (await call(a, ADMIN, "POST", "/sandbox/users", {})).body as {
+        token: string;
+        token_id: string;
+      };
+      // Four requests always in flight on the other instance, so that some read the token while the
+      // revocation commits. Authenticated answers (200, or 429 from the rate limit) are acceptances.
+      const sent: Array<{ at: number; status: number }> = [];
+      const revocation: { answeredAt?: number } = {};
+      const worker = async () => {
+        while (revocation.answeredAt === undefined || performance.now() - revocation.answeredAt < 1500) {
+          const at = performance.now();
+          const response = await fetch(`${b.url}/api/market/developer/balance`, {
+            headers: { authorization: `Bearer ${user.token}` },
+          });
+          await response.arrayBuffer();
+          sent.push({ at, status: response.status });
+        }
+      };
+      const workers = Promise.all(Array.from({ length: 4 }, worker));
+      // Revoked once the other instance has accepted the token (and so remembers it).
+      while (!sent.some((request) => request.status === 200))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const revoked = await call(a, ADMIN, "DELETE", `/sandbox/tokens/${user.token_id}`);
+      const revokedAt = performance.now();
+      revocation.answeredAt = revokedAt;
+      assert.equal(revoked.status, 200);
+      await workers;
+
+      const late = sent.filter((request) => request.at - revokedAt >= 1000 && request.status !== 401);
+      assert.deepEqual(late, [], "requests sent 1 s or more after the answer, and accepted");
+      const accepted = sent.filter((request) => request.status !== 401).map((request) => request.at);
+      t.diagnostic(
+        `last request accepted by the other instance was sent ${Math.round(Math.max(...accepted) - revokedAt)} ms after the revocation's answer (${sent.length} requests)`,
+      );
+    });
+
     test("concurrent purchases through both instances sell each listing exactly once", async () => {
       const [a, b] = instances as [Instance, Instance];
       const seller = await trader(a);

@@ -31,9 +31,8 @@ export function cachedApiToken(
     ? authorization.slice(BEARER.length)
     : bearerToken(authorization);
   if (!token) return undefined;
-  const now = ctx.clock.now();
-  const cached = ctx.tokenCache.get(token, now.getTime());
-  return cached && !lastUseIsStale(cached.lastUsedAt, now) ? authenticatedAs(cached) : undefined;
+  const cached = ctx.tokenCache.get(token);
+  return cached && !lastUseIsStale(cached.lastUsedAt, ctx.clock.now()) ? authenticatedAs(cached) : undefined;
 }
 
 function bearerToken(authorization: string): string | undefined {
@@ -58,8 +57,11 @@ export async function authenticateApiToken(
     return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
   }
   const now = ctx.clock.now();
-  const cached = ctx.tokenCache?.get(presented, now.getTime());
+  const cached = ctx.tokenCache?.get(presented);
   if (cached && !lastUseIsStale(cached.lastUsedAt, now)) return ok(authenticatedAs(cached));
+  // Before the read: what it finds is trusted from this moment on, and not at all if the cache is
+  // emptied while it runs (a revocation may have committed meanwhile).
+  const lookup = ctx.tokenCache?.beginLookup();
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.user_id", "api_tokens.user_id")
@@ -93,7 +95,7 @@ export async function authenticateApiToken(
     lastUsedAt = now;
   }
   const token = { userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level, lastUsedAt };
-  ctx.tokenCache?.set(presented, token, now.getTime());
+  if (lookup) ctx.tokenCache?.set(presented, token, lookup);
   return ok(authenticatedAs(token));
 }
 
