@@ -4,11 +4,14 @@ import { fail, ok, type Result } from "../result.ts";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "../password-hash.ts";
 import { generateSecret, sha256Hex } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
+import { forgetSignInFailures, signInKeys, takeSignInAttempt } from "./sign-in-throttle.ts";
 
 export interface SignInInput {
   nickname: string;
   password: string;
   sessionTtlSeconds: number;
+  /** Where the request came from: sign-ins are throttled per account and per address. */
+  clientAddress: string;
 }
 
 export interface SignedIn {
@@ -23,9 +26,13 @@ export interface SignedIn {
  * Web sign-in with nickname and password. A wrong password and an unknown nickname answer the
  * same `Unauthorized` after the same amount of work, so neither the text nor the timing tells
  * which nicknames exist. A password that matched a hash of an earlier scheme or other parameters
- * is hashed again with the current ones, in the transaction that opens the session.
+ * is hashed again with the current ones, in the transaction that opens the session. Tries beyond
+ * the throttle's allowance are refused before any hash is computed (`sign-in-throttle.ts`).
  */
 export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Result<SignedIn>> {
+  const keys = signInKeys(input.nickname, input.clientAddress);
+  const attempt = await takeSignInAttempt(ctx, keys);
+  if (!attempt.ok) return attempt;
   const user = await ctx.db
     .selectFrom("users")
     .select(["user_id", "nickname", "password_hash"])
@@ -63,6 +70,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
         expires_at: expiresAt,
       })
       .execute();
+    await forgetSignInFailures(tx, keys);
     await recordAudit(tx, { action: "session.create", subject: `user:${user.user_id}` });
     return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt });
   });
