@@ -9,7 +9,7 @@ import { MarketChanges } from "./domain/market/market-changes.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
-import { decoyPasswordHash } from "./domain/secrets.ts";
+import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import { envelopeForPath, sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
@@ -21,6 +21,7 @@ import { registerBatchedWrites } from "./http/plugins/batched-writes.ts";
 import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
 import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
+import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tokenCache: deps.tokenCache ?? new TokenCache(),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
+    ...(deps.limits ? { refusedCredentials: new RefusedCredentialLimit(deps.limits.store) } : {}),
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
   registerIdempotency(app);

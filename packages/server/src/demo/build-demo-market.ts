@@ -3,15 +3,10 @@ import { DEFAULT_MARKET_RULES, type MarketRules } from "../domain/context.ts";
 import { sellerFee } from "../domain/listings/seller-fee.ts";
 import { toAssetInfo } from "../domain/platform-accounts/asset-info.ts";
 import { recomputeLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
+import { hashPassword } from "../domain/password-hash.ts";
 import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
-import {
-  generateApiToken,
-  generateSecret,
-  hashPassword,
-  sha256Hex,
-  tokenDisplayPrefix,
-} from "../domain/secrets.ts";
+import { generateApiToken, generateSecret, sha256Hex, tokenDisplayPrefix } from "../domain/secrets.ts";
 import { DELIVERY_WINDOW_MS } from "../domain/trades/open-trade.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import { toPlatformAsset, type SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
@@ -148,7 +143,7 @@ export async function buildDemoMarket(
   };
 
   if (!options.add) await refuseUnlessEmpty(kysely);
-  // Secrets: scrypt is slow and runs on the thread pool, beside the first reads of the build.
+  // Secrets: argon2id is slow and runs on the thread pool, beside the first reads of the build.
   const secrets = Promise.all(
     Array.from({ length: settings.traders }, async () => {
       const password = generateSecret().slice(0, 20);

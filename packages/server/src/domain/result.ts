@@ -7,6 +7,8 @@ import type { ErrorCode } from "@skinmarket/contract";
 export interface Failure {
   code: ErrorCode;
   message: string;
+  /** For a refusal that passes with time (a limit): when to try again, sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export type Result<Value> = { ok: true; value: Value } | { ok: false; failure: Failure };

@@ -6,9 +6,11 @@ import type { Failure } from "../domain/result.ts";
 export class HttpFailure extends Error {
   readonly code: ErrorCode;
   readonly extra: Record<string, unknown>;
+  readonly failure: Failure;
   constructor(failure: Failure, extra: Record<string, unknown> = {}) {
     super(failure.message);
     this.code = failure.code;
+    this.failure = failure;
     this.extra = extra;
   }
 }
@@ -24,6 +26,8 @@ export function sendFailure(
   extra: Record<string, unknown> = {},
 ): FastifyReply {
   const status = ERROR_HTTP_STATUS[failure.code];
+  if (failure.retryAfterSeconds !== undefined)
+    reply.header("retry-after", String(Math.max(1, Math.ceil(failure.retryAfterSeconds))));
   const body =
     envelope === "internal"
       ? { code: failure.code, error: failure.message, extra }

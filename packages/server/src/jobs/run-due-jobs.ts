@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../domain/context.ts";
 import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
+import { purgeSignInFailures } from "../domain/sessions/sign-in-throttle.ts";
 import { inTransaction } from "../domain/transaction.ts";
 import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
@@ -25,6 +26,7 @@ export const JOBS: readonly Job[] = [
   { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
   { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
   { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys },
+  { name: "purge-sign-in-failures", lockKey: 730_116, run: purgeSignInFailures },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },

@@ -10,6 +10,7 @@ export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   web_sessions: WebSessionsTable;
+  sign_in_failures: SignInFailuresTable;
   ledger_accounts: LedgerAccountsTable;
   journal_entries: JournalEntriesTable;
   journal_lines: JournalLinesTable;
@@ -86,6 +87,13 @@ export interface ApiTokensTable {
   created_at: ColumnType<Date, Date, never>;
   last_used_at: Date | null;
   revoked_at: Date | null;
+}
+
+export interface SignInFailuresTable {
+  throttle_key: string;
+  failures: number;
+  last_failure_at: Date;
+  held_until: Date | null;
 }
 
 export interface WebSessionsTable {

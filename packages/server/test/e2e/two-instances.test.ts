@@ -131,6 +131,45 @@ describeOrSkip(
       assert.equal((await call(b, user.token, "GET", "/api/market/developer/balance")).status, 429);
     });
 
+    test("a token revoked through one instance is not accepted by the other 1 s after the answer", async (t) => {
+      const [a, b] = instances as [Instance, Instance];
+      const user = (await call(a, ADMIN, "POST", "/sandbox/users", {})).body as {
+        token: string;
+        token_id: string;
+      };
+      // Four requests always in flight on the other instance, so that some read the token while the
+      // revocation commits. An answer counted against the token (it carries RateLimit-Limit: a 200,
+      // or a 429 of the token's rate) is an acceptance; refusals carry no such header.
+      const sent: Array<{ at: number; status: number; accepted: boolean }> = [];
+      const revocation: { answeredAt?: number } = {};
+      const worker = async () => {
+        while (revocation.answeredAt === undefined || performance.now() - revocation.answeredAt < 1500) {
+          const at = performance.now();
+          const response = await fetch(`${b.url}/api/market/developer/balance`, {
+            headers: { authorization: `Bearer ${user.token}` },
+          });
+          await response.arrayBuffer();
+          sent.push({ at, status: response.status, accepted: response.headers.has("ratelimit-limit") });
+        }
+      };
+      const workers = Promise.all(Array.from({ length: 4 }, worker));
+      // Revoked once the other instance has accepted the token (and so remembers it).
+      while (!sent.some((request) => request.accepted))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const revoked = await call(a, ADMIN, "DELETE", `/sandbox/tokens/${user.token_id}`);
+      const revokedAt = performance.now();
+      revocation.answeredAt = revokedAt;
+      assert.equal(revoked.status, 200);
+      await workers;
+
+      const late = sent.filter((request) => request.at - revokedAt >= 1000 && request.accepted);
+      assert.deepEqual(late, [], "requests sent 1 s or more after the answer, and accepted");
+      const accepted = sent.filter((request) => request.accepted).map((request) => request.at);
+      t.diagnostic(
+        `last request accepted by the other instance was sent ${Math.round(Math.max(...accepted) - revokedAt)} ms after the revocation's answer (${sent.length} requests)`,
+      );
+    });
+
     test("concurrent purchases through both instances sell each listing exactly once", async () => {
       const [a, b] = instances as [Instance, Instance];
       const seller = await trader(a);

@@ -3,7 +3,8 @@ import type { AccessLevel } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { generateSecret, hashPassword } from "../secrets.ts";
+import { hashPassword } from "../password-hash.ts";
+import { generateSecret } from "../secrets.ts";
 import { createApiToken } from "../tokens/create-api-token.ts";
 import { constraintName, inTransaction, sqlState } from "../transaction.ts";
 import { openUserAccounts } from "../wallet/ledger.ts";
@@ -18,7 +19,7 @@ export interface CreatedUser {
   userId: number;
   nickname: string;
   accessLevel: AccessLevel;
-  /** The password as given or generated: answered once, stored only as a scrypt hash. */
+  /** The password as given or generated: answered once, stored only as an argon2id hash. */
   password: string;
   token: string;
   tokenId: number;

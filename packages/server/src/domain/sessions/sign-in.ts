@@ -1,13 +1,17 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { decoyPasswordHash, generateSecret, sha256Hex, verifyPassword } from "../secrets.ts";
+import { decoyPasswordHash, hashPassword, verifyPassword } from "../password-hash.ts";
+import { generateSecret, sha256Hex } from "../secrets.ts";
 import { inTransaction } from "../transaction.ts";
+import { forgetSignInFailures, signInKeys, takeSignInAttempt } from "./sign-in-throttle.ts";
 
 export interface SignInInput {
   nickname: string;
   password: string;
   sessionTtlSeconds: number;
+  /** Where the request came from: sign-ins are throttled per account and per address. */
+  clientAddress: string;
 }
 
 export interface SignedIn {
@@ -21,16 +25,21 @@ export interface SignedIn {
 /**
  * Web sign-in with nickname and password. A wrong password and an unknown nickname answer the
  * same `Unauthorized` after the same amount of work, so neither the text nor the timing tells
- * which nicknames exist.
+ * which nicknames exist. A password that matched a hash of an earlier scheme or other parameters
+ * is hashed again with the current ones, in the transaction that opens the session. Tries beyond
+ * the throttle's allowance are refused before any hash is computed (`sign-in-throttle.ts`).
  */
 export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Result<SignedIn>> {
+  const keys = signInKeys(input.nickname, input.clientAddress);
+  const attempt = await takeSignInAttempt(ctx, keys);
+  if (!attempt.ok) return attempt;
   const user = await ctx.db
     .selectFrom("users")
     .select(["user_id", "nickname", "password_hash"])
     .where((eb) => eb(eb.fn("lower", ["nickname"]), "=", input.nickname.normalize("NFC").toLowerCase()))
     .executeTakeFirst();
-  const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
-  if (!user || !matches) {
+  const checked = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
+  if (!user || !checked.matches) {
     await recordAudit(ctx, {
       action: "auth.refused",
       ...(user ? { subject: `user:${user.user_id}` } : {}),
@@ -38,7 +47,17 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
     });
     return fail("Unauthorized", "wrong nickname or password");
   }
+  const rehashed = checked.needsRehash ? await hashPassword(input.password) : undefined;
   return inTransaction(ctx, async (tx) => {
+    if (rehashed) {
+      // Only over the hash just verified: a password changed meanwhile is not overwritten.
+      await tx.db
+        .updateTable("users")
+        .set({ password_hash: rehashed })
+        .where("user_id", "=", user.user_id)
+        .where("password_hash", "=", user.password_hash)
+        .execute();
+    }
     const sessionId = generateSecret();
     const now = tx.clock.now();
     const expiresAt = new Date(now.getTime() + input.sessionTtlSeconds * 1000);
@@ -51,6 +70,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
         expires_at: expiresAt,
       })
       .execute();
+    await forgetSignInFailures(tx, keys);
     await recordAudit(tx, { action: "session.create", subject: `user:${user.user_id}` });
     return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt });
   });

@@ -1,7 +1,7 @@
 import type { AccessLevel } from "../../storage/schema.ts";
-import { recordAudit } from "../audit.ts";
+import type { AuditRecord } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
-import { fail, ok, type Result } from "../result.ts";
+import { ok, type Failure } from "../result.ts";
 import { isWellFormedApiToken, sha256Hex } from "../secrets.ts";
 import type { CachedToken } from "./token-cache.ts";
 
@@ -31,9 +31,8 @@ export function cachedApiToken(
     ? authorization.slice(BEARER.length)
     : bearerToken(authorization);
   if (!token) return undefined;
-  const now = ctx.clock.now();
-  const cached = ctx.tokenCache.get(token, now.getTime());
-  return cached && !lastUseIsStale(cached.lastUsedAt, now) ? authenticatedAs(cached) : undefined;
+  const cached = ctx.tokenCache.get(token);
+  return cached && !lastUseIsStale(cached.lastUsedAt, ctx.clock.now()) ? authenticatedAs(cached) : undefined;
 }
 
 function bearerToken(authorization: string): string | undefined {
@@ -42,24 +41,42 @@ function bearerToken(authorization: string): string | undefined {
 }
 
 /**
+ * A refusal; `audit` is the row it deserves when a credential was presented, written by the caller
+ * only within its budget of refusals per client address (`http/limits/refused-credentials.ts`).
+ */
+export interface CredentialRefusal {
+  ok: false;
+  failure: Failure;
+  audit?: AuditRecord;
+}
+
+function refuse(message: string, audit?: AuditRecord): CredentialRefusal {
+  return { ok: false, failure: { code: "Unauthorized", message }, ...(audit ? { audit } : {}) };
+}
+
+/**
  * Resolves `Authorization: Bearer <token>`. Missing, malformed, unknown and revoked tokens all
  * answer `Unauthorized` (the message says which, the token itself is never echoed); each refusal
- * of a presented token is audited.
+ * of a presented token carries its audit record.
  */
 export async function authenticateApiToken(
   ctx: DomainContext,
   authorization: string | undefined,
-): Promise<Result<AuthenticatedToken>> {
-  if (!authorization)
-    return fail("Unauthorized", "missing Authorization header: send Authorization: Bearer <token>");
+): Promise<{ ok: true; value: AuthenticatedToken } | CredentialRefusal> {
+  if (!authorization) return refuse("missing Authorization header: send Authorization: Bearer <token>");
   const presented = bearerToken(authorization);
   if (!presented) {
-    await recordAudit(ctx, { action: "auth.refused", details: { reason: "malformed" } });
-    return fail("Unauthorized", "malformed Authorization header: expected Bearer smk_<43 characters>");
+    return refuse("malformed Authorization header: expected Bearer smk_<43 characters>", {
+      action: "auth.refused",
+      details: { reason: "malformed" },
+    });
   }
   const now = ctx.clock.now();
-  const cached = ctx.tokenCache?.get(presented, now.getTime());
+  const cached = ctx.tokenCache?.get(presented);
   if (cached && !lastUseIsStale(cached.lastUsedAt, now)) return ok(authenticatedAs(cached));
+  // Before the read: what it finds is trusted from this moment on, and not at all if the cache is
+  // emptied while it runs (a revocation may have committed meanwhile).
+  const lookup = ctx.tokenCache?.beginLookup();
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.user_id", "api_tokens.user_id")
@@ -73,13 +90,11 @@ export async function authenticateApiToken(
     .where("api_tokens.token_hash", "=", sha256Hex(presented))
     .executeTakeFirst();
   if (!row || row.revoked_at) {
-    const reason = row ? "revoked" : "unknown";
-    await recordAudit(ctx, {
+    return refuse(row ? "this token has been revoked" : "unknown token", {
       action: "auth.refused",
       ...(row ? { subject: `user:${row.user_id}` } : {}),
-      details: { reason, ...(row ? { token_id: row.token_id } : {}) },
+      details: { reason: row ? "revoked" : "unknown", ...(row ? { token_id: row.token_id } : {}) },
     });
-    return fail("Unauthorized", row ? "this token has been revoked" : "unknown token");
   }
   let lastUsedAt = row.last_used_at;
   if (lastUseIsStale(lastUsedAt, now)) {
@@ -93,7 +108,7 @@ export async function authenticateApiToken(
     lastUsedAt = now;
   }
   const token = { userId: row.user_id, tokenId: row.token_id, accessLevel: row.access_level, lastUsedAt };
-  ctx.tokenCache?.set(presented, token, now.getTime());
+  if (lookup) ctx.tokenCache?.set(presented, token, lookup);
   return ok(authenticatedAs(token));
 }
 

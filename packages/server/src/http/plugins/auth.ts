@@ -9,8 +9,9 @@ import {
   cachedApiToken,
   type AuthenticatedToken,
 } from "../../domain/tokens/authenticate-api-token.ts";
-import { recordAudit } from "../../domain/audit.ts";
+import { recordAudit, type AuditRecord } from "../../domain/audit.ts";
 import { sendFailure } from "../failure.ts";
+import type { RefusedCredentialLimit } from "../limits/refused-credentials.ts";
 import { routeOf } from "../route-of.ts";
 
 export const SESSION_COOKIE = "session";
@@ -27,6 +28,8 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
 export interface AuthOptions {
   baseContext: Omit<DomainContext, "actor" | "log">;
   sandboxAdminToken: string | undefined;
+  /** The budget of refused credentials per client address; without it (`LIMITS=off`) none. */
+  refusedCredentials?: RefusedCredentialLimit;
 }
 
 /**
@@ -87,7 +90,9 @@ function authorize(
       const cached = cachedApiToken(request.ctx, request.headers.authorization);
       if (cached) return admitToken(request, access, cached);
       return authenticateApiToken(request.ctx, request.headers.authorization).then((authenticated) =>
-        authenticated.ok ? admitToken(request, access, authenticated.value) : authenticated.failure,
+        authenticated.ok
+          ? admitToken(request, access, authenticated.value)
+          : refuseCredential(request, authenticated.failure, authenticated.audit, options),
       );
     }
     default:
@@ -135,16 +140,20 @@ async function authorizeOther(
         !constantTimeEqual(presented, options.sandboxAdminToken)
       ) {
         // Refusals of a presented credential are audited; a request that presents nothing is not.
-        if (presented) {
-          await recordAudit(request.ctx, {
-            action: "auth.refused",
-            details: { reason: "sandbox admin token", path: request.url },
-          });
-        }
-        return {
-          code: "Unauthorized",
-          message: "the sandbox API needs Authorization: Bearer <sandbox admin token>",
-        };
+        return refuseCredential(
+          request,
+          {
+            code: "Unauthorized",
+            message: "the sandbox API needs Authorization: Bearer <sandbox admin token>",
+          },
+          presented
+            ? {
+                action: "auth.refused",
+                details: { reason: "sandbox admin token", path: request.url.split("?", 1)[0] },
+              }
+            : undefined,
+          options,
+        );
       }
       request.actor = { kind: "admin" };
       return undefined;
@@ -152,6 +161,29 @@ async function authorizeOther(
     default:
       return { code: "Access Denied", message: "this route declares no access level" };
   }
+}
+
+/**
+ * A refused credential is audited while its client address has refusals left in its budget;
+ * beyond it the answer is 429 and nothing is written (docs/design.md section 11).
+ */
+async function refuseCredential(
+  request: FastifyRequest,
+  failure: Failure,
+  audit: AuditRecord | undefined,
+  options: AuthOptions,
+): Promise<Failure> {
+  if (!audit) return failure;
+  const waitSeconds = await options.refusedCredentials?.take(request.ip);
+  if (waitSeconds !== undefined) {
+    return {
+      code: "Rate Limit Exceeded",
+      message: `too many refused credentials from this address; retry after ${waitSeconds} s`,
+      retryAfterSeconds: waitSeconds,
+    };
+  }
+  await recordAudit(request.ctx, audit);
+  return failure;
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {

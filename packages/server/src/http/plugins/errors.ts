@@ -20,7 +20,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpFailure, request, reply) => {
     const envelope = request.routeOptions.config?.envelope ?? envelopeForPath(request.url);
     if (error instanceof HttpFailure) {
-      return sendFailure(reply, envelope, { code: error.code, message: error.message }, error.extra);
+      return sendFailure(reply, envelope, error.failure, error.extra);
     }
     const known = describeClientError(error);
     if (known) return sendFailure(reply, envelope, known);

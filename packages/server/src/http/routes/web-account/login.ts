@@ -11,8 +11,12 @@ export interface SessionCookieOptions {
 }
 
 export function registerLogin(app: FastifyInstance, options: SessionCookieOptions): void {
-  registerOperation(app, operation, async ({ ctx, body, reply }) => {
-    const signedIn = await signIn(ctx, { ...body, sessionTtlSeconds: options.sessionTtlSeconds });
+  registerOperation(app, operation, async ({ ctx, body, request, reply }) => {
+    const signedIn = await signIn(ctx, {
+      ...body,
+      sessionTtlSeconds: options.sessionTtlSeconds,
+      clientAddress: request.ip,
+    });
     if (!signedIn.ok) return signedIn;
     reply.setCookie(SESSION_COOKIE, signedIn.value.sessionId, {
       httpOnly: true,

@@ -1,0 +1,138 @@
+import type { DomainContext } from "../context.ts";
+import { ok, type Result } from "../result.ts";
+import { sha256Hex } from "../secrets.ts";
+import { inTransaction } from "../transaction.ts";
+
+/**
+ * Failed sign-ins are counted per account and per client address in the database, so that every
+ * instance holds back the same callers (docs/design.md section 11). A key's first `free` failures
+ * cost nothing; each further failure holds the key back for 1 s, doubling up to 15 minutes. A day
+ * without a failure forgets the count; a successful sign-in forgets the account's count.
+ */
+export const SIGN_IN_THROTTLE = {
+  account: { free: 5 },
+  address: { free: 20 },
+  firstHoldSeconds: 1,
+  maxHoldSeconds: 900,
+  forgetAfterMs: 24 * 3600 * 1000,
+} as const;
+
+export interface SignInKeys {
+  account: string;
+  address: string;
+}
+
+/** The throttle keys of a sign-in: the nickname as it is looked up, and the client address. */
+export function signInKeys(nickname: string, clientAddress: string): SignInKeys {
+  return {
+    account: `account:${sha256Hex(nickname.normalize("NFC").toLowerCase())}`,
+    address: `address:${clientAddress.slice(0, 64)}`,
+  };
+}
+
+/** How long a key is held back after its `failures`-th failure, in seconds (0: not at all). */
+export function holdSeconds(failures: number, free: number): number {
+  if (failures < free) return 0;
+  return Math.min(
+    SIGN_IN_THROTTLE.maxHoldSeconds,
+    SIGN_IN_THROTTLE.firstHoldSeconds * 2 ** (failures - free),
+  );
+}
+
+/**
+ * Takes one attempt for both keys, before any password is hashed: refused (429, with the seconds
+ * to wait) while either key is held back, so a held-back try costs one short transaction and no
+ * hash. The attempt counts as a failure from the start, under the rows' locks, so concurrent tries
+ * cannot all pass before one of them fails; a successful sign-in takes it back
+ * (`forgetSignInFailures`).
+ */
+export async function takeSignInAttempt(ctx: DomainContext, keys: SignInKeys): Promise<Result<void>> {
+  return inTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const ordered = [keys.account, keys.address].sort();
+    await tx.db
+      .insertInto("sign_in_failures")
+      .values(
+        ordered.map((key) => ({ throttle_key: key, failures: 0, last_failure_at: now, held_until: null })),
+      )
+      .onConflict((conflict) => conflict.column("throttle_key").doNothing())
+      .execute();
+    const rows = await tx.db
+      .selectFrom("sign_in_failures")
+      .selectAll()
+      .where("throttle_key", "in", ordered)
+      .orderBy("throttle_key")
+      .forUpdate()
+      .execute();
+    const heldMs = Math.max(
+      0,
+      ...rows.map((row) => (row.held_until ? row.held_until.getTime() - now.getTime() : 0)),
+    );
+    if (heldMs > 0) {
+      const seconds = Math.ceil(heldMs / 1000);
+      return {
+        ok: false,
+        failure: {
+          code: "Rate Limit Exceeded",
+          message: `too many failed sign-ins for this account or from this address; retry after ${seconds} s`,
+          retryAfterSeconds: seconds,
+        },
+      };
+    }
+    for (const row of rows) {
+      const forgotten = now.getTime() - row.last_failure_at.getTime() >= SIGN_IN_THROTTLE.forgetAfterMs;
+      const failures = (forgotten ? 0 : row.failures) + 1;
+      const hold = holdSeconds(
+        failures,
+        row.throttle_key === keys.account ? SIGN_IN_THROTTLE.account.free : SIGN_IN_THROTTLE.address.free,
+      );
+      await tx.db
+        .updateTable("sign_in_failures")
+        .set({
+          failures,
+          last_failure_at: now,
+          held_until: hold > 0 ? new Date(now.getTime() + hold * 1000) : null,
+        })
+        .where("throttle_key", "=", row.throttle_key)
+        .execute();
+    }
+    return ok(undefined);
+  });
+}
+
+/**
+ * After a successful sign-in, in its transaction: the account's failures are forgotten, and the
+ * address gets back the attempt taken for it (not its earlier failures: signing in to one's own
+ * account between guesses must not refill an address's budget).
+ */
+export async function forgetSignInFailures(tx: DomainContext, keys: SignInKeys): Promise<void> {
+  await tx.db.deleteFrom("sign_in_failures").where("throttle_key", "=", keys.account).execute();
+  const row = await tx.db
+    .selectFrom("sign_in_failures")
+    .select("failures")
+    .where("throttle_key", "=", keys.address)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row || row.failures === 0) return;
+  const failures = row.failures - 1;
+  await tx.db
+    .updateTable("sign_in_failures")
+    .set({
+      failures,
+      ...(holdSeconds(failures, SIGN_IN_THROTTLE.address.free) === 0 ? { held_until: null } : {}),
+    })
+    .where("throttle_key", "=", keys.address)
+    .execute();
+}
+
+/** Counts a day old that hold nothing back any more are deleted (a job). */
+export async function purgeSignInFailures(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock.now();
+  const cutoff = new Date(now.getTime() - SIGN_IN_THROTTLE.forgetAfterMs);
+  const deleted = await ctx.db
+    .deleteFrom("sign_in_failures")
+    .where("last_failure_at", "<", cutoff)
+    .where((eb) => eb.or([eb("held_until", "is", null), eb("held_until", "<", now)]))
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
