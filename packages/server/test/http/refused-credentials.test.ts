@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import type { InjectOptions } from "fastify";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const silent = { warn() {}, info() {} };
@@ -31,7 +32,7 @@ async function refusalRows(app: TestApp): Promise<number> {
 }
 
 for (const store of ["memory", "Redis"] as const) {
-  describe(
+  describeOrSkip(
     `refused credentials per client address (${store})`,
     { skip: store === "Redis" && !REDIS_URL && "needs TEST_REDIS_URL" },
     () => {
@@ -86,7 +87,7 @@ for (const store of ["memory", "Redis"] as const) {
   );
 }
 
-describe(
+describeOrSkip(
   "refused credentials counted across instances in Redis",
   { skip: !REDIS_URL && "needs TEST_REDIS_URL" },
   () => {
