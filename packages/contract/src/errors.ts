@@ -11,6 +11,7 @@ export const ERROR_HTTP_STATUS = {
   "Access Denied": 403,
   "Not Found": 404,
   "Path Not Found": 404,
+  "Request Timeout": 408,
   "Invalid State": 409,
   "Insufficient Balance": 409,
   "Payload Too Large": 413,
@@ -18,6 +19,7 @@ export const ERROR_HTTP_STATUS = {
   "Idempotency Key Reused": 422,
   "Rate Limit Exceeded": 429,
   "Quota Exceeded": 429,
+  "Request Header Fields Too Large": 431,
   "Internal Error": 500,
 } as const;
 

@@ -31,7 +31,8 @@ export function parseMoney(input: unknown, options: MoneyParseOptions = {}): Mon
     if (!Number.isFinite(input)) return { ok: false, reason: "must be a finite number" };
     text = String(input);
   } else if (typeof input === "string") {
-    text = input.trim();
+    // Taken as written: `" 1 "` is not an amount, as `"0x1"` and `"1e2"` are not.
+    text = input;
   } else {
     return { ok: false, reason: "must be a number or a numeric string" };
   }

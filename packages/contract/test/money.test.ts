@@ -42,6 +42,16 @@ describe("parseMoney", () => {
     }
   });
 
+  test("refuses an amount with white space around or inside it", () => {
+    for (const input of [" 1 ", "1 ", " 1", "\t1", "1\n", "1 .00", "\u00a01"]) {
+      assert.deepEqual(
+        parseMoney(input),
+        { ok: false, reason: "must be an amount in yuan with at most 2 decimals" },
+        JSON.stringify(input),
+      );
+    }
+  });
+
   test("negative amounts only when allowed, zero refusable, maximum enforced", () => {
     assert.deepEqual(parseMoney("-5.25", { allowNegative: true }), { ok: true, fen: -525 });
     assert.equal(parseMoney(0, { allowZero: false }).ok, false);

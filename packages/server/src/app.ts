@@ -11,6 +11,7 @@ import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
+import { answerClientError } from "./http/client-errors.ts";
 import { envelopeForPath, sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
 import { createValidatorCompiler } from "./http/plugins/validation.ts";
@@ -79,6 +80,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
+    // What Node's HTTP parser refuses (an URL over 16 KiB) gets the same error model.
+    clientErrorHandler: answerClientError,
+    // A path parameter of any length the 16 KiB request line allows reaches its schema, which
+    // names it; the router's default (100) would answer a longer one as a malformed URL. Its
+    // guard is for regular-expression parameters, which no route has.
+    routerOptions: { maxParamLength: 16 * 1024 },
     // Requests Fastify refuses before routing (a malformed URL) get the same error model.
     frameworkErrors: (_error, request, reply) => {
       reply.header("x-request-id", request.id);

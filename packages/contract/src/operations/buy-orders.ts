@@ -1,11 +1,15 @@
 import { Type } from "typebox";
 import {
+  GoodsId,
   IdString,
   InternalOk,
   MoneyInput,
   MoneyString,
+  PageNum,
+  PageSize,
   RecordGame,
   StrictObject,
+  Text,
   UnixSeconds,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
@@ -17,7 +21,7 @@ export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "wai
 /** One constraint on the items a buy order accepts (docs/design.md section 6). */
 export const Specific = StrictObject({
   type: Type.Enum(["paintwear", "paintseed", "fade", "phase"]),
-  values: Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100 }),
+  values: Type.Array(Text({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100 }),
 });
 
 /** The reference's own buy order record. */
@@ -40,14 +44,14 @@ export const OwnBuyOrderRecord = Type.Object({
 });
 
 const BuyOrderBody = {
-  goods_id: Type.Integer({ minimum: 1 }),
+  goods_id: GoodsId,
   price: MoneyInput,
   num: Type.Integer({ minimum: 1, maximum: 1000 }),
   pay_method: Type.Optional(Type.Enum(["balance", "margin"])),
   specific: Type.Optional(Type.Array(Specific, { maxItems: 4 })),
   allow_tradable_cooldown: Type.Optional(Type.Boolean({ default: false })),
   platformid: Type.Optional(PlatformId),
-  trade_url: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  trade_url: Type.Optional(Text({ minLength: 1, maxLength: 256 })),
 };
 
 /** POST /api/market/developer/buy_order: a standing bid that pays on each fill. */
@@ -68,8 +72,8 @@ const ListBuyOrdersQuery = {
   start_time: Type.Optional(UnixSeconds),
   end_time: Type.Optional(UnixSeconds),
   platformid: Type.Optional(PlatformId),
-  page_num: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
+  page_num: PageNum,
+  page_size: PageSize(500, 10),
 };
 
 export const BuyOrderPage = Type.Object({
@@ -233,8 +237,8 @@ export const getBuyOrderBook = defineOperation({
   tags: ["Website"],
   querystring: Type.Object({
     game: Type.Enum(["csgo"], { description: "game: csgo (website routes)" }),
-    goods_id: Type.Integer({ minimum: 1 }),
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
+    goods_id: GoodsId,
+    page_num: PageNum,
   }),
   response: InternalOk({
     items: Type.Array(BookBuyOrder),

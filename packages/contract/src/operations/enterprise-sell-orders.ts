@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyString, RecordGame } from "../common.ts";
+import { MarketHashName, MoneyString, PageNum, PageSize, RecordGame } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo, ListingFigureFields } from "../records.ts";
 import { OfficialGame } from "./platform.ts";
@@ -80,7 +80,7 @@ export const getEnterpriseSellOrders = defineOperation({
   },
   querystring: Type.Object({
     game: OfficialGame,
-    market_hash_name: Type.String({ minLength: 1, maxLength: 256 }),
+    market_hash_name: MarketHashName,
     min_paintwear: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: "with max_paintwear: one of the fixed intervals" }),
     ),
@@ -90,8 +90,8 @@ export const getEnterpriseSellOrders = defineOperation({
     paintseed: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     paintindex: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     sort_by: Type.Enum(ENTERPRISE_SELL_ORDER_SORTS, { default: "price.asc" }),
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
-    page_size: Type.Integer({ minimum: 1, maximum: 10, default: 10 }),
+    page_num: PageNum,
+    page_size: PageSize(10, 10),
     pay_method: Type.Optional(Type.Enum(SELLER_PAY_METHODS)),
   }),
   response: Type.Object({

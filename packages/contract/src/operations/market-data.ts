@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import { GoodsId, MarketHashName, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { OfficialGame } from "./platform.ts";
 
@@ -25,8 +25,8 @@ export const getMarketItems = defineOperation({
   querystring: Type.Object({
     game: OfficialGame,
     min_price: Type.Optional(MoneyInput),
-    goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    goods_id: Type.Optional(GoodsId),
+    market_hash_name: Type.Optional(MarketHashName),
     include_sticker: Type.Integer({ enum: [0, 1], default: 1 }),
   }),
   response: Type.Object({
@@ -65,8 +65,8 @@ const PriceEntryHead = {
 };
 
 const GoodsChoice = {
-  goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  goods_id: Type.Optional(GoodsId),
+  market_hash_name: Type.Optional(MarketHashName),
   include_sticker: Type.Integer({ enum: [0, 1], default: 1 }),
 };
 
@@ -100,10 +100,8 @@ export const getFloatItems = defineOperation({
   },
   body: StrictObject({
     game: OfficialGame,
-    goods_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 200 })),
-    market_hash_names: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 200 }),
-    ),
+    goods_ids: Type.Optional(Type.Array(GoodsId, { maxItems: 200 })),
+    market_hash_names: Type.Optional(Type.Array(MarketHashName, { maxItems: 200 })),
   }),
   response: Type.Object({
     info: Type.Array(FloatItemsEntry),

@@ -1,5 +1,17 @@
 import { Type } from "typebox";
-import { IdString, MoneyInput, MoneyString, RecordGame, StrictObject, UnixSeconds } from "../common.ts";
+import {
+  GoodsId,
+  IdString,
+  INT32_MAX,
+  MoneyInput,
+  MoneyString,
+  PageNum,
+  PageSize,
+  RecordGame,
+  StrictObject,
+  Text,
+  UnixSeconds,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { InspectInfo, KeychainEntry, ListingFigureFields, StickerEntry, TournamentTag } from "../records.ts";
 
@@ -16,7 +28,7 @@ function InternalOk<Data extends Parameters<typeof StrictObject>[0]>(data: Data)
 
 export const WebGame = Type.Enum(["csgo"], { description: "game: csgo (website routes)" });
 
-const GoodsIdQuery = Type.Integer({ minimum: 1 });
+const GoodsIdQuery = GoodsId;
 
 /** A catalog tag as the reference's tag objects. */
 export const GoodsTag = StrictObject({
@@ -375,14 +387,16 @@ export const getGoodsSellOrders = defineOperation({
   querystring: Type.Object({
     game: WebGame,
     goods_id: GoodsIdQuery,
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
+    page_num: PageNum,
     sort_by: Type.Enum([...GOODS_SELL_ORDER_SORTS], { default: "default" }),
     mode: Type.Optional(Type.Enum([...LISTING_MODES])),
     allow_tradable_cooldown: Type.Integer({ enum: [0, 1], default: 1 }),
     min_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     max_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     paintseed: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-    tag_ids: Type.Optional(Type.Integer({ minimum: 1, description: "a phase tag of the goods" })),
+    tag_ids: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: INT32_MAX, description: "a phase tag of the goods" }),
+    ),
     min_fade: Type.Optional(Type.Number({ minimum: 80, maximum: 100 })),
     max_fade: Type.Optional(Type.Number({ minimum: 80, maximum: 100 })),
   }),
@@ -433,7 +447,7 @@ export const CatalogItem = StrictObject({
   }),
 });
 
-const TagFilter = Type.String({ minLength: 1, maxLength: 64, description: "a tag's internal name" });
+const TagFilter = Text({ minLength: 1, maxLength: 64, description: "a tag's internal name" });
 
 /** GET /api/market/goods: the catalog with market figures (website route, signed in). */
 export const listCatalogGoods = defineOperation({
@@ -446,9 +460,9 @@ export const listCatalogGoods = defineOperation({
   tags: ["Website"],
   querystring: Type.Object({
     game: WebGame,
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
-    page_size: Type.Integer({ minimum: 1, maximum: 80, default: 20 }),
-    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    page_num: PageNum,
+    page_size: PageSize(80, 20),
+    search: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
     category: Type.Optional(TagFilter),
     category_group: Type.Optional(TagFilter),
     exterior: Type.Optional(TagFilter),

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyInput, StrictObject } from "../common.ts";
+import { MoneyInput, PageNum, PageSize, StrictObject, Text } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { InventoryItem } from "../records.ts";
 
@@ -36,8 +36,8 @@ export const getPlatformInventory = defineOperation({
   querystring: Type.Object({
     game: OfficialGame,
     platformid: PlatformId,
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
-    page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    page_num: PageNum,
+    page_size: PageSize(100, 20),
     force: Type.Integer({
       enum: [0, 1],
       default: 0,
@@ -45,9 +45,7 @@ export const getPlatformInventory = defineOperation({
     }),
     min_price: Type.Optional(MoneyInput),
     max_price: Type.Optional(MoneyInput),
-    search: Type.Optional(
-      Type.String({ maxLength: 100, description: "part of the name or market hash name" }),
-    ),
+    search: Type.Optional(Text({ maxLength: 100, description: "part of the name or market hash name" })),
     min_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     max_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     sort_by: Type.Enum(INVENTORY_SORTS, { default: "time.desc" }),
@@ -73,8 +71,9 @@ export const uploadPlatformCookies = defineOperation({
   tags: ["Inventory and account"],
   body: StrictObject({
     platformid: PlatformId,
-    platform_cookies: Type.String({
+    platform_cookies: Text({
       maxLength: 65_536,
+      multiline: true,
       description: "a JSON-encoded array of {domain, key, value}",
     }),
   }),

@@ -1,5 +1,17 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, RecordGame, StrictObject, UnixSeconds } from "../common.ts";
+import {
+  GoodsId,
+  MarketHashName,
+  MoneyInput,
+  MoneyString,
+  needingOneOf,
+  PageNum,
+  PageSize,
+  RecordGame,
+  StrictObject,
+  Text,
+  UnixSeconds,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
@@ -44,9 +56,9 @@ export const SellOrderHistoryRecord = Type.Object({
 
 const ListBody = {
   game: OfficialGame,
-  page_num: Type.Integer({ minimum: 1, default: 1 }),
-  page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  page_num: PageNum,
+  page_size: PageSize(100, 20),
+  goods_id: Type.Optional(GoodsId),
   start_time: Type.Optional(UnixSeconds),
   end_time: Type.Optional(UnixSeconds),
 };
@@ -72,16 +84,19 @@ export const purchaseOrders = defineOperation({
   body: StrictObject({
     game: OfficialGame,
     items: Type.Array(
-      StrictObject({
-        goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-        max_price: MoneyInput,
-        quantity: Type.Integer({ minimum: 1, maximum: 200 }),
-      }),
+      StrictObject(
+        {
+          goods_id: Type.Optional(GoodsId),
+          market_hash_name: Type.Optional(MarketHashName),
+          max_price: MoneyInput,
+          quantity: Type.Integer({ minimum: 1, maximum: 200 }),
+        },
+        needingOneOf("goods_id", "market_hash_name"),
+      ),
       { minItems: 1, maxItems: 20 },
     ),
     pay_method: Type.Optional(PayMethod),
-    trade_url: Type.Optional(Type.String({ maxLength: 200 })),
+    trade_url: Type.Optional(Text({ maxLength: 200 })),
     platformid: Type.Optional(PlatformId),
   }),
   response: Type.Object({
@@ -138,8 +153,8 @@ export const purchaseQuantity = defineOperation({
   tags: ["Purchases"],
   querystring: Type.Object({
     game: OfficialGame,
-    goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    goods_id: Type.Optional(GoodsId),
+    market_hash_name: Type.Optional(MarketHashName),
     max_price: Type.Optional(MoneyInput),
     pay_method: Type.Optional(Type.Enum(["wallet", "bankcard"])),
   }),

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { IdString, StrictObject, UnixSeconds } from "../common.ts";
+import { GoodsId, IdString, MarketHashName, StrictObject, Text, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
 import { PlatformId } from "./platform.ts";
@@ -127,8 +127,8 @@ export const sandboxExpirePlatformCookies = defineOperation({
 });
 
 const StickerRequest = StrictObject({
-  goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  goods_id: Type.Optional(GoodsId),
+  market_hash_name: Type.Optional(MarketHashName),
   slot: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
   wear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
 });
@@ -141,8 +141,8 @@ export const sandboxGrantItems = defineOperation({
   summary: "Puts new items of one goods into the account's inventory",
   params: AccountParams,
   body: StrictObject({
-    goods_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    market_hash_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    goods_id: Type.Optional(GoodsId),
+    market_hash_name: Type.Optional(MarketHashName),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     paintwear: Type.Optional(
       Type.String({
@@ -152,7 +152,7 @@ export const sandboxGrantItems = defineOperation({
     ),
     paintseed: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     stickers: Type.Optional(Type.Array(StickerRequest, { maxItems: 5 })),
-    nametag: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 20 }), Type.Null()])),
+    nametag: Type.Optional(Type.Union([Text({ minLength: 1, maxLength: 20 }), Type.Null()])),
     cooldown_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 })),
     random_extras: Type.Optional(
       Type.Boolean({ description: "random stickers, charms and name tags on some weapons (default true)" }),
@@ -179,7 +179,7 @@ export const sandboxCreateOffer = defineOperation({
   summary: "Sends a trade offer from an account to the owner of a trade URL, as that player would",
   body: StrictObject({
     platformid: PlatformId,
-    trade_url: Type.String({ maxLength: 200 }),
+    trade_url: Text({ maxLength: 200 }),
     assetids: Type.Array(
       Type.String({ pattern: "^\\d{1,15}$", description: "an assetid of at most 15 digits" }),
       {
@@ -187,7 +187,7 @@ export const sandboxCreateOffer = defineOperation({
         maxItems: 256,
       },
     ),
-    message: Type.Optional(Type.String({ maxLength: 128 })),
+    message: Type.Optional(Text({ maxLength: 128, multiline: true })),
   }),
   response: SandboxTradeOffer,
 });

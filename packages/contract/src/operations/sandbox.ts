@@ -7,6 +7,7 @@ import {
   MoneyString,
   Nickname,
   StrictObject,
+  Text,
   UnixSeconds,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
@@ -37,7 +38,7 @@ export const sandboxCreateUser = defineOperation({
   body: StrictObject({
     nickname: Type.Optional(Nickname),
     access_level: Type.Optional(AccessLevelName),
-    password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+    password: Type.Optional(Text({ minLength: 8, maxLength: 256 })),
   }),
   response: Type.Object({
     user_id: IdString,

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, RecordGame, StrictObject } from "../common.ts";
+import { MoneyInput, MoneyString, PageNum, PageSize, RecordGame, StrictObject, Text } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo, ListingFigureFields } from "../records.ts";
 import { OfficialGame, PlatformId } from "./platform.ts";
@@ -53,7 +53,7 @@ export const listItems = defineOperation({
         allow_epay: Type.Optional(Type.Boolean({ default: true })),
         allow_pending_divide_balance: Type.Optional(Type.Boolean({ default: false })),
         force_buyer_send_offer: Type.Optional(Type.Boolean({ default: false })),
-        description: Type.Optional(Type.String({ maxLength: 200 })),
+        description: Type.Optional(Text({ maxLength: 200, multiline: true })),
       }),
       { minItems: 1, maxItems: 200 },
     ),
@@ -132,10 +132,10 @@ export const getOnSale = defineOperation({
     max_price: Type.Optional(MoneyInput),
     min_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     max_paintwear: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-    search: Type.Optional(Type.String({ maxLength: 100 })),
+    search: Type.Optional(Text({ maxLength: 100 })),
     sort_by: Type.Enum(ON_SALE_SORTS, { default: "updated.desc" }),
-    page_num: Type.Integer({ minimum: 1, default: 1 }),
-    page_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+    page_num: PageNum,
+    page_size: PageSize(100, 10),
   }),
   response: Type.Object({
     code: Type.Literal(0),

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { IdString, InternalOk, Nickname, StrictObject } from "../common.ts";
+import { IdString, InternalOk, Nickname, StrictObject, Text } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 
 const SignedInUser = {
@@ -18,7 +18,7 @@ export const login = defineOperation({
   tags: ["Web account"],
   body: StrictObject({
     nickname: Nickname,
-    password: Type.String({ minLength: 1, maxLength: 256 }),
+    password: Text({ minLength: 1, maxLength: 256 }),
   }),
   response: InternalOk(SignedInUser),
 });

@@ -25,14 +25,19 @@ export function sendFailure(
   failure: Failure,
   extra: Record<string, unknown> = {},
 ): FastifyReply {
-  const status = ERROR_HTTP_STATUS[failure.code];
   if (failure.retryAfterSeconds !== undefined)
     reply.header("retry-after", String(Math.max(1, Math.ceil(failure.retryAfterSeconds))));
-  const body =
-    envelope === "internal"
-      ? { code: failure.code, error: failure.message, extra }
-      : { code: failure.code, msg: failure.message };
-  return reply.code(status).type("application/json; charset=utf-8").send(body);
+  return reply
+    .code(ERROR_HTTP_STATUS[failure.code])
+    .type("application/json; charset=utf-8")
+    .send(failureBody(envelope, failure, extra));
+}
+
+/** The body of a failure in an envelope: `{code, msg}`, or `{code, error, extra}` on internal routes. */
+export function failureBody(envelope: Envelope, failure: Failure, extra: Record<string, unknown> = {}) {
+  return envelope === "internal"
+    ? { code: failure.code, error: failure.message, extra }
+    : { code: failure.code, msg: failure.message };
 }
 
 /** Internal routes live under these prefixes; a request that matched no route is judged by path. */

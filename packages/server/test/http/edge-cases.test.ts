@@ -19,13 +19,15 @@ describe("edge cases of the HTTP surface", () => {
       "-1",
       "1e3",
       "01",
+      "9".repeat(101),
+      "9".repeat(5000),
     ]) {
       const response = await t.admin("GET", `/sandbox/users/${id}/balances`);
-      assert.equal(response.statusCode, 400, id);
+      assert.equal(response.statusCode, 400, id.slice(0, 20));
       assert.equal(
         response.json().msg,
         "user_id: must be a decimal id of at most 15 digits, such as 1001",
-        id,
+        id.slice(0, 20),
       );
     }
     const tokens = await t.admin("DELETE", "/sandbox/tokens/99999999999999999999");

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { connect, type AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -103,5 +105,89 @@ describe("an unexpected failure", () => {
     } finally {
       await t.app.close();
     }
+  });
+});
+
+/** Sends raw bytes on a keep-alive connection; answers what came back and how the socket ended. */
+async function exchange(port: number, request: string): Promise<{ text: string; ended: "end" | string }> {
+  const socket = connect({ port, host: "127.0.0.1" });
+  await once(socket, "connect");
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<string>((resolve) => {
+    socket.on("end", () => resolve("end"));
+    socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+  socket.write(request);
+  const how = await ended;
+  socket.destroy();
+  return { text: Buffer.concat(chunks).toString("utf8"), ended: how };
+}
+
+function parseAnswer(text: string) {
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body) as unknown };
+}
+
+describe("requests refused before routing, over a real connection", () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  after(() => t.close());
+
+  test("a URL over 16 KiB is 431 in the error model, with Connection: close, and the socket ends cleanly", async () => {
+    const official = await exchange(
+      port,
+      `GET /api/market/items?game=cs2&x=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`,
+    );
+    assert.equal(official.ended, "end");
+    const answer = parseAnswer(official.text);
+    assert.equal(answer.status, 431);
+    assert.equal(answer.headers.connection, "close");
+    assert.match(answer.headers["content-type"] ?? "", /^application\/json/);
+    assert.deepEqual(answer.body, {
+      code: "Request Header Fields Too Large",
+      msg: "request: the request line and headers together exceed 16 KiB",
+    });
+
+    const internal = await exchange(
+      port,
+      `GET /api/market/goods/info?game=csgo&x=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    assert.equal(internal.ended, "end");
+    assert.deepEqual(parseAnswer(internal.text).body, {
+      code: "Request Header Fields Too Large",
+      error: "request: the request line and headers together exceed 16 KiB",
+      extra: {},
+    });
+
+    // Still sending when refused: the rest is read and dropped, so the client sees the answer
+    // and a clean end, not a reset.
+    const huge = await exchange(
+      port,
+      `GET /api/market/items?x=${"a".repeat(1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    assert.equal(huge.ended, "end");
+    assert.equal(parseAnswer(huge.text).status, 431);
+  });
+
+  test("bytes that are no HTTP request are Invalid Argument in the error model, with Connection: close", async () => {
+    const garbage = await exchange(port, "NOT HTTP AT ALL\r\n\r\n");
+    assert.equal(garbage.ended, "end");
+    const answer = parseAnswer(garbage.text);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.headers.connection, "close");
+    assert.deepEqual(answer.body, { code: "Invalid Argument", msg: "request: not a valid HTTP request" });
   });
 });

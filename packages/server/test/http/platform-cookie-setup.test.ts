@@ -73,6 +73,29 @@ describe("POST /api/market/developer/platform/cookie", () => {
     assert.equal(missing.json().msg, "platform_cookies: required");
   });
 
+  test("error: a cookie value that is not valid percent-encoding, or any control character, is Invalid Argument naming the cookie", async () => {
+    const trader = await createTraderWithAccount(t);
+    const login = (value: string) => ({ domain: "steamcommunity.com", key: "steamLoginSecure", value });
+    const cases: Array<[unknown[], string]> = [
+      [[login("%E0%A4%A")], "platform_cookies[0].value: must be valid percent-encoding"],
+      [[login("%E0%A4")], "platform_cookies[0].value: must be valid percent-encoding"],
+      [
+        [{ domain: "steamcommunity.com", key: "sessionid", value: "x" }, login(`${trader.platformid}%ZZ`)],
+        "platform_cookies[1].value: must be valid percent-encoding",
+      ],
+      [[login("a\u0000b")], "platform_cookies[0].value: must not contain control characters"],
+      [
+        [{ ...login("x"), key: "steam\u0001Login" }],
+        "platform_cookies[0].key: must not contain control characters",
+      ],
+    ];
+    for (const [cookies, message] of cases) {
+      const response = await uploadCookies(t, trader, JSON.stringify(cookies));
+      assert.equal(response.statusCode, 400, JSON.stringify(cookies));
+      assert.deepEqual(response.json(), { code: "Invalid Argument", msg: message });
+    }
+  });
+
   test("security: another user's or an unbound account is Not Found, and nothing is stored", async () => {
     const owner = await createTraderWithAccount(t);
     const stranger = await t.createUser();

@@ -386,6 +386,15 @@ describe("sandbox platform accounts", () => {
       assert.equal(await cookieState(user.token, account.platformid, JSON.stringify(cookies)), "invalid");
     });
 
+    test("a login cookie that is not valid percent-encoding is no session, and the platform does not fail on it", async () => {
+      const account = await createAccount(t);
+      const state = await t.ctx.platform.validateSession(t.ctx, {
+        platformid: account.platformid,
+        cookies: [{ domain: "steamcommunity.com", key: "steamLoginSecure", value: "%E0%A4%A" }],
+      });
+      assert.equal(state, "invalid");
+    });
+
     test("an unbound account's cookies cannot be uploaded by the user it was bound to", async () => {
       const user = await t.createUser();
       const account = await createAccount(t, { user_id: user.userId });

@@ -1,3 +1,4 @@
+import { INT32_MAX } from "@skinmarket/contract";
 import type { BookmarkTarget } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
@@ -20,13 +21,16 @@ export interface BookmarkState {
 export async function addBookmark(ctx: DomainContext, input: BookmarkInput): Promise<Result<BookmarkState>> {
   if (ctx.actor.kind !== "user") return fail("Login Required", "sign in first");
   const targetId = Number(input.id);
+  // Goods ids are the catalog's `integer` key: a larger id names no goods (and would make the
+  // database refuse the comparison), while listing ids take all the digits an id may have.
   const exists =
     input.type === "goods"
-      ? await ctx.db
+      ? targetId <= INT32_MAX &&
+        (await ctx.db
           .selectFrom("goods")
           .select("goods_id")
           .where("goods_id", "=", targetId)
-          .executeTakeFirst()
+          .executeTakeFirst())
       : await ctx.db
           .selectFrom("listings")
           .select("listing_id")

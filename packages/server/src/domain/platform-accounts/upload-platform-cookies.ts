@@ -65,11 +65,28 @@ export function parseCookies(text: string): Result<PlatformCookie[]> {
       if (typeof field !== "string" || (name !== "value" && field.length === 0)) {
         return invalidArgument(`platform_cookies[${index}].${name}`, "must be a non-empty string");
       }
+      if (CONTROL_CHARACTER.test(field))
+        return invalidArgument(`platform_cookies[${index}].${name}`, "must not contain control characters");
     }
+    // Cookie values are stored percent-encoded, and the platform decodes them (its login
+    // cookie holds `platformid||secret`): one that cannot be decoded is no cookie a browser kept.
+    if (!isPercentEncoded(value as string))
+      return invalidArgument(`platform_cookies[${index}].value`, "must be valid percent-encoding");
     const unknown = Object.keys(rest)[0];
     if (unknown !== undefined)
       return invalidArgument(`platform_cookies[${index}].${unknown}`, "unknown field");
     cookies.push({ domain: domain as string, key: key as string, value: value as string });
   }
   return ok(cookies);
+}
+
+const CONTROL_CHARACTER = /[\p{Cc}\p{Cs}]/u;
+
+function isPercentEncoded(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import { TEXT_PATTERN_MESSAGES } from "@skinmarket/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { IdempotencyKeyTakenOver } from "../../domain/idempotency/idempotency-keys.ts";
 import type { Failure } from "../../domain/result.ts";
@@ -70,33 +71,49 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
   const issue = issues[0];
   if (!issue) return `${context ?? "request"}: invalid`;
   const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
-  if (issue.keyword === "additionalProperties") {
-    const extra = String(issue.params.additionalProperty);
-    return `${path ? `${path}.` : ""}${extra}: unknown field`;
-  }
-  if (issue.keyword === "required") {
-    const missing = String(issue.params.missingProperty);
-    return `${path ? `${path}.` : ""}${missing}: required`;
-  }
-  const field = path || context || "request";
-  // A pattern means nothing to a caller; the schema's description says what is expected.
-  if (issue.keyword === "pattern") {
-    return `${field}: must be ${issue.parentSchema?.description ?? "in the documented form"}`;
-  }
-  if (issue.keyword === "enum" && Array.isArray(issue.params.allowedValues)) {
-    return `${field}: must be one of ${issue.params.allowedValues.join(", ")}`;
-  }
-  // A union reports one issue per branch and then `anyOf`: name the forms it accepts.
+  const prefix = path ? `${path}.` : "";
+  // A union reports one issue per branch and then `anyOf`.
+  const union = issues.some(
+    (other) => other.keyword === "anyOf" && other.instancePath === issue.instancePath,
+  );
   const branches = issues.filter(
     (other) => other.instancePath === issue.instancePath && other.keyword !== "anyOf",
   );
-  if (issues.some((other) => other.keyword === "anyOf" && other.instancePath === issue.instancePath)) {
+  // An object that needs one of several fields (`needingOneOf`): each branch misses one.
+  if (union && branches.every((branch) => branch.keyword === "required")) {
+    const missing = branches.map((branch) => String(branch.params.missingProperty));
+    return `${prefix}${missing[0]}: give ${missing.join(" or ")}`;
+  }
+  if (issue.keyword === "additionalProperties") {
+    return `${prefix}${String(issue.params.additionalProperty)}: unknown field`;
+  }
+  if (issue.keyword === "required") return `${prefix}${String(issue.params.missingProperty)}: required`;
+  const field = path || context || "request";
+  if (union) {
+    // A value of one branch's type broke that branch's other rules (an amount as text with a
+    // control character, a number beyond the maximum): that is what the caller should hear.
+    const ofItsType = branches.find((branch) => branch.keyword !== "type" && branch.keyword !== "const");
+    if (ofItsType) return describeIssue(ofItsType, field);
     const forms = branches.map((branch) =>
       branch.keyword === "const"
         ? JSON.stringify(branch.params.allowedValue)
         : String(branch.params.type ?? branch.message),
     );
     return `${field}: must be ${[...new Set(forms)].join(" or ")}`;
+  }
+  return describeIssue(issue, field);
+}
+
+function describeIssue(issue: ValidationIssue, field: string): string {
+  // A pattern means nothing to a caller: the text rules have their own words, other patterns
+  // the schema's description of what is expected.
+  if (issue.keyword === "pattern") {
+    const textRule = TEXT_PATTERN_MESSAGES[String(issue.params.pattern)];
+    if (textRule) return `${field}: ${textRule}`;
+    return `${field}: must be ${issue.parentSchema?.description ?? "in the documented form"}`;
+  }
+  if (issue.keyword === "enum" && Array.isArray(issue.params.allowedValues)) {
+    return `${field}: must be one of ${issue.params.allowedValues.join(", ")}`;
   }
   return `${field}: ${issue.message ?? "invalid"}`;
 }

@@ -1,25 +1,84 @@
-import { Ajv, type Options } from "ajv";
+import { Ajv, type Options, type ValidateFunction } from "ajv";
 import { default as addFormats } from "ajv-formats";
 import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 
 /**
  * Request validation. Query strings and path parameters arrive as text, so their numbers and
- * booleans are coerced; JSON bodies already carry types, so nothing in a body is coerced (`true`
- * is not an amount). Unknown fields are refused by the schemas (`additionalProperties: false`),
- * never silently dropped.
+ * booleans are read from it first (`readTextValues`); JSON bodies already carry types, so nothing
+ * in a body is converted (`true` is not an amount). Unknown fields are refused by the schemas
+ * (`additionalProperties: false`), never silently dropped. Numbers must be finite everywhere
+ * (`strictNumbers`): JSON.parse reads `1e309` as Infinity, which is no integer and no amount.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
   // verbose: errors carry their schema, so a pattern failure can be told by the schema's description.
-  const common: Options = {
+  const options: Options = {
     removeAdditional: false,
     useDefaults: true,
     allErrors: false,
     strict: false,
+    strictNumbers: true,
     verbose: true,
+    coerceTypes: false,
   };
-  const forBodies = new Ajv({ ...common, coerceTypes: false });
-  const forText = new Ajv({ ...common, coerceTypes: "array" });
-  addFormats.default(forBodies);
-  addFormats.default(forText);
-  return ({ schema, httpPart }) => (httpPart === "body" ? forBodies : forText).compile(schema as object);
+  const ajv = new Ajv(options);
+  addFormats.default(ajv);
+  return ({ schema, httpPart }) => {
+    const validate = ajv.compile(schema as object);
+    if (httpPart !== "querystring" && httpPart !== "params") return validate;
+    const read = readTextValues(schema as TextSchema);
+    const validateText = ((data: unknown) => {
+      read(data);
+      const valid = validate(data);
+      validateText.errors = validate.errors;
+      return valid;
+    }) as ValidateFunction;
+    return validateText;
+  };
+}
+
+interface TextSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: TextSchema[];
+  properties?: Record<string, TextSchema>;
+}
+
+/**
+ * Ajv's own coercion reads text with `Number()`, which takes `0x1A`, `1e2`, `+1`, ` 1 ` and
+ * `Infinity` as numbers. Here a field that cannot be text becomes a number only when it is written
+ * as plain decimal digits (an optional minus, digits, for non-integers an optional fraction), and
+ * a boolean only when it is `true` or `false`; anything else stays text and the schema refuses it
+ * naming the field. A field that may be text (an amount) is left as written for its parser.
+ */
+function readTextValues(schema: TextSchema): (data: unknown) => void {
+  const readers = Object.entries(schema.properties ?? {}).flatMap(([name, field]) => {
+    const types = acceptedTypes(field);
+    if (types.has("string")) return [];
+    return [{ name, types }];
+  });
+  return (data) => {
+    if (typeof data !== "object" || data === null) return;
+    const values = data as Record<string, unknown>;
+    for (const { name, types } of readers) {
+      const text = values[name];
+      if (typeof text !== "string") continue;
+      if (types.has("integer") && INTEGER_TEXT.test(text)) values[name] = Number(text);
+      else if (types.has("number") && DECIMAL_TEXT.test(text)) values[name] = Number(text);
+      else if (types.has("boolean") && (text === "true" || text === "false")) values[name] = text === "true";
+    }
+  };
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+function acceptedTypes(schema: TextSchema): Set<string> {
+  const types = new Set<string>();
+  const visit = (part: TextSchema) => {
+    for (const type of [part.type ?? []].flat()) types.add(type);
+    for (const value of part.enum ?? []) types.add(typeof value === "number" ? "number" : typeof value);
+    for (const branch of part.anyOf ?? []) visit(branch);
+  };
+  visit(schema);
+  return types;
 }

@@ -53,7 +53,7 @@ export async function checkPlatformCookies(
   const login = cookies.find(
     (cookie) => cookie.key === LOGIN_COOKIE && cookie.domain.endsWith(COOKIE_DOMAIN),
   );
-  const [owner, secret] = login ? decodeURIComponent(login.value).split("||") : [];
+  const [owner, secret] = login ? (decodedCookie(login.value)?.split("||") ?? []) : [];
   if (!owner || !secret || owner !== platformid) return "invalid";
   const session = await ctx.db
     .selectFrom("sandbox_platform_sessions")
@@ -63,4 +63,13 @@ export async function checkPlatformCookies(
     .executeTakeFirst();
   if (!session) return "invalid";
   return session.expires_at > ctx.clock.now() ? "valid" : "expired";
+}
+
+/** A cookie value as the platform reads it; one that is not valid percent-encoding is no session. */
+function decodedCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,235 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { ERROR_HTTP_STATUS, OPERATIONS, type ErrorCode } from "@skinmarket/contract";
+import { Ajv } from "ajv";
+import fc from "fast-check";
+import {
+  documentedOperations,
+  fuzzRequest,
+  type DocumentedOperation,
+  type FuzzRequest,
+} from "../support/fuzz-requests.ts";
+import type { WorldValues } from "../support/fuzz-values.ts";
+import { createReadyTrader, goodsIdOf, grant } from "../support/platform-world.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
+
+/**
+ * Every operation of the OpenAPI document, fed requests generated from its own schemas with hostile
+ * changes (wrong types, numbers beyond every edge, control characters, huge strings and arrays, deep
+ * nesting, invalid JSON, wrong content types), with credentials that reach validation and the
+ * handler. `FUZZ_RUNS` sets the requests per operation (20 by default), `FUZZ_SEED` the seed.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const SEED = Number(process.env.FUZZ_SEED ?? 1616);
+
+const STICKER = "Sticker | Crown (Foil)";
+const REDLINE = "AK-47 | Redline (Field-Tested)";
+
+/** Run last: the first moves the clock by years (sessions end), the second empties the world. */
+const LAST = ["sandboxAdvanceClock", "sandboxReset"];
+
+interface Finding {
+  operationId: string;
+  request: FuzzRequest;
+  status: number;
+  body: string;
+  problem: string;
+}
+
+describe("requests generated from the OpenAPI document", () => {
+  let t: TestApp;
+  let operations: DocumentedOperation[];
+  let world: WorldValues;
+  let credentials: Record<string, Record<string, string>>;
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    const document = (await t.app.inject({ method: "GET", url: "/docs/json" })).json();
+    operations = documentedOperations(document).sort(
+      (a, b) => LAST.indexOf(a.operationId) - LAST.indexOf(b.operationId),
+    );
+    ({ world, credentials } = await buildWorld(t));
+  });
+  after(() => t.close());
+
+  test("no operation answers 5xx; every failure has its envelope's documented shape and its code's status; the ledger holds", async (context) => {
+    const documented = new Set(operations.map((operation) => operation.operationId));
+    for (const operation of OPERATIONS) assert.ok(documented.has(operation.id), `${operation.id} is fuzzed`);
+
+    const ajv = new Ajv({ strict: false });
+    const findings: Finding[] = [];
+    let requests = 0;
+    for (const operation of operations) {
+      const checkError = (status: number) => {
+        const schema =
+          operation.errorSchemas[String(status)] ?? operation.errorSchemas[`${String(status)[0]}XX`];
+        return schema ? ajv.compile(schema) : undefined;
+      };
+      const headers = credentialsFor(operation, credentials);
+      // The property records what it finds instead of failing at the first finding, so that a run
+      // reports every finding and their count; each is reproduced by the seed and its request.
+      await fc.assert(
+        fc.asyncProperty(fuzzRequest(operation, world, headers), async (request) => {
+          requests += 1;
+          const finding = (status: number, body: string, problem: string) =>
+            findings.push({ operationId: operation.operationId, request, status, body, problem });
+          let response;
+          try {
+            response = await t.app.inject({
+              method: request.method as "GET",
+              url: request.url,
+              headers: request.headers,
+              ...(request.payload === undefined ? {} : { payload: request.payload }),
+            });
+          } catch (error) {
+            finding(0, String(error), "the request threw");
+            return;
+          }
+          const { statusCode: status, body } = response;
+          if (status >= 500) return void finding(status, body, "5xx");
+          if (status < 400) return;
+          let parsed: { code?: string };
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            return void finding(status, body, "error body is not JSON");
+          }
+          const validate = checkError(status);
+          if (!validate) return void finding(status, body, `status ${status} is not documented`);
+          if (!validate(parsed)) return void finding(status, body, "error body not in the documented shape");
+          if (ERROR_HTTP_STATUS[parsed.code as ErrorCode] !== status)
+            finding(status, body, `code ${parsed.code} does not map to ${status}`);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+    }
+    const fiveHundreds = findings.filter((finding) => finding.status >= 500).length;
+    context.diagnostic(
+      `fuzzed ${requests} requests over ${operations.length} operations (seed ${SEED}): ${fiveHundreds} 5xx, ${findings.length} findings`,
+    );
+    const byOperation = Map.groupBy(findings, (finding) => `${finding.operationId} ${finding.problem}`);
+    for (const [key, group] of byOperation) context.diagnostic(`${key}: ${group.length}`);
+    const report = findings
+      .slice(0, 30)
+      .map(
+        (finding) =>
+          `${finding.operationId} ${finding.request.method} ${finding.request.url.slice(0, 160)} [${finding.request.change}] -> ${finding.status} ${finding.problem}: ${finding.body.slice(0, 200)}`,
+      );
+    assert.deepEqual(report, [], `${findings.length} findings`);
+    await t.assertLedger();
+  });
+});
+
+function credentialsFor(
+  operation: DocumentedOperation,
+  credentials: Record<string, Record<string, string>>,
+): Record<string, string> {
+  const scheme = Object.keys(operation.security[0] ?? {})[0];
+  return scheme ? (credentials[scheme] ?? {}) : {};
+}
+
+/**
+ * A small market built through the API: a seller (enterprise access, so that every bearer route
+ * admits it) with listings, a buyer with a purchase and a buy order, and a bystander whose user,
+ * token and platform account the sandbox's operations may change without hurting the others.
+ */
+async function buildWorld(t: TestApp): Promise<{
+  world: WorldValues;
+  credentials: Record<string, Record<string, string>>;
+}> {
+  const seller = await createReadyTrader(t, "fuzz-seller");
+  const buyer = await createReadyTrader(t, "fuzz-buyer");
+  const expect200 = (response: { statusCode: number; body: string }) => {
+    assert.equal(response.statusCode, 200, response.body);
+    return JSON.parse(response.body);
+  };
+  expect200(await t.admin("PUT", `/sandbox/users/${seller.userId}/settings`, { access_level: "enterprise" }));
+  await t.fund(buyer.userId, "balance", "1000.00");
+  await t.fund(buyer.userId, "margin", "1000.00");
+  const sticker = await goodsIdOf(t, STICKER);
+  const redline = await goodsIdOf(t, REDLINE);
+  const stickers = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 8 });
+  const redlines = await grant(t, seller.platformid, { market_hash_name: REDLINE, count: 4 });
+  const listed = expect200(
+    await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      assets: [...stickers.slice(0, 6), ...redlines.slice(0, 2)].map((assetid, index) => ({
+        assetid,
+        price: `${index + 1}.00`,
+      })),
+    }),
+  ) as { sell_orders: Record<string, { sell_order_id: string }> };
+  const listingIds = Object.values(listed.sell_orders).map((order) => order.sell_order_id);
+  const bought = expect200(
+    await t.as(buyer.token, "POST", "/api/market/developer/purchase/orders", {
+      game: "cs2",
+      items: [{ goods_id: sticker, max_price: "2.00", quantity: 2 }],
+    }),
+  ) as { result: Record<string, { bill_order_ids: string[] }> };
+  const tradeIds = Object.values(bought.result).flatMap((entry) => entry.bill_order_ids);
+  expect200(
+    await t.as(seller.token, "POST", "/api/market/developer/sell_order/send_offer", {
+      order_id: tradeIds[0],
+    }),
+  );
+  const buyOrder = expect200(
+    await t.as(buyer.token, "POST", "/api/market/developer/buy_order", {
+      game: "cs2",
+      goods_id: redline,
+      price: "0.50",
+      num: 3,
+    }),
+  ) as { id: string };
+  const offers = expect200(await t.admin("GET", "/sandbox/platform/offers")) as {
+    items: Array<{ tradeofferid: string }>;
+  };
+  const bystander = await createReadyTrader(t, "fuzz-bystander");
+  const token = expect200(await t.admin("POST", `/sandbox/users/${bystander.userId}/tokens`)) as {
+    token_id: string;
+  };
+  const password = "fuzz-member-password";
+  const member = await t.createUser({ nickname: "fuzz-member", password });
+  const session = await t.app.inject({
+    method: "POST",
+    url: "/account/api/login",
+    payload: { nickname: member.nickname, password },
+  });
+  assert.equal(session.statusCode, 200, session.body);
+  const sessionCookie = String(session.headers["set-cookie"]).split(";")[0] as string;
+
+  const world: WorldValues = {
+    game: ["cs2"],
+    goods_id: [sticker, redline],
+    goods_ids: [[sticker, redline]],
+    market_hash_name: [STICKER, REDLINE],
+    market_hash_names: [[STICKER, REDLINE]],
+    platformid: [seller.platformid],
+    "path:platformid": [bystander.platformid],
+    "path:user_id": [bystander.userId],
+    "path:token_id": [token.token_id],
+    "path:tradeofferid": offers.items.map((offer) => offer.tradeofferid),
+    user_id: [bystander.userId],
+    assetid: [...stickers.slice(6), ...redlines.slice(2)],
+    assetids: [[stickers[7]]],
+    assets: [[redlines[3]]],
+    sell_order_id: listingIds,
+    order_id: tradeIds,
+    order_ids: [tradeIds],
+    buy_order_id: [buyOrder.id],
+    buy_order_ids: [[buyOrder.id]],
+    id: [...listingIds, String(sticker)],
+    trade_url: [seller.tradeUrl, buyer.tradeUrl],
+    platform_cookies: [seller.cookies],
+    nickname: [member.nickname],
+    password: [password],
+    price: ["1.00", 3, "0.50"],
+    max_price: ["2.00", 5],
+    seconds: [1, 60, 3600],
+  };
+  const credentials = {
+    bearerToken: { authorization: `Bearer ${seller.token}` },
+    sandboxAdminToken: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    sessionCookie: { cookie: sessionCookie },
+  };
+  return { world, credentials: credentials as Record<string, Record<string, string>> };
+}
