@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import { NO_SUCH_GOODS, resolvePurchaseItems } from "../../src/domain/trades/resolve-purchase-items.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -55,43 +56,50 @@ describe("a purchase never hides what it bought", () => {
   const balanceOf = async () =>
     (await t.admin("GET", `/sandbox/users/${buyer.userId}/balances`)).json<{ balance: string }>().balance;
 
-  for (const [label, key, second] of [
-    ["goods id 2^31", "beyond-integer", { goods_id: BEYOND_INTEGER }],
-    ["market_hash_name with a NUL byte", "nul-name", { market_hash_name: `${STICKER}\u0000` }],
+  for (const [label, key, second, field] of [
+    ["goods id 2^31", "beyond-integer", { goods_id: BEYOND_INTEGER }, "items.1.goods_id"],
+    [
+      "market_hash_name with a NUL byte",
+      "nul-name",
+      { market_hash_name: `${STICKER}\u0000` },
+      "items.1.market_hash_name",
+    ],
   ] as const) {
-    test(`an entry naming no goods (${label}) answers no such goods beside the unit bought, and a replay repeats it`, async () => {
+    test(`an entry the contract refuses (${label}) refuses the whole purchase with 400 naming it, before any unit is bought`, async () => {
       await list(1, 10);
       const before = await tradesOfBuyer();
-      const balanceBefore = Number(await balanceOf());
+      const balanceBefore = await balanceOf();
       const items = [
         { goods_id: goodsId, max_price: 10, quantity: 1 },
         { ...second, max_price: 10, quantity: 1 },
       ];
       const answer = await purchase(key, items);
-      assert.equal(answer.statusCode, 200, answer.body);
-      const bought = (await tradesOfBuyer()).filter((id) => !before.includes(id));
-      assert.equal(bought.length, 1);
-      const secondKey = "goods_id" in second ? String(second.goods_id) : second.market_hash_name;
-      assert.deepEqual(answer.json(), {
-        result: {
-          [String(goodsId)]: { success_num: 1, total_cost: 10, bill_order_ids: bought },
-          [secondKey]: {
-            success_num: 0,
-            total_cost: 0,
-            bill_order_ids: [],
-            msg: "no such goods in the catalog",
-          },
-        },
-        market_balance: balanceBefore - 10,
-      });
-      const replay = await purchase(key, items);
-      assert.equal(replay.statusCode, 200);
-      assert.equal(replay.headers["idempotent-replayed"], "true");
-      assert.equal(replay.body, answer.body);
-      assert.equal((await tradesOfBuyer()).length, before.length + 1, "the replay bought nothing");
+      assert.equal(answer.statusCode, 400, answer.body);
+      assert.equal(answer.json<{ code: string }>().code, "Invalid Argument");
+      assert.match(answer.json<{ msg: string }>().msg, new RegExp(`^${field.replaceAll(".", "\\.")}:`));
+      assert.deepEqual(await tradesOfBuyer(), before, "nothing was bought");
+      assert.equal(await balanceOf(), balanceBefore, "no money moved");
       await t.assertLedger();
     });
   }
+
+  test("below the contract, the verb resolves an id beyond the database's integer and a name with a NUL byte as no goods, without a query failing", async () => {
+    const ctx = { ...t.ctx, actor: { kind: "user" as const, userId: Number(buyer.userId) } };
+    const resolved = await resolvePurchaseItems(ctx, [
+      { goodsId: BEYOND_INTEGER, maxPrice: 10, quantity: 1 },
+      { marketHashName: `${STICKER}\u0000`, maxPrice: 10, quantity: 1 },
+      { goodsId, maxPrice: 10, quantity: 1 },
+    ]);
+    assert.ok(resolved.ok);
+    assert.deepEqual(
+      resolved.value.map((entry) => [entry.key, entry.goods]),
+      [
+        [String(BEYOND_INTEGER), { refusal: NO_SUCH_GOODS }],
+        [`${STICKER}\u0000`, { refusal: NO_SUCH_GOODS }],
+        [String(goodsId), { goodsId }],
+      ],
+    );
+  });
 
   test("a unit failing inside the database after another was bought answers 200 with the unit bought and why the rest stopped", async () => {
     await list(3, 2);

@@ -1,4 +1,4 @@
-import { parseMoney, type Fen } from "@skinmarket/contract";
+import { INT32_MAX, parseMoney, type Fen } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { invalidArgument, ok, type Result } from "../result.ts";
 
@@ -21,9 +21,6 @@ export interface ResolvedPurchaseItem {
 
 export const NO_SUCH_GOODS = "no such goods in the catalog";
 const NOT_STANDARD = "only standard goods (stickers, cases, keys, music kits, ...) can be bought in batch";
-
-/** Goods ids are the database's `integer`: a larger id names no goods (and must not reach a query). */
-const MAX_GOODS_ID = 2 ** 31 - 1;
 
 /**
  * Resolves every entry of a purchase (price, goods, whether it can be bought in batch) before the
@@ -71,8 +68,9 @@ export async function resolvePurchaseItems(
   );
 }
 
+/** Goods ids are the database's `integer`: a larger id names no goods (and must not reach a query). */
 function storableId(goodsId: number): boolean {
-  return Number.isSafeInteger(goodsId) && goodsId >= 1 && goodsId <= MAX_GOODS_ID;
+  return Number.isSafeInteger(goodsId) && goodsId >= 1 && goodsId <= INT32_MAX;
 }
 
 async function findCatalogGoods(ctx: DomainContext, ids: number[], names: string[]) {
