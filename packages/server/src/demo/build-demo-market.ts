@@ -281,6 +281,7 @@ const LISTING_COLUMNS = {
   paintseed: "integer",
   paintindex: "integer",
   tradable_after: "timestamptz",
+  trade_ended: "boolean",
   created_at: "timestamptz",
   updated_at: "timestamptz",
 } as const;
@@ -648,6 +649,8 @@ class DemoWorld {
             createdAt: plan.listedAt,
           }),
           state: "SOLD",
+          // Its trade is delivered: the item is committed to nothing (docs/design.md section 5).
+          trade_ended: true,
           updated_at: plan.boughtAt.toISOString(),
           asset: assetInfo(plan.goods, soldRow),
         });
@@ -1135,6 +1138,7 @@ function listingRow(
     paintseed: item.paintseed,
     paintindex: item.paintindex,
     tradable_after: row.tradable_after?.toISOString() ?? null,
+    trade_ended: false,
     created_at: listing.createdAt.toISOString(),
     updated_at: listing.createdAt.toISOString(),
   };

@@ -267,6 +267,8 @@ export interface ListingsTable {
   paintindex: number | null;
   tradable_after: Date | null;
   asset: ColumnType<unknown, string, string>;
+  /** A sold listing whose trade ended: it no longer commits its item (set by a trigger on trades). */
+  trade_ended: Generated<boolean>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

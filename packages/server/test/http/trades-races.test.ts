@@ -29,7 +29,7 @@ describe("trade races", () => {
   test("relisting an item while a purchase of its listing commits never sells it twice", async () => {
     const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
     await post(seller, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 5 }] });
-    // The buyer's purchase lands between listItems' inLiveTrade check and listOne's transaction.
+    // The buyer's purchase lands between listItems' look at the item and listOne's transaction.
     let fired = false;
     const realDb = t.database.db;
     const db = new Proxy(realDb, {

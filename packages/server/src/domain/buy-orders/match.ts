@@ -6,9 +6,9 @@ import { listingMeets } from "./listing-meets.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { inTransaction } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
-import { inLiveTrade, takeCheapestListing } from "../listings/take-cheapest-listing.ts";
+import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { findOrderGoods, publicBook } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
 
@@ -161,24 +161,16 @@ const BOOK_PAGE = 100;
 
 /**
  * Fills one unit of a locked buy order with a listing already marked sold in this transaction:
- * the seller's item must be in no other trade (an item that left the seller's account has had its
- * listing withdrawn by the platform already), the buyer pays the price into escrow, and a trade
- * waits for the seller's offer.
+ * the listing commits the seller's item, so the item is in no other trade (docs/design.md section
+ * 5), and an item that left the seller's account has had its listing withdrawn by the platform
+ * already. The buyer pays the price into escrow, and a trade waits for the seller's offer.
  */
 export async function fill(
   tx: DomainContext,
   order: BuyOrderRow,
   listing: SoldListing & { price: Fen },
   price: Fen,
-): Promise<Result<FillOutcome>> {
-  if (await inLiveTrade(tx, listing.assetid)) {
-    await tx.db
-      .updateTable("listings")
-      .set({ state: "CANCELLED", updated_at: tx.clock.now() })
-      .where("listing_id", "=", listing.listing_id)
-      .execute();
-    return ok({ kind: "withdrawn" });
-  }
+): Promise<Result<{ kind: "filled"; tradeId: number; listingId: number }>> {
   const paid = await payIntoEscrow(tx, {
     buyerId: order.user_id,
     price,
@@ -223,7 +215,7 @@ export async function fill(
     .where("user_id", "=", order.user_id)
     .where("buy_order_auto_offline", "=", true)
     .execute();
-  return ok({ kind: "filled", tradeId, listingId: listing.listing_id });
+  return ok({ kind: "filled" as const, tradeId, listingId: listing.listing_id });
 }
 
 export async function lockOrder(tx: DomainContext, orderId: number): Promise<BuyOrderRow | undefined> {
@@ -268,21 +260,14 @@ export async function cancelForFunds(ctx: DomainContext, orderId: number, reason
 
 /**
  * A unit's transaction that failed for want of funds (rolled back) is answered as "cannot pay" for
- * the order it tried; an item taken by a racing trade at the same moment (the unique index on
- * live trades) ends the matching.
+ * the order it tried.
  */
 async function guarded(run: () => Promise<Result<FillOutcome>>, orderId: () => number): Promise<FillOutcome> {
-  try {
-    const result = await run();
-    if (result.ok) return result.value;
-    if (result.failure.code === "Insufficient Balance")
-      return { kind: "cannot pay", orderId: orderId(), reason: "insufficient funds to pay for a fill" };
-    // The buyer went offline while this fill waited its turn: the next order may fill.
-    if (result.failure.code === "Invalid State") return { kind: "withdrawn" };
-    throw new Error(`unexpected fill failure: ${result.failure.message}`);
-  } catch (error) {
-    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset")
-      return { kind: "nothing" };
-    throw error;
-  }
+  const result = await run();
+  if (result.ok) return result.value;
+  if (result.failure.code === "Insufficient Balance")
+    return { kind: "cannot pay", orderId: orderId(), reason: "insufficient funds to pay for a fill" };
+  // The buyer went offline while this fill waited its turn: the next order may fill.
+  if (result.failure.code === "Invalid State") return { kind: "withdrawn" };
+  throw new Error(`unexpected fill failure: ${result.failure.message}`);
 }

@@ -3,7 +3,8 @@ import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { committingItem } from "../listings/asset-commitment.ts";
+import { inTransaction } from "../transaction.ts";
 import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
 import { findOrderGoods } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
@@ -19,7 +20,8 @@ const CANNOT_PAY = "the buyer cannot pay for it; the buy order was cancelled";
 /**
  * A seller fills a chosen buy order with items of their bound platform accounts, each at the
  * order's price in its own transaction (docs/design.md section 6). Each item must meet the order:
- * its goods, its `specific` constraints, its cooldown rule; it must not be on sale or in a trade.
+ * its goods, its `specific` constraints, its cooldown rule; it must be committed to nothing else
+ * (neither on sale nor in a trade that is not finished: docs/design.md section 5).
  */
 export async function supplyBuyOrder(
   ctx: DomainContext,
@@ -93,21 +95,16 @@ async function sellOne(
   },
 ): Promise<Result<number>> {
   const { asset } = input;
-  try {
-    return await inTransaction(ctx, async (tx) => {
+  // The sold listing written first commits the item, so a listing or another supply of the same
+  // item racing this one is refused by the database (or refuses this one).
+  return committingItem(ctx, Number(asset.assetid), SUPPLY_REFUSALS, () =>
+    inTransaction(ctx, async (tx) => {
       const order = await lockOrder(tx, input.orderId);
       if (!order || !(await canFill(tx, order)))
         return fail(
           "Invalid State",
           "the buy order takes no more items (complete, cancelled or its buyer offline)",
         );
-      const onSale = await tx.db
-        .selectFrom("listings")
-        .select("listing_id")
-        .where("assetid", "=", Number(asset.assetid))
-        .where("state", "=", "ON_SALE")
-        .executeTakeFirst();
-      if (onSale) return fail("Invalid State", "on sale; take it off sale first");
       const now = tx.clock.now();
       const fee = sellerFee(order.price, tx.rules);
       const listing = await tx.db
@@ -138,17 +135,17 @@ async function sellOne(
         .executeTakeFirstOrThrow();
       const filled = await fill(tx, order, listing, order.price);
       if (!filled.ok) return filled;
-      if (filled.value.kind !== "filled") return fail("Invalid State", "in a trade that is not finished");
       await recordAudit(tx, {
         action: "buy_order.supply",
         subject: `buy_order:${order.buy_order_id}`,
         details: { listing_id: listing.listing_id, trade_id: filled.value.tradeId },
       });
       return ok(filled.value.tradeId);
-    });
-  } catch (error) {
-    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset")
-      return fail("Invalid State", "in a trade that is not finished");
-    throw error;
-  }
+    }),
+  );
 }
+
+const SUPPLY_REFUSALS = {
+  onSale: "on sale; take it off sale first",
+  inTrade: "in a trade that is not finished",
+};

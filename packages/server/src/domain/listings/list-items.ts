@@ -3,9 +3,9 @@ import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { inTransaction } from "../transaction.ts";
+import { committingItem } from "./asset-commitment.ts";
 import { parseListingPrice } from "./parse-listing-price.ts";
-import { inLiveTrade } from "./take-cheapest-listing.ts";
 
 export interface ListingRequest {
   assetid: string;
@@ -26,7 +26,8 @@ export interface ListingOutcome {
 
 /**
  * Puts items on sale, each on its own (reference: sell_order/items). An item must be held by a
- * platform account bound to the caller and not be on sale already; an item in trade cooldown is
+ * platform account bound to the caller and committed to nothing else (neither on sale nor in a
+ * trade that is not finished: docs/design.md section 5); an item in trade cooldown is
  * listed as a pre-sell listing. Each item is listed in its own transaction, so one refusal leaves
  * the others listed.
  */
@@ -86,8 +87,8 @@ async function listOne(
   },
 ): Promise<Result<number>> {
   const { request, asset } = input;
-  try {
-    return await inTransaction(ctx, async (tx) => {
+  return committingItem(ctx, Number(asset.assetid), LISTING_REFUSALS, () =>
+    inTransaction(ctx, async (tx) => {
       const goods = await tx.db
         .selectFrom("goods")
         .select(["icon_url", "type"])
@@ -120,22 +121,14 @@ async function listOne(
         })
         .returning("listing_id")
         .executeTakeFirstOrThrow();
-      // Checked after the insert, in the same transaction: a purchase of an earlier listing of the
-      // item that commits first is seen here (the index on trades stops the rest of the race).
-      if (await inLiveTrade(tx, asset.assetid))
-        return fail("Invalid State", "in a trade that is not finished");
       await recordAudit(tx, {
         action: "listing.create",
         subject: `listing:${listingId}`,
         details: { assetid: asset.assetid, price_fen: input.price, fee_fen: input.fee },
       });
       return ok(listingId);
-    });
-  } catch (error) {
-    // The partial unique index lets only one listing per asset be on sale, however many race.
-    if (sqlState(error) === "23505" && constraintName(error) === "listings_one_on_sale_per_asset") {
-      return fail("Invalid State", "already on sale");
-    }
-    throw error;
-  }
+    }),
+  );
 }
+
+const LISTING_REFUSALS = { onSale: "already on sale", inTrade: "in a trade that is not finished" };

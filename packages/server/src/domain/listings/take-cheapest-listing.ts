@@ -3,20 +3,6 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import type { Database } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 
-/** The trade states in which an item is on its way to a buyer. */
-export const LIVE_TRADE_STATES = ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"] as const;
-
-/** An item sold and on its way to a buyer cannot be sold again until that trade is over. */
-export async function inLiveTrade(ctx: DomainContext, assetid: number | string): Promise<boolean> {
-  const trade = await ctx.db
-    .selectFrom("trades")
-    .select("trade_id")
-    .where("assetid", "=", Number(assetid))
-    .where("state", "in", LIVE_TRADE_STATES)
-    .executeTakeFirst();
-  return trade !== undefined;
-}
-
 /**
  * Takes the cheapest listing of a goods that a buyer may have at or below a price, and marks it
  * sold, in one statement: rows other buyers are taking are skipped (`FOR UPDATE SKIP LOCKED`) and
