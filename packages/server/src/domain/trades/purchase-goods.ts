@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { constraintName, inOneStatement, sqlState } from "../transaction.ts";
+import { inOneStatement } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
@@ -79,7 +79,7 @@ export async function purchaseGoods(
     for (let unit = 0; unit < item.quantity; unit++) {
       let bought: Result<UnitBought>;
       try {
-        bought = await buyOneGuarded(ctx, {
+        bought = await buyOne(ctx, {
           buyerId,
           goodsId: item.goods.goodsId,
           maxPrice: item.maxPrice,
@@ -119,21 +119,6 @@ function pick(input: PurchaseInput) {
   };
 }
 
-/** The unique index on live trades per asset is the backstop of the check inside purchase_unit. */
-async function buyOneGuarded(
-  ctx: DomainContext,
-  input: Parameters<typeof buyOne>[1],
-): ReturnType<typeof buyOne> {
-  try {
-    return await buyOne(ctx, input);
-  } catch (error) {
-    if (sqlState(error) === "23505" && constraintName(error) === "trades_one_live_per_asset") {
-      return fail("Invalid State", "the listing's item was sold at the same moment; try again");
-    }
-    throw error;
-  }
-}
-
 interface UnitBought {
   tradeId: number;
   price: Fen;
@@ -145,7 +130,6 @@ interface UnitRow {
   trade_id: number | null;
   price: Fen | null;
   balance_after: Fen | null;
-  withdrawn: number;
 }
 
 /**
@@ -172,14 +156,14 @@ async function buyOne(
       const audit = auditRow(tx, { action: "trade.create" });
       const { rows } = await sql<UnitRow>`
         SELECT o_outcome AS outcome, o_trade_id AS trade_id, o_price AS price,
-          o_balance_after AS balance_after, o_withdrawn AS withdrawn
+          o_balance_after AS balance_after
         FROM purchase_unit(${input.buyerId}, ${input.goodsId}, ${input.maxPrice}, ${payOrder}::text[],
           ${input.destination.tradeUrl}, ${input.destination.platformid}, ${audit.created_at},
           ${DELIVERY_WINDOW_MS}, ${audit.actor}, ${audit.request_id}::text)
       `.execute(tx.db);
       return rows[0]!;
     },
-    (row) => row.outcome === "bought" || row.withdrawn > 0,
+    (row) => row.outcome === "bought",
   );
   if (unit.outcome === "none") return fail("Invalid State", "no more listings at or below max_price");
   if (unit.outcome === "insufficient")
