@@ -1,15 +1,12 @@
 import {
-  formatMoney,
   PAINTWEAR_INTERVALS,
-  RECORD_GAME,
-  type AssetInfo,
   type ENTERPRISE_SELL_ORDER_SORTS,
   type SELLER_PAY_METHODS,
 } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
-import { readListingFigures } from "./listing-figures.ts";
+import { readListingRecords } from "./listing-figures.ts";
 
 export interface EnterpriseSellOrdersQuery {
   marketHashName: string;
@@ -101,21 +98,9 @@ export async function getEnterpriseSellOrders(ctx: DomainContext, query: Enterpr
           .orderBy("listing_id", direction)
           .execute();
 
-  const figures = await readListingFigures(ctx, rows);
+  const records = await readListingRecords(ctx, rows);
   return ok({
-    items: rows.map((row) => ({
-      id: String(row.listing_id),
-      user_id: String(row.user_id),
-      game: RECORD_GAME,
-      goods_id: row.goods_id,
-      price: formatMoney(row.price),
-      asset_info: row.asset as AssetInfo,
-      allow_wallet_zft: row.allow_wallet_zft,
-      allow_epay: row.allow_epay,
-      allow_pending_divide_balance: row.allow_pending_divide_balance,
-      force_buyer_send_offer: row.force_buyer_send_offer,
-      ...figures.get(row.listing_id)!,
-    })),
+    items: records.map(({ record }) => record),
     page_num: query.pageNum,
     page_size: query.pageSize,
     total_count: totalCount,

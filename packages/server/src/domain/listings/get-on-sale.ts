@@ -1,8 +1,7 @@
-import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { parsePriceRange } from "../market/price-range.ts";
-import { readListingFigures } from "./listing-figures.ts";
+import { readListingRecords } from "./listing-figures.ts";
 import { searchGoods } from "./search-goods.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
 
@@ -78,26 +77,16 @@ export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
     .orderBy("listings.listing_id", direction)
     .execute();
   const totalCount = Number(total);
-  const figures = await readListingFigures(ctx, rows);
+  const records = await readListingRecords(ctx, rows);
   return ok({
     code: 0 as const,
     data: {
-      items: rows.map((row) => ({
-        id: String(row.listing_id),
-        user_id: String(row.user_id),
-        game: RECORD_GAME,
-        goods_id: row.goods_id,
-        price: formatMoney(row.price),
-        asset_info: row.asset as AssetInfo,
-        allow_wallet_zft: row.allow_wallet_zft,
-        allow_epay: row.allow_epay,
-        allow_pending_divide_balance: row.allow_pending_divide_balance,
+      items: records.map(({ listing: row, record }) => ({
+        ...record,
         can_bargain: row.allow_bargain,
         can_bargain_swap: false,
         cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
         description: row.description,
-        force_buyer_send_offer: row.force_buyer_send_offer,
-        ...figures.get(row.listing_id)!,
       })),
       total_count: totalCount,
       page_num: query.pageNum,

@@ -1,4 +1,4 @@
-import type { AssetInfo } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { sellerDeliveryStats } from "./seller-delivery-stats.ts";
 import { stickerPremiums } from "./sticker-premium.ts";
@@ -53,4 +53,39 @@ export async function readListingFigures(
     });
   }
   return figures;
+}
+
+/** What a listing record is built from: the figures' columns and the seller's flags. */
+export interface RecordedListing extends FiguredListing {
+  allow_wallet_zft: boolean;
+  allow_epay: boolean;
+  allow_pending_divide_balance: boolean;
+  force_buyer_send_offer: boolean;
+}
+
+/**
+ * The fields every official listing record shares (the enterprise `goods/sell_order` record, which
+ * the seller's `sell_order/on_sale` record extends), with their figures, in the listings' order.
+ */
+export async function readListingRecords<Listing extends RecordedListing>(
+  ctx: DomainContext,
+  listings: readonly Listing[],
+) {
+  const figures = await readListingFigures(ctx, listings);
+  return listings.map((listing) => ({
+    listing,
+    record: {
+      id: String(listing.listing_id),
+      user_id: String(listing.user_id),
+      game: RECORD_GAME,
+      goods_id: listing.goods_id,
+      price: formatMoney(listing.price),
+      asset_info: listing.asset as AssetInfo,
+      allow_wallet_zft: listing.allow_wallet_zft,
+      allow_epay: listing.allow_epay,
+      allow_pending_divide_balance: listing.allow_pending_divide_balance,
+      force_buyer_send_offer: listing.force_buyer_send_offer,
+      ...figures.get(listing.listing_id)!,
+    },
+  }));
 }
