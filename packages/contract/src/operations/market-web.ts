@@ -13,7 +13,15 @@ import {
   UnixSeconds,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { InspectInfo, KeychainEntry, ListingFigureFields, StickerEntry, TournamentTag } from "../records.ts";
+import {
+  InspectInfo,
+  KeychainEntry,
+  ListingFigureFields,
+  PlatformMarketUrlFields,
+  PlatformPriceCnyFields,
+  StickerEntry,
+  TournamentTag,
+} from "../records.ts";
 
 /**
  * The website's goods pages (reference: Internal routes; docs/design.md section 8): goods details,
@@ -159,7 +167,7 @@ export const GoodsDetails = StrictObject({
   short_name: Type.String(),
   super_short_name: Type.String(),
   market_hash_name: Type.String(),
-  platform_market_url: Type.String(),
+  ...PlatformMarketUrlFields,
   container_type: Type.String(),
   buy_max_price: MoneyString,
   sell_min_price: MoneyString,
@@ -204,8 +212,7 @@ export const GoodsDetails = StrictObject({
     icon_url: Type.String(),
     original_icon_url: Type.String(),
     normal_icon_url: Type.String(),
-    platform_price: MoneyString,
-    platform_price_cny: MoneyString,
+    ...PlatformPriceCnyFields,
     item_id: Type.Null(),
     search_tag: Type.Null(),
     info: StrictObject({ tags: DetailTags }),
@@ -361,8 +368,7 @@ export const WebGoodsInfo = StrictObject({
   market_hash_name: Type.String(),
   icon_url: Type.String(),
   original_icon_url: Type.String(),
-  platform_price: MoneyString,
-  platform_price_cny: MoneyString,
+  ...PlatformPriceCnyFields,
   sell_min_price: MoneyString,
   sell_reference_price: MoneyString,
   market_min_price: MoneyString,
@@ -422,12 +428,18 @@ export const CATALOG_SORTS = [
   "transacted_num.desc",
 ] as const;
 
-/** The reference's "Catalog item". */
+/**
+ * The reference's "Catalog item", with the fields the real service's catalog carries and its
+ * tools read (docs/design.md section 8): `market_min_price` is a money string as there.
+ */
 export const CatalogItem = StrictObject({
   id: Type.Integer(),
+  appid: Type.Integer(),
+  game: RecordGame,
   market_hash_name: Type.String(),
   name: Type.String(),
   short_name: Type.String(),
+  description: Type.Null(),
   buy_max_price: MoneyString,
   sell_min_price: MoneyString,
   sell_reference_price: MoneyString,
@@ -435,14 +447,19 @@ export const CatalogItem = StrictObject({
   buy_num: Type.Integer(),
   sell_num: Type.Integer(),
   transacted_num: Type.Integer(),
-  market_min_price: Type.Integer({ description: "lowest price of any listing on sale, in fen" }),
-  platform_market_url: Type.String({ format: "uri" }),
+  market_min_price: MoneyString,
+  ...PlatformMarketUrlFields,
   can_bargain: Type.Boolean(),
+  bookmarked: Type.Boolean({ description: "the signed-in viewer bookmarked the goods" }),
+  has_buff_price_history: Type.Boolean({
+    description: "the goods has a completed trade, so a price history",
+  }),
+  can_search_by_tournament: Type.Boolean({ description: "always false: no route filters by tournament" }),
   goods_info: StrictObject({
     icon_url: Type.String({ format: "uri" }),
     original_icon_url: Type.String({ format: "uri" }),
-    platform_price: MoneyString,
-    platform_price_cny: MoneyString,
+    item_id: Type.Null(),
+    ...PlatformPriceCnyFields,
     info: StrictObject({ tags: GoodsTags }),
   }),
 });

@@ -7,6 +7,7 @@ import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-
 import { phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
 import { readListingFigures } from "../listings/listing-figures.ts";
+import { platformPriceCnyFields } from "../market/platform-names.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
@@ -156,8 +157,7 @@ export function toWebGoodsInfo(goods: GoodsRecord, figures: MarketFigures) {
     market_hash_name: goods.market_hash_name,
     icon_url: goods.icon_url,
     original_icon_url: goods.icon_url,
-    platform_price: formatMoney(figures.sellMin),
-    platform_price_cny: formatMoney(figures.sellMin),
+    ...platformPriceCnyFields(figures.sellMin),
     sell_min_price: formatMoney(figures.sellMin),
     sell_reference_price: formatMoney(figures.lastTradePrice),
     market_min_price: formatMoney(figures.marketMin),
