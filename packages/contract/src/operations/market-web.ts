@@ -11,6 +11,7 @@ import {
   StrictObject,
   Text,
   UnixSeconds,
+  Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import {
@@ -33,8 +34,6 @@ import {
 function InternalOk<Data extends Parameters<typeof StrictObject>[0]>(data: Data) {
   return Type.Object({ code: Type.Literal("OK"), data: StrictObject(data), msg: Type.Null() });
 }
-
-export const WebGame = Type.Enum(["csgo"], { description: "game: csgo (website routes)" });
 
 const GoodsIdQuery = GoodsId;
 
@@ -259,7 +258,7 @@ export const getGoodsInfo = defineOperation({
   envelope: "internal",
   summary: "One goods' catalog details, live market figures and the filters its pages accept",
   tags: ["Website"],
-  querystring: Type.Object({ game: WebGame, goods_id: GoodsIdQuery }),
+  querystring: Type.Object({ game: Cs2Game, goods_id: GoodsIdQuery }),
   response: InternalOk(GoodsDetails.properties),
 });
 
@@ -391,7 +390,7 @@ export const getGoodsSellOrders = defineOperation({
   summary: "Listings of one goods, 10 a page, with their goods, sellers and the viewer's bookmarks",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     goods_id: GoodsIdQuery,
     page_num: PageNum,
     sort_by: Type.Enum([...GOODS_SELL_ORDER_SORTS], { default: "default" }),
@@ -476,7 +475,7 @@ export const listCatalogGoods = defineOperation({
   summary: "The catalog with each goods' market figures: search, tag and price filters, sorts",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     page_num: PageNum,
     page_size: PageSize(80, 20),
     search: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
@@ -508,7 +507,7 @@ export const getPriceHistory = defineOperation({
   summary: "Daily median price of one goods' completed trades over 7, 30 or 180 days (UTC days)",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     goods_id: GoodsIdQuery,
     days: Type.Integer({ enum: [7, 30, 180], default: 30 }),
   }),
@@ -551,7 +550,7 @@ export const getBillOrders = defineOperation({
   envelope: "internal",
   summary: "The 20 latest completed trades of one goods, newest first",
   tags: ["Website"],
-  querystring: Type.Object({ game: WebGame, goods_id: GoodsIdQuery }),
+  querystring: Type.Object({ game: Cs2Game, goods_id: GoodsIdQuery }),
   response: InternalOk({ items: Type.Array(BillOrder), total_count: Type.Integer() }),
 });
 

@@ -452,7 +452,7 @@ describe("website goods pages", () => {
     const unknown = await get("/api/market/goods/sell_order?game=csgo&goods_id=999999999");
     assert.equal(unknown.statusCode, 404);
     assert.match(unknown.json().error, /^goods_id: /);
-    const game = await get(`/api/market/goods/info?game=cs2&goods_id=${ids[REDLINE]}`);
+    const game = await get(`/api/market/goods/info?game=dota2&goods_id=${ids[REDLINE]}`);
     assert.equal(game.statusCode, 400);
     assert.match(game.json().error, /^game/);
     assert.match((await get("/api/market/goods/info?game=csgo")).json().error, /goods_id/);
