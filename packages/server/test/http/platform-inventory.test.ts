@@ -221,8 +221,8 @@ describe("GET /api/market/developer/platform/inventory", () => {
       assert.equal(response.json().code, "Invalid Argument", query);
       assert.match(response.json().msg, message, query);
     }
-    const wrongGame = await t.as(trader.token, "GET", `${PATH}?game=csgo&platformid=${trader.platformid}`);
-    assert.equal(wrongGame.json().msg, "game: must be one of cs2");
+    const wrongGame = await t.as(trader.token, "GET", `${PATH}?game=dota2&platformid=${trader.platformid}`);
+    assert.equal(wrongGame.json().msg, "game: must be one of cs2, csgo");
     const noPlatform = await t.as(trader.token, "GET", `${PATH}?game=cs2`);
     assert.equal(noPlatform.json().msg, "platformid: required");
     const badPlatform = await t.as(trader.token, "GET", `${PATH}?game=cs2&platformid=12345`);
