@@ -14,7 +14,7 @@ import {
   Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { WebUserInfos } from "./market-web.ts";
+import { GoodsPageSize, WebUserInfos } from "./market-web.ts";
 import { PlatformId } from "./platform.ts";
 
 export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);
@@ -240,6 +240,7 @@ export const getBuyOrderBook = defineOperation({
     game: Cs2Game,
     goods_id: GoodsId,
     page_num: PageNum,
+    page_size: GoodsPageSize,
   }),
   response: InternalOk({
     items: Type.Array(BookBuyOrder),

@@ -262,6 +262,13 @@ export const getGoodsInfo = defineOperation({
   response: InternalOk(GoodsDetails.properties),
 });
 
+/**
+ * The largest page of the goods pages' listings and buy-order book: the catalog's, the largest
+ * page the real website's tools ask for; 10 by default as there (docs/design.md section 8).
+ */
+export const GOODS_PAGE_SIZE_MAX = 80;
+export const GoodsPageSize = PageSize(GOODS_PAGE_SIZE_MAX, 10);
+
 /** Sorts of the website's listings of one goods; `default` is the cheapest first. */
 export const GOODS_SELL_ORDER_SORTS = [
   "default",
@@ -387,12 +394,14 @@ export const getGoodsSellOrders = defineOperation({
   path: "/api/market/goods/sell_order",
   access: "public",
   envelope: "internal",
-  summary: "Listings of one goods, 10 a page, with their goods, sellers and the viewer's bookmarks",
+  summary:
+    "Listings of one goods, 10 a page (up to 80), with their goods, sellers and the viewer's bookmarks",
   tags: ["Website"],
   querystring: Type.Object({
     game: Cs2Game,
     goods_id: GoodsIdQuery,
     page_num: PageNum,
+    page_size: GoodsPageSize,
     sort_by: Type.Enum([...GOODS_SELL_ORDER_SORTS], { default: "default" }),
     mode: Type.Optional(Type.Enum([...LISTING_MODES])),
     allow_tradable_cooldown: Type.Integer({ enum: [0, 1], default: 1 }),
