@@ -45,11 +45,15 @@ export class WebClient {
     return answer.body;
   }
 
-  /** The public buy-order book of one goods, best price first. */
-  async getBuyOrderBook(goodsId: number, pageNum = 1): Promise<OperationResponse<typeof getBuyOrderBook>> {
+  /** The public buy-order book of one goods, best price first, 10 orders a page unless told (up to 80). */
+  async getBuyOrderBook(
+    goodsId: number,
+    pageNum = 1,
+    pageSize = 10,
+  ): Promise<OperationResponse<typeof getBuyOrderBook>> {
     return (
       await callOperation(this.#options, getBuyOrderBook, {
-        query: { game: "csgo", goods_id: goodsId, page_num: pageNum },
+        query: { game: "csgo", goods_id: goodsId, page_num: pageNum, page_size: pageSize },
         headers: this.#cookieHeader(),
       })
     ).body;
@@ -65,7 +69,7 @@ export class WebClient {
     ).body;
   }
 
-  /** The listings of one goods, 10 a page, cheapest first unless `sort_by` says otherwise. */
+  /** The listings of one goods, 10 a page unless `page_size` says (up to 80), cheapest first unless `sort_by` does. */
   async getGoodsSellOrders(
     goodsId: number,
     options: Partial<Omit<OperationQuery<typeof getGoodsSellOrders>, "game" | "goods_id">> = {},
@@ -74,6 +78,7 @@ export class WebClient {
       await callOperation(this.#options, getGoodsSellOrders, {
         query: {
           page_num: 1,
+          page_size: 10,
           sort_by: "default",
           allow_tradable_cooldown: 1,
           ...options,

@@ -113,6 +113,14 @@ export const Nickname = Type.String({
  * nothing else, so that no record can name the game otherwise.
  */
 export const RECORD_GAME = "csgo" as const;
+/**
+ * `game` wherever CS2 is asked for: `cs2` (the reference's name) or `csgo` (the real website's,
+ * which the tools written for it send by default). Both name the same game on every operation
+ * and website route; records still carry `RecordGame` (docs/design.md section 7).
+ */
+export const CS2_GAMES = ["cs2", "csgo"] as const;
+export const Cs2Game = Type.Enum([...CS2_GAMES], { description: "game: cs2 or csgo (the same game)" });
+
 export const RecordGame = Type.Literal(RECORD_GAME, { description: "always csgo (reference convention 6)" });
 
 /** The last second of year 9999: beyond it no date type agrees (PostgreSQL, JavaScript, ISO 8601). */

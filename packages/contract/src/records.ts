@@ -54,6 +54,26 @@ export const AssetInfo = Type.Object({
 });
 export type AssetInfo = Static<typeof AssetInfo>;
 
+/**
+ * The platform's price of a goods under both names: the reference renames the real service's
+ * `steam_*` fields to `platform_*`, and the tools written for the real service read `steam_*`;
+ * every record carries both, with one value (docs/design.md section 7).
+ */
+export const PlatformPriceFields = { platform_price: MoneyString, steam_price: MoneyString };
+
+/** `PlatformPriceFields` with their `_cny` twins (all amounts here are yuan). */
+export const PlatformPriceCnyFields = {
+  ...PlatformPriceFields,
+  platform_price_cny: MoneyString,
+  steam_price_cny: MoneyString,
+};
+
+/** The goods' page on the game platform's community market, under both names as above. */
+export const PlatformMarketUrlFields = {
+  platform_market_url: Type.String({ format: "uri" }),
+  steam_market_url: Type.String({ format: "uri" }),
+};
+
 /** The reference's inventory item record. `state`: 0 tradable, 1 in trade cooldown, 2 on sale. */
 export const InventoryItem = Type.Object({
   appid: Type.Integer(),
@@ -61,7 +81,7 @@ export const InventoryItem = Type.Object({
   assetid: Type.String(),
   market_hash_name: Type.String(),
   goods_id: Type.Integer(),
-  platform_price: MoneyString,
+  ...PlatformPriceFields,
   sell_min_price: MoneyString,
   buy_max_price: MoneyString,
   tradable: Type.Boolean(),

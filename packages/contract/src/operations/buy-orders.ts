@@ -11,10 +11,11 @@ import {
   StrictObject,
   Text,
   UnixSeconds,
+  Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { WebUserInfos } from "./market-web.ts";
-import { OfficialGame, PlatformId } from "./platform.ts";
+import { GoodsPageSize, WebUserInfos } from "./market-web.ts";
+import { PlatformId } from "./platform.ts";
 
 export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);
 
@@ -63,7 +64,7 @@ export const createBuyOrder = defineOperation({
   envelope: "official",
   summary: "Creates a buy order; it buys eligible listings at or below its price at once, then waits",
   tags: ["Buy orders"],
-  body: StrictObject({ game: OfficialGame, ...BuyOrderBody }),
+  body: StrictObject({ game: Cs2Game, ...BuyOrderBody }),
   response: OwnBuyOrderRecord,
 });
 
@@ -94,7 +95,7 @@ export const listBuyOrders = defineOperation({
   envelope: "official",
   summary: "The caller's buy orders, newest first, by state, creation time and delivery account",
   tags: ["Buy orders"],
-  querystring: Type.Object({ game: OfficialGame, ...ListBuyOrdersQuery }),
+  querystring: Type.Object({ game: Cs2Game, ...ListBuyOrdersQuery }),
   response: BuyOrderPage,
 });
 
@@ -109,7 +110,7 @@ export const cancelBuyOrders = defineOperation({
   envelope: "official",
   summary: "Cancels buy orders; answers OK or a message per id; units already matched finish their trades",
   tags: ["Buy orders"],
-  body: StrictObject({ game: OfficialGame, buy_order_ids: BuyOrderIds }),
+  body: StrictObject({ game: Cs2Game, buy_order_ids: BuyOrderIds }),
   response: Type.Record(Type.String(), Type.String()),
 });
 
@@ -124,7 +125,7 @@ export const supplyBuyOrder = defineOperation({
     "Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid",
   tags: ["Buy orders"],
   body: StrictObject({
-    game: OfficialGame,
+    game: Cs2Game,
     buy_order_id: IdString,
     assets: Type.Array(
       Type.String({ pattern: "^\\d{1,15}$", description: "an assetid of at most 15 digits" }),
@@ -236,9 +237,10 @@ export const getBuyOrderBook = defineOperation({
   summary: "The buy-order book of one goods: best price first, orders of offline buyers hidden",
   tags: ["Website"],
   querystring: Type.Object({
-    game: Type.Enum(["csgo"], { description: "game: csgo (website routes)" }),
+    game: Cs2Game,
     goods_id: GoodsId,
     page_num: PageNum,
+    page_size: GoodsPageSize,
   }),
   response: InternalOk({
     items: Type.Array(BookBuyOrder),

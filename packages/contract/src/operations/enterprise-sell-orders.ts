@@ -1,8 +1,7 @@
 import { Type } from "typebox";
-import { MarketHashName, MoneyString, PageNum, PageSize, RecordGame } from "../common.ts";
+import { MarketHashName, MoneyString, PageNum, PageSize, RecordGame, Cs2Game } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo, ListingFigureFields } from "../records.ts";
-import { OfficialGame } from "./platform.ts";
 
 /**
  * The reference's fixed paint-wear intervals of `enterprise/goods/sell_order`, as `[min, max]`
@@ -79,7 +78,7 @@ export const getEnterpriseSellOrders = defineOperation({
     distinctGoods: { perDay: 200, field: "market_hash_name", in: "query" },
   },
   querystring: Type.Object({
-    game: OfficialGame,
+    game: Cs2Game,
     market_hash_name: MarketHashName,
     min_paintwear: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: "with max_paintwear: one of the fixed intervals" }),

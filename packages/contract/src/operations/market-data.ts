@@ -1,7 +1,15 @@
 import { Type } from "typebox";
-import { GoodsId, MarketHashName, MoneyInput, MoneyString, StrictObject, UnixSeconds } from "../common.ts";
+import {
+  GoodsId,
+  MarketHashName,
+  MoneyInput,
+  MoneyString,
+  StrictObject,
+  UnixSeconds,
+  Cs2Game,
+  CS2_GAMES,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { OfficialGame } from "./platform.ts";
 
 /** The reference's market price entry, with the sales fields of `GET /api/market/items`. */
 export const ItemPriceEntry = Type.Object({
@@ -23,7 +31,7 @@ export const getMarketItems = defineOperation({
   tags: ["Market data"],
   limits: { daily: 500 },
   querystring: Type.Object({
-    game: OfficialGame,
+    game: Cs2Game,
     min_price: Type.Optional(MoneyInput),
     goods_id: Type.Optional(GoodsId),
     market_hash_name: Type.Optional(MarketHashName),
@@ -37,7 +45,9 @@ export const getMarketItems = defineOperation({
 });
 
 /** `game` of the enterprise price operations: CS2, or Dota 2 (answered from its catalog, empty today). */
-export const EnterpriseGame = Type.Enum(["cs2", "dota2"], { description: "game: cs2 or dota2" });
+export const EnterpriseGame = Type.Enum([...CS2_GAMES, "dota2"], {
+  description: "game: cs2 (or csgo) or dota2",
+});
 
 /** A liquidity rank as the reference writes it: a percentile with two decimals, `"87.52%"`. */
 export const LiquidityRank = Type.String({ pattern: "^\\d{1,3}\\.\\d{2}%$", examples: ["87.52%"] });
@@ -98,10 +108,13 @@ export const getFloatItems = defineOperation({
     daily: 500,
     distinctGoods: { perDay: 200, fields: ["goods_ids", "market_hash_names"], in: "body" },
   },
+  // `game` may be left out (the tools of the real service do): this operation answers CS2 only.
+  // `min_price` is sent by those tools too; it filters as on `GET /api/market/items`.
   body: StrictObject({
-    game: OfficialGame,
+    game: Type.Optional(Cs2Game),
     goods_ids: Type.Optional(Type.Array(GoodsId, { maxItems: 200 })),
     market_hash_names: Type.Optional(Type.Array(MarketHashName, { maxItems: 200 })),
+    min_price: Type.Optional(MoneyInput),
   }),
   response: Type.Object({
     info: Type.Array(FloatItemsEntry),
@@ -195,7 +208,7 @@ export const getLiquidityRanks = defineOperation({
     "Liquidity rank (percentile of the last 30 days' trades) of one goods, or of every goods on the market",
   tags: ["Enterprise"],
   limits: { daily: 5000 },
-  querystring: Type.Object({ game: OfficialGame, ...GoodsChoice }),
+  querystring: Type.Object({ game: Cs2Game, ...GoodsChoice }),
   response: Type.Object({
     info: Type.Array(LiquidityRankEntry),
     req_remaining: Type.Integer(),

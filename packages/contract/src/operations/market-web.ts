@@ -11,9 +11,18 @@ import {
   StrictObject,
   Text,
   UnixSeconds,
+  Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { InspectInfo, KeychainEntry, ListingFigureFields, StickerEntry, TournamentTag } from "../records.ts";
+import {
+  InspectInfo,
+  KeychainEntry,
+  ListingFigureFields,
+  PlatformMarketUrlFields,
+  PlatformPriceCnyFields,
+  StickerEntry,
+  TournamentTag,
+} from "../records.ts";
 
 /**
  * The website's goods pages (reference: Internal routes; docs/design.md section 8): goods details,
@@ -25,8 +34,6 @@ import { InspectInfo, KeychainEntry, ListingFigureFields, StickerEntry, Tourname
 function InternalOk<Data extends Parameters<typeof StrictObject>[0]>(data: Data) {
   return Type.Object({ code: Type.Literal("OK"), data: StrictObject(data), msg: Type.Null() });
 }
-
-export const WebGame = Type.Enum(["csgo"], { description: "game: csgo (website routes)" });
 
 const GoodsIdQuery = GoodsId;
 
@@ -159,7 +166,7 @@ export const GoodsDetails = StrictObject({
   short_name: Type.String(),
   super_short_name: Type.String(),
   market_hash_name: Type.String(),
-  platform_market_url: Type.String(),
+  ...PlatformMarketUrlFields,
   container_type: Type.String(),
   buy_max_price: MoneyString,
   sell_min_price: MoneyString,
@@ -204,8 +211,7 @@ export const GoodsDetails = StrictObject({
     icon_url: Type.String(),
     original_icon_url: Type.String(),
     normal_icon_url: Type.String(),
-    platform_price: MoneyString,
-    platform_price_cny: MoneyString,
+    ...PlatformPriceCnyFields,
     item_id: Type.Null(),
     search_tag: Type.Null(),
     info: StrictObject({ tags: DetailTags }),
@@ -252,9 +258,16 @@ export const getGoodsInfo = defineOperation({
   envelope: "internal",
   summary: "One goods' catalog details, live market figures and the filters its pages accept",
   tags: ["Website"],
-  querystring: Type.Object({ game: WebGame, goods_id: GoodsIdQuery }),
+  querystring: Type.Object({ game: Cs2Game, goods_id: GoodsIdQuery }),
   response: InternalOk(GoodsDetails.properties),
 });
+
+/**
+ * The largest page of the goods pages' listings and buy-order book: the catalog's, the largest
+ * page the real website's tools ask for; 10 by default as there (docs/design.md section 8).
+ */
+export const GOODS_PAGE_SIZE_MAX = 80;
+export const GoodsPageSize = PageSize(GOODS_PAGE_SIZE_MAX, 10);
 
 /** Sorts of the website's listings of one goods; `default` is the cheapest first. */
 export const GOODS_SELL_ORDER_SORTS = [
@@ -361,8 +374,7 @@ export const WebGoodsInfo = StrictObject({
   market_hash_name: Type.String(),
   icon_url: Type.String(),
   original_icon_url: Type.String(),
-  platform_price: MoneyString,
-  platform_price_cny: MoneyString,
+  ...PlatformPriceCnyFields,
   sell_min_price: MoneyString,
   sell_reference_price: MoneyString,
   market_min_price: MoneyString,
@@ -382,12 +394,14 @@ export const getGoodsSellOrders = defineOperation({
   path: "/api/market/goods/sell_order",
   access: "public",
   envelope: "internal",
-  summary: "Listings of one goods, 10 a page, with their goods, sellers and the viewer's bookmarks",
+  summary:
+    "Listings of one goods, 10 a page (up to 80), with their goods, sellers and the viewer's bookmarks",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     goods_id: GoodsIdQuery,
     page_num: PageNum,
+    page_size: GoodsPageSize,
     sort_by: Type.Enum([...GOODS_SELL_ORDER_SORTS], { default: "default" }),
     mode: Type.Optional(Type.Enum([...LISTING_MODES])),
     allow_tradable_cooldown: Type.Integer({ enum: [0, 1], default: 1 }),
@@ -422,12 +436,18 @@ export const CATALOG_SORTS = [
   "transacted_num.desc",
 ] as const;
 
-/** The reference's "Catalog item". */
+/**
+ * The reference's "Catalog item", with the fields the real service's catalog carries and its
+ * tools read (docs/design.md section 8): `market_min_price` is a money string as there.
+ */
 export const CatalogItem = StrictObject({
   id: Type.Integer(),
+  appid: Type.Integer(),
+  game: RecordGame,
   market_hash_name: Type.String(),
   name: Type.String(),
   short_name: Type.String(),
+  description: Type.Null(),
   buy_max_price: MoneyString,
   sell_min_price: MoneyString,
   sell_reference_price: MoneyString,
@@ -435,14 +455,19 @@ export const CatalogItem = StrictObject({
   buy_num: Type.Integer(),
   sell_num: Type.Integer(),
   transacted_num: Type.Integer(),
-  market_min_price: Type.Integer({ description: "lowest price of any listing on sale, in fen" }),
-  platform_market_url: Type.String({ format: "uri" }),
+  market_min_price: MoneyString,
+  ...PlatformMarketUrlFields,
   can_bargain: Type.Boolean(),
+  bookmarked: Type.Boolean({ description: "the signed-in viewer bookmarked the goods" }),
+  has_buff_price_history: Type.Boolean({
+    description: "the goods has a completed trade, so a price history",
+  }),
+  can_search_by_tournament: Type.Boolean({ description: "always false: no route filters by tournament" }),
   goods_info: StrictObject({
     icon_url: Type.String({ format: "uri" }),
     original_icon_url: Type.String({ format: "uri" }),
-    platform_price: MoneyString,
-    platform_price_cny: MoneyString,
+    item_id: Type.Null(),
+    ...PlatformPriceCnyFields,
     info: StrictObject({ tags: GoodsTags }),
   }),
 });
@@ -459,7 +484,7 @@ export const listCatalogGoods = defineOperation({
   summary: "The catalog with each goods' market figures: search, tag and price filters, sorts",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     page_num: PageNum,
     page_size: PageSize(80, 20),
     search: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
@@ -491,7 +516,7 @@ export const getPriceHistory = defineOperation({
   summary: "Daily median price of one goods' completed trades over 7, 30 or 180 days (UTC days)",
   tags: ["Website"],
   querystring: Type.Object({
-    game: WebGame,
+    game: Cs2Game,
     goods_id: GoodsIdQuery,
     days: Type.Integer({ enum: [7, 30, 180], default: 30 }),
   }),
@@ -534,7 +559,7 @@ export const getBillOrders = defineOperation({
   envelope: "internal",
   summary: "The 20 latest completed trades of one goods, newest first",
   tags: ["Website"],
-  querystring: Type.Object({ game: WebGame, goods_id: GoodsIdQuery }),
+  querystring: Type.Object({ game: Cs2Game, goods_id: GoodsIdQuery }),
   response: InternalOk({ items: Type.Array(BillOrder), total_count: Type.Integer() }),
 });
 

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MoneyInput, PageNum, PageSize, StrictObject, Text } from "../common.ts";
+import { MoneyInput, PageNum, PageSize, StrictObject, Text, Cs2Game } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { InventoryItem } from "../records.ts";
 
@@ -9,8 +9,6 @@ export const PlatformId = Type.String({
   description: "a 17-digit platform account id starting 7656119",
   examples: ["76561198012345678"],
 });
-
-export const OfficialGame = Type.Enum(["cs2"], { description: "game: cs2" });
 
 export const INVENTORY_SORTS = [
   "time.asc",
@@ -34,7 +32,7 @@ export const getPlatformInventory = defineOperation({
   summary: "Lists the items of a platform account bound to the caller",
   tags: ["Inventory and account"],
   querystring: Type.Object({
-    game: OfficialGame,
+    game: Cs2Game,
     platformid: PlatformId,
     page_num: PageNum,
     page_size: PageSize(100, 20),

@@ -11,10 +11,11 @@ import {
   StrictObject,
   Text,
   UnixSeconds,
+  Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
-import { OfficialGame, PlatformId } from "./platform.ts";
+import { PlatformId } from "./platform.ts";
 
 const OrderId = Type.String({ pattern: "^[1-9]\\d{0,14}$", description: "an order id of at most 15 digits" });
 const PayMethod = Type.Enum(["balance", "margin", "wallet", "bankcard"]);
@@ -55,7 +56,7 @@ export const SellOrderHistoryRecord = Type.Object({
 });
 
 const ListBody = {
-  game: OfficialGame,
+  game: Cs2Game,
   page_num: PageNum,
   page_size: PageSize(100, 20),
   goods_id: Type.Optional(GoodsId),
@@ -82,7 +83,7 @@ export const purchaseOrders = defineOperation({
   summary: "Buys standard goods immediately: the cheapest listings at or below max_price, up to quantity",
   tags: ["Purchases"],
   body: StrictObject({
-    game: OfficialGame,
+    game: Cs2Game,
     items: Type.Array(
       StrictObject(
         {
@@ -135,7 +136,7 @@ export const cancelPurchaseOrders = defineOperation({
   envelope: "official",
   summary: "Cancels purchases that waited at least 30 minutes for the seller's offer, refunding them",
   tags: ["Purchases"],
-  body: StrictObject({ game: OfficialGame, order_ids: Type.Array(OrderId, { minItems: 1, maxItems: 100 }) }),
+  body: StrictObject({ game: Cs2Game, order_ids: Type.Array(OrderId, { minItems: 1, maxItems: 100 }) }),
   response: Type.Object({
     success_list: Type.Array(Type.String()),
     error_list: Type.Record(Type.String(), Type.String()),
@@ -152,7 +153,7 @@ export const purchaseQuantity = defineOperation({
   summary: "How many units of a goods a purchase could take now",
   tags: ["Purchases"],
   querystring: Type.Object({
-    game: OfficialGame,
+    game: Cs2Game,
     goods_id: Type.Optional(GoodsId),
     market_hash_name: Type.Optional(MarketHashName),
     max_price: Type.Optional(MoneyInput),

@@ -1,8 +1,17 @@
 import { Type } from "typebox";
-import { MoneyInput, MoneyString, PageNum, PageSize, RecordGame, StrictObject, Text } from "../common.ts";
+import {
+  MoneyInput,
+  MoneyString,
+  PageNum,
+  PageSize,
+  RecordGame,
+  StrictObject,
+  Text,
+  Cs2Game,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo, ListingFigureFields } from "../records.ts";
-import { OfficialGame, PlatformId } from "./platform.ts";
+import { PlatformId } from "./platform.ts";
 
 /** The reference's on-sale listing record (own listings). */
 export const OnSaleListing = Type.Object({
@@ -43,7 +52,7 @@ export const listItems = defineOperation({
   summary: "Puts up to 200 items of bound platform accounts on sale; answers OK or a message per assetid",
   tags: ["Sell orders"],
   body: StrictObject({
-    game: OfficialGame,
+    game: Cs2Game,
     assets: Type.Array(
       StrictObject({
         assetid: AssetId,
@@ -79,7 +88,7 @@ export const delistItems = defineOperation({
   summary: "Removes up to 50 of the caller's listings from sale; answers OK or a message per sell order id",
   tags: ["Sell orders"],
   body: StrictObject({
-    game: OfficialGame,
+    game: Cs2Game,
     sell_orders: Type.Array(SellOrderId, { minItems: 1, maxItems: 50 }),
   }),
   response: PerItem,
@@ -96,7 +105,7 @@ export const repriceItems = defineOperation({
     "Changes the prices of up to 200 of the caller's listings; answers OK or a message per sell order id",
   tags: ["Sell orders"],
   body: StrictObject({
-    game: OfficialGame,
+    game: Cs2Game,
     sell_orders: Type.Array(StrictObject({ sell_order_id: SellOrderId, price: MoneyInput }), {
       minItems: 1,
       maxItems: 200,
@@ -126,7 +135,7 @@ export const getOnSale = defineOperation({
   summary: "The caller's listings on sale, filtered, sorted and paginated",
   tags: ["Sell orders"],
   querystring: Type.Object({
-    game: OfficialGame,
+    game: Cs2Game,
     platformid: Type.Optional(PlatformId),
     min_price: Type.Optional(MoneyInput),
     max_price: Type.Optional(MoneyInput),

@@ -544,9 +544,10 @@ describe("buy orders", () => {
     assert.deepEqual(Object.keys(unknown.json()).sort(), ["code", "error", "extra"]);
     const wrongGame = await t.app.inject({
       method: "GET",
-      url: `/api/market/goods/buy_order?game=cs2&goods_id=${redlineId}`,
+      url: `/api/market/goods/buy_order?game=dota2&goods_id=${redlineId}`,
     });
     assert.equal(wrongGame.statusCode, 400);
+    assert.match(wrongGame.json().error, /^game: must be one of cs2, csgo/);
   });
 
   test("sandbox: create, list and cancel buy orders for any user", async () => {

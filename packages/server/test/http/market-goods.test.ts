@@ -22,7 +22,7 @@ const FADE = "★ Karambit | Fade (Factory New)";
 /** The reference's field lists ("Goods details", "Internal sell listing item", "Catalog item"). */
 const GOODS_DETAILS_FIELDS = (
   "id appid transacted_num user_show_count recent_sold_count buy_num sell_num rent_num auction_num pre_sell_num " +
-  "game name short_name super_short_name market_hash_name platform_market_url container_type buy_max_price " +
+  "game name short_name super_short_name market_hash_name platform_market_url steam_market_url container_type buy_max_price " +
   "sell_min_price sell_reference_price quick_price market_min_price pre_sell_min_price description item_id " +
   "wiki_link has_fade_name can_buy can_sort_by_heat support_name_tag support_charm has_paintwear_rank " +
   "bookmarked has_rune has_overprint_name is_container has_related has_buff_price_history " +
@@ -33,7 +33,7 @@ const GOODS_DETAILS_FIELDS = (
   "rent_sort_by_fields auction_sort_by_fields pre_sell_sort_by_fields share_data keychain_color_img"
 ).split(" ");
 const GOODS_INFO_FIELDS = (
-  "icon_url original_icon_url normal_icon_url platform_price platform_price_cny item_id search_tag info " +
+  "icon_url original_icon_url normal_icon_url platform_price platform_price_cny steam_price steam_price_cny item_id search_tag info " +
   "can_inspect can_3d_inspect can_display_inspect can_preview can_preview_upload can_search_by_sticker " +
   "can_search_by_patch can_search_by_tournament can_specific_buy can_specific_paintwear_buy " +
   "can_specific_fade_buy specific specific_paintwear_buying_choices specific_fade_buying_ranges wear_rank_order_list"
@@ -57,14 +57,16 @@ const SELL_ENVELOPE_FIELDS =
   );
 const WEB_GOODS_INFO_FIELDS = (
   "appid game goods_id name short_name market_hash_name icon_url original_icon_url platform_price " +
-  "platform_price_cny sell_min_price sell_reference_price market_min_price can_inspect can_3d_inspect is_charm " +
+  "platform_price_cny steam_price steam_price_cny sell_min_price sell_reference_price market_min_price can_inspect " +
+  "can_3d_inspect is_charm " +
   "description item_id keychain_color_img tags"
 ).split(" ");
 const USER_INFO_FIELDS =
   "avatar avatar_safe nickname shop_id user_id is_auto_accept is_premium_vip seller_level v_types".split(" ");
 const CATALOG_ITEM_FIELDS = (
-  "id market_hash_name name short_name buy_max_price sell_min_price sell_reference_price quick_price buy_num " +
-  "sell_num transacted_num market_min_price platform_market_url can_bargain goods_info"
+  "id appid game market_hash_name name short_name description buy_max_price sell_min_price sell_reference_price " +
+  "quick_price buy_num sell_num transacted_num market_min_price platform_market_url steam_market_url can_bargain " +
+  "bookmarked has_buff_price_history can_search_by_tournament goods_info"
 ).split(" ");
 
 function assertFields(record: object, fields: string[], what: string) {
@@ -450,7 +452,7 @@ describe("website goods pages", () => {
     const unknown = await get("/api/market/goods/sell_order?game=csgo&goods_id=999999999");
     assert.equal(unknown.statusCode, 404);
     assert.match(unknown.json().error, /^goods_id: /);
-    const game = await get(`/api/market/goods/info?game=cs2&goods_id=${ids[REDLINE]}`);
+    const game = await get(`/api/market/goods/info?game=dota2&goods_id=${ids[REDLINE]}`);
     assert.equal(game.statusCode, 400);
     assert.match(game.json().error, /^game/);
     assert.match((await get("/api/market/goods/info?game=csgo")).json().error, /goods_id/);
@@ -547,7 +549,7 @@ describe("website goods pages", () => {
     assert.equal(redline.sell_num, expected.sell_num);
     assert.equal(redline.buy_max_price, expected.buy_max_price);
     assert.equal(redline.buy_num, expected.buy_num);
-    assert.equal(redline.market_min_price, expected.market_min);
+    assert.equal(redline.market_min_price, formatMoney(expected.market_min));
     assert.equal(redline.can_bargain, true);
     assert.equal(items[0]!.id, ids[REDLINE], "sell_num.desc puts the goods on sale first");
 

@@ -328,7 +328,7 @@ describe("price operations", () => {
         /^market_hash_name: /,
       ],
       ["GET", "/api/market/enterprise/items?game=cs2&min_price=1.234", undefined, /^min_price: /],
-      ["GET", "/api/market/enterprise/items?game=csgo", undefined, /^game: /],
+      ["GET", "/api/market/enterprise/items?game=dota3", undefined, /^game: /],
       ["GET", "/api/market/enterprise/items?game=cs2&high_liquidity=2", undefined, /^high_liquidity: /],
       [
         "GET",

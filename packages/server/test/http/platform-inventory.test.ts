@@ -89,6 +89,7 @@ describe("GET /api/market/developer/platform/inventory", () => {
       "sell_min_price",
       "state",
       "state_text",
+      "steam_price",
       "tradable",
       "tradable_time",
     ]);
@@ -96,6 +97,7 @@ describe("GET /api/market/developer/platform/inventory", () => {
     assert.equal(named.game, "csgo");
     assert.equal(named.market_hash_name, "AK-47 | Redline (Field-Tested)");
     assert.equal(named.platform_price, "0.00");
+    assert.equal(named.steam_price, named.platform_price, "the real service's name for the same price");
     assert.equal(named.sell_min_price, "0.00");
     assert.equal(named.buy_max_price, "0.00");
     assert.equal(named.tradable, true);
@@ -219,8 +221,8 @@ describe("GET /api/market/developer/platform/inventory", () => {
       assert.equal(response.json().code, "Invalid Argument", query);
       assert.match(response.json().msg, message, query);
     }
-    const wrongGame = await t.as(trader.token, "GET", `${PATH}?game=csgo&platformid=${trader.platformid}`);
-    assert.equal(wrongGame.json().msg, "game: must be one of cs2");
+    const wrongGame = await t.as(trader.token, "GET", `${PATH}?game=dota2&platformid=${trader.platformid}`);
+    assert.equal(wrongGame.json().msg, "game: must be one of cs2, csgo");
     const noPlatform = await t.as(trader.token, "GET", `${PATH}?game=cs2`);
     assert.equal(noPlatform.json().msg, "platformid: required");
     const badPlatform = await t.as(trader.token, "GET", `${PATH}?game=cs2&platformid=12345`);

@@ -144,7 +144,7 @@ describe("sell orders: list, delist, reprice, on sale", () => {
       game: "dota2",
       assets: [{ assetid: "1", price: 1 }],
     });
-    assert.equal(wrongGame.json().msg, "game: must be one of cs2");
+    assert.equal(wrongGame.json().msg, "game: must be one of cs2, csgo");
     const delistTooMany = await t.as(seller.token, "DELETE", ITEMS, {
       game: "cs2",
       sell_orders: Array.from({ length: 51 }, (_, i) => String(i + 1)),

@@ -9,9 +9,6 @@ import { phaseTagsOf } from "../catalog/phases.ts";
 import { findOrderGoods, publicBook } from "./public-book.ts";
 import type { SpecificGoods } from "./specific.ts";
 
-/** Orders per page of the website's buy-order book. */
-export const BOOK_PAGE_SIZE = 10;
-
 const PAY_METHODS = {
   any: { code: 1, text: "余额+保证金", channels: ["balance", "margin"] },
   balance: { code: 2, text: "余额", channels: ["balance"] },
@@ -23,7 +20,10 @@ const PAY_METHODS = {
  * that still want units, best price first and the oldest of equal prices first, as they fill;
  * orders of buyers who are offline are hidden (docs/design.md section 6).
  */
-export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: number; pageNum: number }) {
+export async function readBuyOrderBook(
+  ctx: DomainContext,
+  input: { goodsId: number; pageNum: number; pageSize: number },
+) {
   const goods = await findOrderGoods(ctx, input.goodsId);
   if (!goods) return fail("Not Found", `goods_id: no goods ${input.goodsId} in the catalog`);
   const book = publicBook(ctx.db).where("buy_orders.goods_id", "=", input.goodsId);
@@ -32,8 +32,8 @@ export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: num
     .selectAll("buy_orders")
     .orderBy("buy_orders.price", "desc")
     .orderBy("buy_orders.buy_order_id")
-    .limit(BOOK_PAGE_SIZE)
-    .offset((input.pageNum - 1) * BOOK_PAGE_SIZE)
+    .limit(input.pageSize)
+    .offset((input.pageNum - 1) * input.pageSize)
     .execute();
   const totalCount = Number(total);
   return ok({
@@ -67,9 +67,9 @@ export async function readBuyOrderBook(ctx: DomainContext, input: { goodsId: num
       };
     }),
     page_num: input.pageNum,
-    page_size: BOOK_PAGE_SIZE,
+    page_size: input.pageSize,
     total_count: totalCount,
-    total_page: Math.ceil(totalCount / BOOK_PAGE_SIZE),
+    total_page: Math.ceil(totalCount / input.pageSize),
     show_pay_method_icon: false,
     user_infos: await readUserInfos(
       ctx,

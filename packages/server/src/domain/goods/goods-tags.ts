@@ -49,11 +49,6 @@ export const LISTING_TAG_CATEGORIES = [
 /** The tag groups of goods details. */
 export const DETAIL_TAG_CATEGORIES = ["type", "rarity", "weapon", "quality", "exterior"] as const;
 
-/** The goods' page on the game platform's community market. */
-export function platformMarketUrl(marketHashName: string): string {
-  return `https://steamcommunity.com/market/listings/730/${encodeURIComponent(marketHashName)}`;
-}
-
 /** Goods whose items can be inspected in game (they have a look of their own). */
 export function canInspect(type: string): boolean {
   return ["weapon", "knife", "gloves", "charm", "agent"].includes(type);

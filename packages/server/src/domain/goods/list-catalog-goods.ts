@@ -1,15 +1,19 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
+import { platformMarketUrlFields, platformPriceCnyFields } from "../market/platform-names.ts";
 import { parsePriceRange } from "../market/price-range.ts";
+import { bookmarkedIds } from "./bookmarks.ts";
 import { ok } from "../result.ts";
 import type { CatalogIndex, CatalogSort } from "./catalog-index.ts";
-import { LISTING_TAG_CATEGORIES, platformMarketUrl, tagObjects } from "./goods-tags.ts";
+import { LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures } from "./goods-page-figures.ts";
 
 /** Tag filters of the catalog: the query field and the tag category it matches. */
 const TAG_FILTERS = ["category", "category_group", "exterior", "quality", "rarity"] as const;
 
 export interface CatalogQuery {
+  /** The signed-in viewer, whose bookmarks the page shows. */
+  viewerId?: number;
   pageNum: number;
   pageSize: number;
   search?: string;
@@ -52,7 +56,7 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
   const page = matching.slice(offset, offset + query.pageSize).map((entry) => entry.goods);
   const ids = page.map((goods) => goods.goods_id);
   // Names and tags are in the in-memory catalog; the short name and the icon are not.
-  const [shown, figures] = await Promise.all([
+  const [shown, figures, bookmarked] = await Promise.all([
     ids.length === 0
       ? []
       : ctx.db
@@ -61,6 +65,7 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
           .where("goods_id", "in", ids)
           .execute(),
     readMarketFigures(ctx, ids),
+    bookmarkedIds(ctx, query.viewerId, "goods", ids),
   ]);
   const display = new Map(shown.map((row) => [row.goods_id, row]));
   const totalCount = matching.length;
@@ -70,9 +75,12 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
       const { short_name, icon_url } = display.get(goods.goods_id)!;
       return {
         id: goods.goods_id,
+        appid: 730,
+        game: RECORD_GAME,
         market_hash_name: goods.market_hash_name,
         name: goods.name,
         short_name,
+        description: null,
         buy_max_price: formatMoney(market.buyMax),
         sell_min_price: formatMoney(market.sellMin),
         sell_reference_price: formatMoney(market.lastTradePrice),
@@ -80,14 +88,19 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
         buy_num: market.buyNum,
         sell_num: market.sellNum,
         transacted_num: market.transactedNum,
-        market_min_price: market.marketMin,
-        platform_market_url: platformMarketUrl(goods.market_hash_name),
+        market_min_price: formatMoney(market.marketMin),
+        ...platformMarketUrlFields(goods.market_hash_name),
         can_bargain: market.canBargain,
+        bookmarked: bookmarked.has(goods.goods_id),
+        // The goods page's rules for the same two flags (read-goods-info.ts): a price history
+        // exists once a trade completed; no route filters by tournament.
+        has_buff_price_history: market.transactedNum > 0,
+        can_search_by_tournament: false,
         goods_info: {
           icon_url,
           original_icon_url: icon_url,
-          platform_price: formatMoney(market.sellMin),
-          platform_price_cny: formatMoney(market.sellMin),
+          item_id: null,
+          ...platformPriceCnyFields(market.sellMin),
           info: { tags: tagObjects(goods.tags, LISTING_TAG_CATEGORIES) },
         },
       };

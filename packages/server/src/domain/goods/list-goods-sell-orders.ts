@@ -7,6 +7,7 @@ import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-
 import { phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
 import { readListingFigures } from "../listings/listing-figures.ts";
+import { platformPriceCnyFields } from "../market/platform-names.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
@@ -15,12 +16,10 @@ import { readMarketFigures, type MarketFigures } from "./goods-page-figures.ts";
 import { readSellersWithShops } from "./seller-shops.ts";
 import { toWebListing } from "./web-listing.ts";
 
-/** Listings per page of the website's goods page. */
-export const SELL_ORDER_PAGE_SIZE = 10;
-
 export interface GoodsSellOrdersQuery {
   goodsId: number;
   pageNum: number;
+  pageSize: number;
   sortBy: string;
   /** `1`: the seller sends the trade offer; `2`: the buyer does. */
   mode?: string;
@@ -65,8 +64,8 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
     .selectAll("listings")
     .orderBy(column, (order) => (direction === "asc" ? order.asc() : order.desc()).nullsLast())
     .orderBy("listings.listing_id", direction)
-    .limit(SELL_ORDER_PAGE_SIZE)
-    .offset((query.pageNum - 1) * SELL_ORDER_PAGE_SIZE)
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize)
     .execute();
   const sellerIds = rows.map((row) => row.user_id);
   const [figures, userInfos, shops, listingFigures, bookmarks] = await Promise.all([
@@ -97,10 +96,10 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
       }),
     ),
     page_num: query.pageNum,
-    page_size: SELL_ORDER_PAGE_SIZE,
+    page_size: query.pageSize,
     sort_by: query.sortBy,
     total_count: totalCount,
-    total_page: Math.ceil(totalCount / SELL_ORDER_PAGE_SIZE),
+    total_page: Math.ceil(totalCount / query.pageSize),
     user_infos: userInfos,
   });
 }
@@ -156,8 +155,7 @@ export function toWebGoodsInfo(goods: GoodsRecord, figures: MarketFigures) {
     market_hash_name: goods.market_hash_name,
     icon_url: goods.icon_url,
     original_icon_url: goods.icon_url,
-    platform_price: formatMoney(figures.sellMin),
-    platform_price_cny: formatMoney(figures.sellMin),
+    ...platformPriceCnyFields(figures.sellMin),
     sell_min_price: formatMoney(figures.sellMin),
     sell_reference_price: formatMoney(figures.lastTradePrice),
     market_min_price: formatMoney(figures.marketMin),

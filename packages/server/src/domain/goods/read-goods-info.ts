@@ -12,7 +12,8 @@ import {
   paintwearChoices,
   sellOrderSortMenu,
 } from "./goods-filters.ts";
-import { canInspect, DETAIL_TAG_CATEGORIES, platformMarketUrl, tagObjects } from "./goods-tags.ts";
+import { platformMarketUrlFields, platformPriceCnyFields } from "../market/platform-names.ts";
+import { canInspect, DETAIL_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { phaseSpecificChoices } from "./goods-specific-choices.ts";
 import { readMarketFigures } from "./goods-page-figures.ts";
 
@@ -56,7 +57,7 @@ export async function readGoodsInfo(ctx: DomainContext, input: { goodsId: number
     short_name: shortName,
     super_short_name: shortName.includes(" | ") ? shortName.slice(shortName.indexOf(" | ") + 3) : shortName,
     market_hash_name: goods.market_hash_name,
-    platform_market_url: platformMarketUrl(goods.market_hash_name),
+    ...platformMarketUrlFields(goods.market_hash_name),
     container_type: goods.type === "container" ? "weaponcase" : "",
     buy_max_price: formatMoney(figures.buyMax),
     sell_min_price: formatMoney(figures.sellMin),
@@ -121,8 +122,7 @@ export async function readGoodsInfo(ctx: DomainContext, input: { goodsId: number
       icon_url: goods.icon_url,
       original_icon_url: goods.icon_url,
       normal_icon_url: goods.icon_url,
-      platform_price: formatMoney(figures.sellMin),
-      platform_price_cny: formatMoney(figures.sellMin),
+      ...platformPriceCnyFields(figures.sellMin),
       item_id: null,
       search_tag: null,
       info: { tags: tagObjects(goods.tags, DETAIL_TAG_CATEGORIES) },

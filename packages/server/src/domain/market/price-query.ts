@@ -7,7 +7,7 @@ export const HIGH_LIQUIDITY = 8000;
 
 export interface PriceQuery {
   /** Enterprise operations also take `dota2`, whose catalog is empty (docs/design.md section 7). */
-  game?: "cs2" | "dota2";
+  game?: "cs2" | "csgo" | "dota2";
   goodsId?: number;
   marketHashName?: string;
   minPrice?: unknown;
@@ -28,9 +28,9 @@ export interface PriceSelection {
  * wins over `include_sticker`). `min_price` keeps goods whose lowest tradable price reaches it.
  */
 export function selectPriceEntries(snapshot: PriceSnapshot, query: PriceQuery): Result<PriceSelection> {
-  const minPrice = query.minPrice === undefined ? undefined : parseMoney(query.minPrice);
-  if (minPrice && !minPrice.ok) return invalidArgument("min_price", minPrice.reason);
-  const reaches = (entry: PriceEntry) => minPrice === undefined || entry.whole.minPrice >= minPrice.fen;
+  const filter = minPriceFilter(query.minPrice);
+  if (!filter.ok) return filter;
+  const reaches = filter.value;
   const statTime = snapshot.builtAt;
   const dota = query.game === "dota2";
   if (query.goodsId !== undefined || query.marketHashName !== undefined) {
@@ -53,6 +53,14 @@ export function selectPriceEntries(snapshot: PriceSnapshot, query: PriceQuery): 
     if (reaches(entry)) entries.push(entry);
   }
   return ok({ statTime, entries });
+}
+
+/** `min_price` of the price operations: keeps goods whose lowest tradable price reaches it. */
+export function minPriceFilter(given: unknown): Result<(entry: PriceEntry) => boolean> {
+  if (given === undefined) return ok(() => true);
+  const minPrice = parseMoney(given);
+  if (!minPrice.ok) return invalidArgument("min_price", minPrice.reason);
+  return ok((entry) => entry.whole.minPrice >= minPrice.fen);
 }
 
 /** The goods of `POST /api/market/float/items`: by id, then by name, each once, in that order. */

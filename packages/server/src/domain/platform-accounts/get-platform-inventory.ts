@@ -1,6 +1,7 @@
 import { formatMoney, RECORD_GAME, type AssetInfo, type Fen, type InventoryItem } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { toUnixSeconds } from "../clock.ts";
+import { platformPriceFields } from "../market/platform-names.ts";
 import { parsePriceRange, type PriceRange } from "../market/price-range.ts";
 import { readGoodsPrices, type GoodsPrices } from "../market/read-goods-prices.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
@@ -211,7 +212,7 @@ function toRecord(row: Row, now: Date): InventoryItem {
     assetid: String(row.assetid),
     market_hash_name: row.marketHashName,
     goods_id: row.goodsId,
-    platform_price: formatMoney(row.prices.platformPrice),
+    ...platformPriceFields(row.prices.platformPrice),
     sell_min_price: formatMoney(row.prices.sellMin),
     buy_max_price: formatMoney(row.prices.buyMax),
     tradable: !inCooldown,

@@ -4,7 +4,9 @@ import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 
 /**
  * Request validation. Query strings and path parameters arrive as text, so their numbers and
- * booleans are read from it first (`readTextValues`); JSON bodies already carry types, so nothing
+ * booleans are read from it first (`readTextValues`), and an empty optional query parameter
+ * (`mode=`) is absent, as the real service and the tools written for it take it (docs/design.md
+ * section 7); JSON bodies already carry types, so nothing
  * in a body is converted (`true` is not an amount). Unknown fields are refused by the schemas
  * (`additionalProperties: false`), never silently dropped. Numbers must be finite everywhere
  * (`strictNumbers`): JSON.parse reads `1e309` as Infinity, which is no integer and no amount.
@@ -26,7 +28,9 @@ export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> 
     const validate = ajv.compile(schema as object);
     if (httpPart !== "querystring" && httpPart !== "params") return validate;
     const read = readTextValues(schema as TextSchema);
+    const dropEmpty = httpPart === "querystring" ? dropEmptyOptionals(schema as TextSchema) : () => {};
     const validateText = ((data: unknown) => {
+      dropEmpty(data);
       read(data);
       const valid = validate(data);
       validateText.errors = validate.errors;
@@ -38,6 +42,8 @@ export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> 
 
 interface TextSchema {
   type?: string | string[];
+  required?: string[];
+  default?: unknown;
   enum?: unknown[];
   anyOf?: TextSchema[];
   properties?: Record<string, TextSchema>;
@@ -66,6 +72,23 @@ function readTextValues(schema: TextSchema): (data: unknown) => void {
       else if (types.has("number") && DECIMAL_TEXT.test(text)) values[name] = Number(text);
       else if (types.has("boolean") && (text === "true" || text === "false")) values[name] = text === "true";
     }
+  };
+}
+
+/**
+ * An optional parameter (or one with a default) given empty is taken as absent, so `mode=` means
+ * "any mode" and `sort_by=` the default sort, before any check; a required parameter given empty
+ * stays empty and is refused naming it.
+ */
+function dropEmptyOptionals(schema: TextSchema): (data: unknown) => void {
+  const required = new Set(schema.required ?? []);
+  const droppable = Object.entries(schema.properties ?? {})
+    .filter(([name, field]) => !required.has(name) || field.default !== undefined)
+    .map(([name]) => name);
+  return (data) => {
+    if (typeof data !== "object" || data === null) return;
+    const values = data as Record<string, unknown>;
+    for (const name of droppable) if (values[name] === "") delete values[name];
   };
 }
 

@@ -26,6 +26,7 @@ export function registerGoodsPageRoutes(app: FastifyInstance): void {
       await listGoodsSellOrders(ctx, {
         goodsId: query.goods_id,
         pageNum: query.page_num,
+        pageSize: query.page_size,
         sortBy: query.sort_by,
         ...(query.mode ? { mode: query.mode } : {}),
         allowTradableCooldown: query.allow_tradable_cooldown === 1,

@@ -4,11 +4,13 @@ import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
 import { listCatalogGoods } from "../../../domain/goods/list-catalog-goods.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
+import { viewerOf } from "./viewer.ts";
 
 /** GET /api/market/goods: the catalog page, for signed-in users (docs/design.md section 8). */
 export function registerListCatalogGoods(app: FastifyInstance, catalogs: CatalogIndexes): void {
-  registerOperation(app, operation, async ({ ctx, query }) => {
+  registerOperation(app, operation, async ({ ctx, query, request }) => {
     const page = await listCatalogGoods(ctx, await catalogs.current(ctx), {
+      viewerId: await viewerOf(request),
       pageNum: query.page_num,
       pageSize: query.page_size,
       sortBy: query.sort_by,

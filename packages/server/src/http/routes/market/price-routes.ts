@@ -34,6 +34,11 @@ function wholeMarketVariant(
   return `${operationId}:${JSON.stringify(shape)}`;
 }
 
+/** `csgo` is CS2's other name: both share one prebuilt whole-market answer. */
+function variantGame(game: "cs2" | "csgo" | "dota2"): "cs2" | "dota2" {
+  return game === "dota2" ? "dota2" : "cs2";
+}
+
 /** The float-range and enterprise price operations, all read from the market snapshot. */
 export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers): void {
   registerOperation(app, floatItems, ({ ctx, body }) =>
@@ -41,15 +46,17 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
       getFloatItems(snapshot, {
         ...(body.goods_ids ? { goodsIds: body.goods_ids } : {}),
         ...(body.market_hash_names ? { marketHashNames: body.market_hash_names } : {}),
+        ...(body.min_price !== undefined ? { minPrice: body.min_price } : {}),
       }),
     ),
   );
   registerOperation(app, enterpriseItems, ({ ctx, query }) => {
     // `high_liquidity=1` wins over `include_sticker`: one variant whatever the latter says.
+    const game = variantGame(query.game);
     const shape =
       query.high_liquidity === 1
-        ? { game: query.game, high_liquidity: 1 }
-        : { game: query.game, include_sticker: query.include_sticker };
+        ? { game, high_liquidity: 1 }
+        : { game, include_sticker: query.include_sticker };
     return prices.answer(ctx, wholeMarketVariant(enterpriseItems.id, query, shape), (snapshot) =>
       getEnterpriseItems(snapshot, {
         game: query.game,
@@ -61,7 +68,7 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
     );
   });
   registerOperation(app, enterpriseFloatItems, ({ ctx, query }) => {
-    const shape = { game: query.game, include_sticker: query.include_sticker };
+    const shape = { game: variantGame(query.game), include_sticker: query.include_sticker };
     return prices.answer(ctx, wholeMarketVariant(enterpriseFloatItems.id, query, shape), (snapshot) =>
       getEnterpriseFloatItems(snapshot, {
         game: query.game,
