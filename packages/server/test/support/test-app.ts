@@ -33,8 +33,34 @@ export interface TestApp {
   ): Promise<{ userId: string; token: string; tokenId: string; password: string; nickname: string }>;
   /** Deposits through the sandbox API. */
   fund(userId: string, account: "balance" | "margin" | "wallet", amount: string | number): Promise<void>;
+  /** Signs in on the website (`/account/api/login`) and answers the cookies a browser would keep. */
+  signIn(nickname: string, password: string): Promise<WebSession>;
+  /**
+   * A website request with a signed-in session: its cookies, and on writes the `X-CSRFToken`
+   * header a browser page (and every real tool) echoes from the `csrf_token` cookie.
+   */
+  web(
+    session: WebSession,
+    method: InjectOptions["method"],
+    url: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>;
   assertLedger(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The cookies of a signed-in website session. */
+export interface WebSession {
+  /** The `Cookie` header: `session=...` and, when the server set one, `csrf_token=...`. */
+  cookie: string;
+  /** The `csrf_token` cookie's value ("" when the server set none). */
+  csrfToken: string;
+}
+
+/** The value of one cookie among `Set-Cookie` headers, or undefined. */
+export function setCookieValue(setCookie: string | string[] | undefined, name: string): string | undefined {
+  const header = [setCookie ?? []].flat().find((value) => value.startsWith(`${name}=`));
+  return header?.split(";", 1)[0]!.slice(name.length + 1);
 }
 
 /** The app on a fresh test database with the sandbox on, as a bot developer would run it. */
@@ -109,6 +135,31 @@ export async function createTestApp(
       });
       if (response.statusCode !== 200) throw new Error(`fund: ${response.statusCode} ${response.body}`);
     },
+    async signIn(nickname, password) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/account/api/login",
+        payload: { nickname, password },
+      });
+      if (response.statusCode !== 200) throw new Error(`signIn: ${response.statusCode} ${response.body}`);
+      const session = setCookieValue(response.headers["set-cookie"], "session");
+      if (!session) throw new Error("signIn: no session cookie");
+      const csrfToken = setCookieValue(response.headers["set-cookie"], "csrf_token") ?? "";
+      return {
+        cookie: csrfToken ? `session=${session}; csrf_token=${csrfToken}` : `session=${session}`,
+        csrfToken,
+      };
+    },
+    web: (session, method, url, body) =>
+      app.inject({
+        method,
+        url,
+        headers: {
+          cookie: session.cookie,
+          ...(method === "GET" || method === "HEAD" ? {} : { "x-csrftoken": session.csrfToken }),
+        },
+        ...(body === undefined ? {} : { payload: body as InjectOptions["payload"] }),
+      }),
     assertLedger: () => assertLedgerInvariants(database.db),
     async close() {
       await app.close();
