@@ -19,6 +19,7 @@ import { callOperation, type TransportOptions } from "./transport.ts";
 export class WebClient {
   readonly #options: TransportOptions;
   #session: string | undefined;
+  #csrfToken: string | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -30,8 +31,8 @@ export class WebClient {
 
   async login(nickname: string, password: string): Promise<OperationResponse<typeof login>> {
     const answer = await callOperation(this.#options, login, { body: { nickname, password } });
-    const cookie = answer.headers.getSetCookie().find((value) => value.startsWith("session="));
-    this.#session = cookie?.split(";")[0]?.slice("session=".length);
+    this.#session = cookieValue(answer.headers, "session");
+    this.#csrfToken = cookieValue(answer.headers, "csrf_token");
     return answer.body;
   }
 
@@ -42,6 +43,7 @@ export class WebClient {
   async logout(): Promise<OperationResponse<typeof logout>> {
     const answer = await callOperation(this.#options, logout, { headers: this.#cookieHeader() });
     this.#session = undefined;
+    this.#csrfToken = undefined;
     return answer.body;
   }
 
@@ -148,7 +150,18 @@ export class WebClient {
     ).body;
   }
 
+  /** The session's cookies, and the CSRF token the website wants echoed on writes. */
   #cookieHeader(): Record<string, string> {
-    return this.#session ? { cookie: `session=${this.#session}` } : {};
+    if (!this.#session) return {};
+    if (!this.#csrfToken) return { cookie: `session=${this.#session}` };
+    return {
+      cookie: `session=${this.#session}; csrf_token=${this.#csrfToken}`,
+      "x-csrftoken": this.#csrfToken,
+    };
   }
+}
+
+function cookieValue(headers: Headers, name: string): string | undefined {
+  const cookie = headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
+  return cookie?.split(";")[0]?.slice(name.length + 1);
 }

@@ -129,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tokenCache: deps.tokenCache ?? new TokenCache(),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
+    secureCookies: deps.secureCookies ?? false,
     ...(deps.limits ? { refusedCredentials: new RefusedCredentialLimit(deps.limits.store) } : {}),
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);

@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * Secrets: API tokens and session ids are 256-bit random values, stored only as SHA-256 digests;
@@ -38,4 +38,13 @@ export function constantTimeEqual(left: string, right: string): boolean {
   const a = createHash("sha256").update(left).digest();
   const b = createHash("sha256").update(right).digest();
   return timingSafeEqual(a, b);
+}
+
+/**
+ * The CSRF token of a website session: an HMAC of a fixed label keyed by the session id. Only the
+ * holder of the session can know it, it ends with the session, and it reveals nothing of the id
+ * (docs/design.md section 11, "Cross-site request forgery").
+ */
+export function csrfTokenOf(sessionId: string): string {
+  return createHmac("sha256", sessionId).update("skinmarket csrf_token").digest("base64url");
 }

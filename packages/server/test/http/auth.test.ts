@@ -235,7 +235,7 @@ describe("access declarations", () => {
 
   test("an app with a route that declares no access level refuses to start", async () => {
     const app = Fastify();
-    registerAuth(app, { baseContext: {} as never, sandboxAdminToken: undefined });
+    registerAuth(app, { baseContext: {} as never, sandboxAdminToken: undefined, secureCookies: false });
     app.get("/declared", { config: { access: "public" } }, async () => "ok");
     app.get("/undeclared", async () => "oops");
     await assert.rejects(async () => app.ready(), /routes without an access level: GET \/undeclared/);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
-import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const DEVELOPER = "/api/market/developer";
@@ -78,7 +78,7 @@ describe("bounds of every input", () => {
       const response = await t.app.inject({
         method: "POST",
         url: "/api/market/goods/bookmark",
-        headers: { cookie },
+        headers: withCsrf(cookie),
         payload: { type: "goods", id: String(PAST_INTEGER) },
       });
       assert.equal(response.statusCode, 400);

@@ -12,7 +12,7 @@ import { Value } from "typebox/value";
 import type { TSchema } from "typebox";
 import { sql } from "kysely";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
-import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -463,7 +463,7 @@ describe("website goods pages", () => {
       t.app.inject({
         method: "POST",
         url: "/api/market/goods/bookmark",
-        headers: cookie ? { cookie } : {},
+        headers: cookie ? withCsrf(cookie) : {},
         payload: body as object,
       });
     const added = await add(viewer.cookie, { type: "goods", id: String(ids[REDLINE]) });
@@ -499,7 +499,7 @@ describe("website goods pages", () => {
     const removed = await t.app.inject({
       method: "DELETE",
       url: "/api/market/goods/bookmark",
-      headers: { cookie: viewer.cookie },
+      headers: withCsrf(viewer.cookie),
       payload: { type: "goods", id: String(ids[REDLINE]) },
     });
     assert.equal(removed.statusCode, 200, removed.body);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 describe("sandbox API", () => {
   let t: TestApp;
@@ -173,7 +173,7 @@ describe("sandbox API", () => {
     const logout = await t.app.inject({
       method: "POST",
       url: "/account/api/logout",
-      headers: { cookie: loggedOut.cookie },
+      headers: withCsrf(loggedOut.cookie),
     });
     assert.equal(logout.statusCode, 200);
     const sessionsOf = async (userId: string) =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 function sessionCookie(setCookie: string | string[] | undefined): string {
   const header = [setCookie ?? []].flat().find((value) => value.startsWith("session="));
@@ -46,7 +46,11 @@ describe("web sign-in: /account/api/login, /logout, /user/info", () => {
     assert.equal(body.data.access_level, "developer");
     assert.equal(body.msg, null);
 
-    const logout = await t.app.inject({ method: "POST", url: "/account/api/logout", headers: { cookie } });
+    const logout = await t.app.inject({
+      method: "POST",
+      url: "/account/api/logout",
+      headers: withCsrf(cookie),
+    });
     assert.equal(logout.statusCode, 200);
     assert.match(String(logout.headers["set-cookie"]), /session=;/);
     const afterLogout = await t.app.inject({

@@ -4,7 +4,7 @@ import { getGoodsInfo, getGoodsSellOrders, listCatalogGoods } from "@skinmarket/
 import { Value } from "typebox/value";
 import type { TSchema } from "typebox";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
-import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -119,7 +119,7 @@ describe("website records under the real service's names", () => {
     const bookmarked = await t.app.inject({
       method: "POST",
       url: "/api/market/goods/bookmark",
-      headers: { cookie: viewer },
+      headers: withCsrf(viewer),
       payload: { type: "goods", id: String(redlineId) },
     });
     assert.equal(bookmarked.statusCode, 200, bookmarked.body);

@@ -7,6 +7,7 @@ import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
+import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -55,6 +56,15 @@ export interface WebSession {
   cookie: string;
   /** The `csrf_token` cookie's value ("" when the server set none). */
   csrfToken: string;
+}
+
+/**
+ * The headers of a website write made with a `Cookie` header holding `session=...`: the cookie
+ * and the `X-CSRFToken` the session's `csrf_token` cookie carries.
+ */
+export function withCsrf(cookie: string): Record<string, string> {
+  const session = /(?:^|;\s*)session=([^;]*)/.exec(cookie)?.[1] ?? "";
+  return { cookie, "x-csrftoken": csrfTokenOf(session) };
 }
 
 /** The value of one cookie among `Set-Cookie` headers, or undefined. */

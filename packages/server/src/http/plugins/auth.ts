@@ -13,6 +13,7 @@ import { recordAudit, type AuditRecord } from "../../domain/audit.ts";
 import { sendFailure } from "../failure.ts";
 import type { RefusedCredentialLimit } from "../limits/refused-credentials.ts";
 import { routeOf } from "../route-of.ts";
+import { offerCsrfCookie, refuseForgedWrite } from "./csrf.ts";
 
 export const SESSION_COOKIE = "session";
 
@@ -30,6 +31,8 @@ export interface AuthOptions {
   sandboxAdminToken: string | undefined;
   /** The budget of refused credentials per client address; without it (`LIMITS=off`) none. */
   refusedCredentials?: RefusedCredentialLimit;
+  /** Whether cookies set here (`csrf_token`) carry `Secure`. */
+  secureCookies: boolean;
 }
 
 /**
@@ -68,7 +71,11 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     const settle = (refusal: Failure | undefined) => {
       request.ctx.actor = request.actor;
       if (refusal) refuse(request, reply, refusal);
-      else done();
+      else {
+        const sessionId = request.sessionUser ? sessionCookie(request) : undefined;
+        if (sessionId) offerCsrfCookie(request, reply, sessionId, options.secureCookies);
+        done();
+      }
     };
     const refusal = authorize(request, config.access, options);
     if (refusal instanceof Promise) refusal.then(settle, done);
@@ -130,7 +137,7 @@ async function authorizeOther(
       if (!resolved.ok) return resolved.failure;
       request.actor = { kind: "user", userId: resolved.value.userId };
       request.sessionUser = resolved.value;
-      return undefined;
+      return refuseForgedWrite(request, sessionCookie(request)!);
     }
     case "sandbox_admin": {
       const presented = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? "")?.[1];

@@ -4,6 +4,7 @@ import { signIn } from "../../../domain/sessions/sign-in.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { SESSION_COOKIE } from "../../plugins/auth.ts";
+import { offerCsrfCookie } from "../../plugins/csrf.ts";
 
 export interface SessionCookieOptions {
   sessionTtlSeconds: number;
@@ -25,6 +26,7 @@ export function registerLogin(app: FastifyInstance, options: SessionCookieOption
       path: "/",
       maxAge: options.sessionTtlSeconds,
     });
+    offerCsrfCookie(request, reply, signedIn.value.sessionId, options.secureCookies);
     return ok({
       code: "OK" as const,
       data: { user_id: String(signedIn.value.userId), nickname: signedIn.value.nickname },
