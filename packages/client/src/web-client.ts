@@ -1,10 +1,13 @@
 import {
   addBookmark,
   getBillOrders,
+  getBriefAsset,
   getBuyOrderBook,
   getGoodsInfo,
   getGoodsSellOrders,
+  getNotification,
   getPriceHistory,
+  getSteamTrades,
   getUserInfo,
   listCatalogGoods,
   login,
@@ -38,6 +41,21 @@ export class WebClient {
 
   async getUserInfo(): Promise<OperationResponse<typeof getUserInfo>> {
     return (await callOperation(this.#options, getUserInfo, { headers: this.#cookieHeader() })).body;
+  }
+
+  /** The trades the signed-in user must act on now: offers to send or sent as seller, to accept as buyer. */
+  async getSteamTrades(): Promise<OperationResponse<typeof getSteamTrades>> {
+    return (await callOperation(this.#options, getSteamTrades, { headers: this.#cookieHeader() })).body;
+  }
+
+  /** Notification counts: the signed-in seller's sales waiting for delivery, per game. */
+  async getNotification(): Promise<OperationResponse<typeof getNotification>> {
+    return (await callOperation(this.#options, getNotification, { headers: this.#cookieHeader() })).body;
+  }
+
+  /** The signed-in user's balances under the real website's names (`cash_amount`, ...). */
+  async getBriefAsset(): Promise<OperationResponse<typeof getBriefAsset>> {
+    return (await callOperation(this.#options, getBriefAsset, { headers: this.#cookieHeader() })).body;
   }
 
   async logout(): Promise<OperationResponse<typeof logout>> {

@@ -58,6 +58,7 @@ import {
   sandboxUpdatePlatformAccount,
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
+import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   addBookmark,
   getBillOrders,
@@ -97,6 +98,9 @@ export const OPERATIONS = [
   login,
   logout,
   getUserInfo,
+  getSteamTrades,
+  getNotification,
+  getBriefAsset,
   getPlatformInventory,
   uploadPlatformCookies,
   setupPlatformAccount,

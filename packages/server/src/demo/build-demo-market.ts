@@ -8,6 +8,7 @@ import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
 import { generateApiToken, generateSecret, sha256Hex, tokenDisplayPrefix } from "../domain/secrets.ts";
 import { DELIVERY_WINDOW_MS } from "../domain/trades/open-trade.ts";
+import { offerMessage } from "../domain/trades/send-offer.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import { toPlatformAsset, type SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
 import { LOGIN_COOKIE } from "../platform/sandbox/platform-sessions.ts";
@@ -680,7 +681,7 @@ class DemoWorld {
           sender: seller.platformid,
           receiver: buyer.platformid,
           assetids: [sold],
-          message: `skinmarket order ${tradeId}`,
+          message: offerMessage(tradeId),
           state: "accepted",
           created_at: plan.offeredAt.toISOString(),
           updated_at: plan.completedAt.toISOString(),

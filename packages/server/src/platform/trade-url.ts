@@ -21,3 +21,8 @@ export function parseTradeUrl(url: string): { platformid: string; token: string 
   if (!match?.[1] || !match[2]) return undefined;
   return { platformid: String(BigInt(match[1]) + STEAM_ID_BASE), token: match[2] };
 }
+
+/** The page of one trade offer on the platform, where its receiver answers it. */
+export function tradeOfferUrlOf(tradeofferid: string): string {
+  return `https://steamcommunity.com/tradeoffer/${tradeofferid}/`;
+}

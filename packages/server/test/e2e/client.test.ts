@@ -82,7 +82,15 @@ describe("MarketClient, SandboxClient and WebClient end to end", () => {
     const signedIn = await web.login("web-sdk", "web-password");
     assert.equal(signedIn.data.nickname, "web-sdk");
     assert.equal((await web.getUserInfo()).data.nickname, "web-sdk");
+    // The session's own state, as real tools probe it.
+    assert.deepEqual((await web.getSteamTrades()).data, []);
+    assert.deepEqual((await web.getNotification()).data.to_deliver_order, { csgo: 0, dota2: 0 });
+    assert.equal((await web.getBriefAsset()).data.cash_amount, "0.00");
     await web.logout();
+    await assert.rejects(
+      web.getSteamTrades(),
+      (error: unknown) => error instanceof MarketApiError && error.code === "Login Required",
+    );
     assert.equal(web.signedIn, false);
   });
 

@@ -44,6 +44,11 @@ describe("web sign-in: /account/api/login, /logout, /user/info", () => {
     assert.equal(body.code, "OK");
     assert.equal(body.data.user_id, user.userId);
     assert.equal(body.data.access_level, "developer");
+    // The real website's names beside ours: the same id, and no platform account bound yet.
+    assert.equal(body.data.id, user.userId);
+    assert.equal(body.data.nickname, "webuser");
+    assert.equal(body.data.steamid, "");
+    assert.equal(body.data.trade_url_state, 0);
     assert.equal(body.msg, null);
 
     const logout = await t.app.inject({

@@ -5,6 +5,11 @@ import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 import { completeTrade } from "./settle-trade.ts";
 
+/** The message an order's offer carries: the website shows it so the receiver can check the offer. */
+export function offerMessage(tradeId: number): string {
+  return `skinmarket order ${tradeId}`;
+}
+
 /**
  * The seller sends the trade offer for a sold item (reference: sell_order/send_offer): the trade
  * must be the caller's, in `SELLER_TO_SEND_OFFER`, and the seller's uploaded cookies a live session.
@@ -49,7 +54,7 @@ export async function sendOffer(
       cookies,
       tradeUrl: trade.buyer_trade_url,
       assetids: [String(trade.assetid)],
-      message: `skinmarket order ${trade.trade_id}`,
+      message: offerMessage(trade.trade_id),
     });
     if (!offer.ok) return offer;
     await tx.db

@@ -35,6 +35,7 @@ import { registerSandboxWorld } from "./sandbox/world.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
+import { registerWebProbes } from "./web-account/web-probes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
@@ -82,6 +83,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerLogin(app, options);
   registerLogout(app);
   registerGetUserInfo(app);
+  registerWebProbes(app);
 
   if (options.sandboxClock) {
     registerSandboxCreateUser(app);
