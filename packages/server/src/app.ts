@@ -85,7 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A path parameter of any length the 16 KiB request line allows reaches its schema, which
     // names it; the router's default (100) would answer a longer one as a malformed URL. Its
     // guard is for regular-expression parameters, which no route has.
-    routerOptions: { maxParamLength: 16 * 1024 },
+    // The real website answers `/api/asset/get_brief_asset/` as without the slash, and tools
+    // written for it call both.
+    routerOptions: { maxParamLength: 16 * 1024, ignoreTrailingSlash: true },
     // Requests Fastify refuses before routing (a malformed URL) get the same error model.
     frameworkErrors: (_error, request, reply) => {
       reply.header("x-request-id", request.id);

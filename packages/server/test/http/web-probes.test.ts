@@ -188,6 +188,13 @@ describe("website session routes: steam_trade, message/notification, asset/get_b
     assert.equal(response.statusCode, 200, response.body);
   });
 
+  test("happy: a trailing slash, as some tools write the path, answers the same", async () => {
+    const plain = await t.web(seller.session, "GET", "/api/asset/get_brief_asset");
+    const slashed = await t.web(seller.session, "GET", "/api/asset/get_brief_asset/");
+    assert.equal(slashed.statusCode, 200, slashed.body);
+    assert.deepEqual(slashed.json(), plain.json());
+  });
+
   test("security: without a session each route answers Login Required, with no data to mistake for a live session", async () => {
     for (const url of [...PROBES, "/account/api/user/info"]) {
       const response = await t.app.inject({ method: "GET", url });
