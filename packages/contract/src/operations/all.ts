@@ -67,6 +67,15 @@ import {
   listCatalogGoods,
   removeBookmark,
 } from "./market-web.ts";
+import {
+  cancelWebSellOrders,
+  changeWebSellOrders,
+  createWebSellOrders,
+  getWebBackpack,
+  getWebInventory,
+  getWebOnSale,
+  getWebSellHistory,
+} from "./web-selling.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -97,6 +106,13 @@ export const OPERATIONS = [
   login,
   logout,
   getUserInfo,
+  getWebInventory,
+  getWebBackpack,
+  getWebOnSale,
+  createWebSellOrders,
+  changeWebSellOrders,
+  cancelWebSellOrders,
+  getWebSellHistory,
   getPlatformInventory,
   uploadPlatformCookies,
   setupPlatformAccount,
