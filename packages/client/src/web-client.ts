@@ -1,5 +1,13 @@
 import {
   addBookmark,
+  cancelWebSellOrders,
+  changeWebSellOrders,
+  createWebSellOrders,
+  getWebBackpack,
+  getWebInventory,
+  getWebOnSale,
+  getWebSellHistory,
+  type OperationBody,
   getBillOrders,
   getBriefAsset,
   getBuyOrderBook,
@@ -163,6 +171,94 @@ export class WebClient {
     return (
       await callOperation(this.#options, removeBookmark, {
         body: { type, id },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The inventory of the signed-in user's bound platform account, each item with its listing. */
+  async getWebInventory(
+    options: Partial<Omit<OperationQuery<typeof getWebInventory>, "game">> = {},
+  ): Promise<OperationResponse<typeof getWebInventory>> {
+    return (
+      await callOperation(this.#options, getWebInventory, {
+        query: {
+          page_num: 1,
+          page_size: 50,
+          force: 0,
+          sort_by: "time.desc",
+          state: "all",
+          ...options,
+          game: "csgo",
+        },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Items the marketplace holds for the user: always none here. */
+  async getWebBackpack(pageNum = 1, pageSize = 60): Promise<OperationResponse<typeof getWebBackpack>> {
+    return (
+      await callOperation(this.#options, getWebBackpack, {
+        query: { game: "csgo", page_num: pageNum, page_size: pageSize },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in user's listings on sale, up to 1000 a page. */
+  async getWebOnSale(
+    options: Partial<Omit<OperationQuery<typeof getWebOnSale>, "game">> = {},
+  ): Promise<OperationResponse<typeof getWebOnSale>> {
+    return (
+      await callOperation(this.#options, getWebOnSale, {
+        query: { page_num: 1, page_size: 20, sort_by: "updated.desc", ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Puts items on sale; `data` maps each assetid to "OK" or why not. */
+  async createWebSellOrders(
+    assets: OperationBody<typeof createWebSellOrders>["assets"],
+  ): Promise<OperationResponse<typeof createWebSellOrders>> {
+    return (
+      await callOperation(this.#options, createWebSellOrders, {
+        body: { game: "csgo", assets },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Changes the prices of the user's listings; `data` maps each sell order id to "OK" or why not. */
+  async changeWebSellOrders(
+    sellOrders: OperationBody<typeof changeWebSellOrders>["sell_orders"],
+  ): Promise<OperationResponse<typeof changeWebSellOrders>> {
+    return (
+      await callOperation(this.#options, changeWebSellOrders, {
+        body: { game: "csgo", sell_orders: sellOrders },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Takes the user's listings off sale; `data` maps each sell order id to "OK" or why not. */
+  async cancelWebSellOrders(sellOrderIds: string[]): Promise<OperationResponse<typeof cancelWebSellOrders>> {
+    return (
+      await callOperation(this.#options, cancelWebSellOrders, {
+        body: { game: "csgo", sell_orders: sellOrderIds },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in user's sales in any state, newest first. */
+  async getWebSellHistory(
+    options: Partial<Omit<OperationQuery<typeof getWebSellHistory>, "game">> = {},
+  ): Promise<OperationResponse<typeof getWebSellHistory>> {
+    return (
+      await callOperation(this.#options, getWebSellHistory, {
+        query: { page_num: 1, page_size: 20, ...options, game: "csgo" },
         headers: this.#cookieHeader(),
       })
     ).body;

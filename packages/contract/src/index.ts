@@ -16,4 +16,5 @@ export * from "./operations/sandbox.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
+export * from "./operations/web-selling.ts";
 export { OPERATIONS } from "./operations/all.ts";

@@ -68,6 +68,15 @@ import {
   listCatalogGoods,
   removeBookmark,
 } from "./market-web.ts";
+import {
+  cancelWebSellOrders,
+  changeWebSellOrders,
+  createWebSellOrders,
+  getWebBackpack,
+  getWebInventory,
+  getWebOnSale,
+  getWebSellHistory,
+} from "./web-selling.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -101,6 +110,13 @@ export const OPERATIONS = [
   getSteamTrades,
   getNotification,
   getBriefAsset,
+  getWebInventory,
+  getWebBackpack,
+  getWebOnSale,
+  createWebSellOrders,
+  changeWebSellOrders,
+  cancelWebSellOrders,
+  getWebSellHistory,
   getPlatformInventory,
   uploadPlatformCookies,
   setupPlatformAccount,

@@ -22,6 +22,33 @@ export interface OnSaleQuery {
  * SQL on the seller indexes. `float.*` is the reference's second name for `paintwear.*`.
  */
 export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
+  const page = await readOnSalePage(ctx, query);
+  if (!page.ok) return page;
+  const { rows, totalCount } = page.value;
+  const records = await readListingRecords(ctx, rows);
+  return ok({
+    code: 0 as const,
+    data: {
+      items: records.map(({ listing: row, record }) => ({
+        ...record,
+        can_bargain: row.allow_bargain,
+        can_bargain_swap: false,
+        cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
+        description: row.description,
+      })),
+      total_count: totalCount,
+      page_num: query.pageNum,
+      page_size: query.pageSize,
+      total_page: Math.ceil(totalCount / query.pageSize),
+    },
+  });
+}
+
+/**
+ * One page of the caller's listings on sale and how many match: the rows behind both the official
+ * `sell_order/on_sale` and the website's.
+ */
+export async function readOnSalePage(ctx: DomainContext, query: OnSaleQuery) {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const range = parsePriceRange(query.minPrice, query.maxPrice);
   if (!range.ok) return range;
@@ -76,22 +103,5 @@ export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
     .orderBy(order)
     .orderBy("listings.listing_id", direction)
     .execute();
-  const totalCount = Number(total);
-  const records = await readListingRecords(ctx, rows);
-  return ok({
-    code: 0 as const,
-    data: {
-      items: records.map(({ listing: row, record }) => ({
-        ...record,
-        can_bargain: row.allow_bargain,
-        can_bargain_swap: false,
-        cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
-        description: row.description,
-      })),
-      total_count: totalCount,
-      page_num: query.pageNum,
-      page_size: query.pageSize,
-      total_page: Math.ceil(totalCount / query.pageSize),
-    },
-  });
+  return ok({ rows, totalCount: Number(total) });
 }

@@ -36,6 +36,10 @@ import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
 import { registerWebProbes } from "./web-account/web-probes.ts";
+import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.ts";
+import { registerWebOnSale } from "./web-selling/web-on-sale.ts";
+import { registerWebSellHistory } from "./web-selling/web-sell-history.ts";
+import { registerWebSellOrderWrites } from "./web-selling/web-sell-order-writes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
@@ -84,6 +88,10 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerLogout(app);
   registerGetUserInfo(app);
   registerWebProbes(app);
+  registerWebInventoryRoutes(app);
+  registerWebOnSale(app);
+  registerWebSellOrderWrites(app);
+  registerWebSellHistory(app);
 
   if (options.sandboxClock) {
     registerSandboxCreateUser(app);
