@@ -276,7 +276,7 @@ const PUBLIC_ROUTES = [
   "GET /readyz",
   "GET /metrics",
   "GET /openapi.json",
-  "GET /docs/",
+  "GET /docs",
   "GET /docs/static/*",
   "GET /docs/json",
   "GET /docs/yaml",
