@@ -1,6 +1,7 @@
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./money.ts";
+export * from "./pay-methods.ts";
 export * from "./operation.ts";
 export * from "./operations/buy-order-status.ts";
 export * from "./operations/buy-orders.ts";
