@@ -16,4 +16,5 @@ export * from "./records.ts";
 export * from "./operations/sandbox.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/web-account.ts";
+export * from "./operations/web-buying.ts";
 export { OPERATIONS } from "./operations/all.ts";

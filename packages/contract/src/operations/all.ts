@@ -59,6 +59,14 @@ import {
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
 import {
+  askSellerToSendOffer,
+  buyGoods,
+  getBillOrderBatch,
+  listBoughtItems,
+  notifyBuyerToSendOffer,
+  previewGoodsBuy,
+} from "./web-buying.ts";
+import {
   addBookmark,
   getBillOrders,
   getGoodsInfo,
@@ -85,6 +93,12 @@ export const OPERATIONS = [
   getBillOrders,
   addBookmark,
   removeBookmark,
+  previewGoodsBuy,
+  buyGoods,
+  getBillOrderBatch,
+  askSellerToSendOffer,
+  notifyBuyerToSendOffer,
+  listBoughtItems,
   getMarketItems,
   getFloatItems,
   getEnterpriseItems,

@@ -35,6 +35,8 @@ import { registerSandboxWorld } from "./sandbox/world.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
+import { registerBillOrderRoutes } from "./web-buying/bill-order-routes.ts";
+import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
@@ -65,6 +67,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGetBuyOrderBook(app);
   registerGoodsPageRoutes(app);
   registerGoodsBookmarks(app);
+  registerGoodsBuyRoutes(app);
+  registerBillOrderRoutes(app);
   // One snapshot of the market serves every price operation and the catalog's sorts.
   const serveStale = { serveStale: options.snapshotServeStale };
   const snapshots =
