@@ -206,6 +206,20 @@ describe("website buying routes", () => {
     assert.ok(ids.includes(costly) && ids.includes(cheap), "nothing was sold");
   });
 
+  test("two buyers of one listing at the same moment: one buys it, the other finds it gone", async () => {
+    const [id] = await listNew(t, seller, { market_hash_name: STICKER }, [1.1]);
+    await t.fund(stranger.userId, "balance", 5);
+    const answers = await Promise.all([buy(buyer.session, id!, 1.1), buy(stranger.session, id!, 1.1)]);
+    assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 404]);
+    const trades = await t.database.db
+      .selectFrom("trades")
+      .select("trade_id")
+      .where("listing_id", "=", Number(id))
+      .execute();
+    assert.equal(trades.length, 1);
+    await t.assertLedger();
+  });
+
   test("bad input names the field", async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ pay_method: 2 }, /pay_method/],
@@ -282,7 +296,8 @@ describe("website buying routes", () => {
     );
     assert.equal(notified.statusCode, 404);
     const history = await t.web(stranger.session, "GET", "/api/market/buy_order/history?game=csgo");
-    assert.equal(history.json().data.total_count, 0);
+    const listed = history.json().data.items.map((item: { id: string }) => item.id);
+    assert.ok(!listed.includes(order.id), "another's purchase is not in the stranger's history");
   });
 
   test("the buyer cannot send the offer here: notify_buyer_to_send_offer says the seller sends it", async () => {
