@@ -1,5 +1,11 @@
 import {
   addBookmark,
+  askSellerToSendOffer,
+  buyGoods,
+  getBillOrderBatch,
+  listBoughtItems,
+  notifyBuyerToSendOffer,
+  previewGoodsBuy,
   cancelWebSellOrders,
   changeWebSellOrders,
   createWebSellOrders,
@@ -258,6 +264,86 @@ export class WebClient {
   ): Promise<OperationResponse<typeof getWebSellHistory>> {
     return (
       await callOperation(this.#options, getWebSellHistory, {
+        query: { page_num: 1, page_size: 20, ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** What buying one listing costs and which ways of paying can pay for it (`pay_methods`). */
+  async previewGoodsBuy(
+    goodsId: number,
+    sellOrderId: string,
+    price: string,
+    allowTradableCooldown: 0 | 1 = 0,
+  ): Promise<OperationResponse<typeof previewGoodsBuy>> {
+    return (
+      await callOperation(this.#options, previewGoodsBuy, {
+        query: {
+          game: "csgo",
+          goods_id: goodsId,
+          sell_order_id: sellOrderId,
+          price,
+          allow_tradable_cooldown: allowTradableCooldown,
+        },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /**
+   * Buys one listing at the price seen; `pay_method` 3 balance, 101 buy-order funds, 102 wallet,
+   * 1 bank card (`WEB_PAY_METHOD_CODES`). Answers the bill order.
+   */
+  async buyGoods(
+    order: Omit<OperationBody<typeof buyGoods>, "game">,
+  ): Promise<OperationResponse<typeof buyGoods>> {
+    return (
+      await callOperation(this.#options, buyGoods, {
+        body: { ...order, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The bill orders among `ids` that the signed-in user bought or sold. */
+  async getBillOrderBatch(ids: readonly string[]): Promise<OperationResponse<typeof getBillOrderBatch>> {
+    return (
+      await callOperation(this.#options, getBillOrderBatch, {
+        query: { bill_orders: ids.join(",") },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Confirms that the signed-in user's purchases wait for their sellers' offers. */
+  async askSellerToSendOffer(
+    ids: readonly string[],
+  ): Promise<OperationResponse<typeof askSellerToSendOffer>> {
+    return (
+      await callOperation(this.#options, askSellerToSendOffer, {
+        body: { bill_orders: [...ids], game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Always refused here (the seller sends every offer); kept for tools that call it. */
+  async notifyBuyerToSendOffer(id: string): Promise<OperationResponse<typeof notifyBuyerToSendOffer>> {
+    return (
+      await callOperation(this.#options, notifyBuyerToSendOffer, {
+        body: { bill_order_id: id, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in user's purchases as bill orders, newest first, 20 a page unless told (up to 500). */
+  async listBoughtItems(
+    options: Partial<Omit<OperationQuery<typeof listBoughtItems>, "game">> = {},
+  ): Promise<OperationResponse<typeof listBoughtItems>> {
+    return (
+      await callOperation(this.#options, listBoughtItems, {
         query: { page_num: 1, page_size: 20, ...options, game: "csgo" },
         headers: this.#cookieHeader(),
       })

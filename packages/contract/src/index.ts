@@ -1,6 +1,7 @@
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./money.ts";
+export * from "./pay-methods.ts";
 export * from "./operation.ts";
 export * from "./operations/buy-order-status.ts";
 export * from "./operations/buy-orders.ts";
@@ -17,4 +18,5 @@ export * from "./operations/wallet.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";
+export * from "./operations/web-buying.ts";
 export { OPERATIONS } from "./operations/all.ts";

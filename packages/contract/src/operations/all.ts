@@ -60,6 +60,14 @@ import {
 import { getUserInfo, login, logout } from "./web-account.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
+  askSellerToSendOffer,
+  buyGoods,
+  getBillOrderBatch,
+  listBoughtItems,
+  notifyBuyerToSendOffer,
+  previewGoodsBuy,
+} from "./web-buying.ts";
+import {
   addBookmark,
   getBillOrders,
   getGoodsInfo,
@@ -95,6 +103,12 @@ export const OPERATIONS = [
   getBillOrders,
   addBookmark,
   removeBookmark,
+  previewGoodsBuy,
+  buyGoods,
+  getBillOrderBatch,
+  askSellerToSendOffer,
+  notifyBuyerToSendOffer,
+  listBoughtItems,
   getMarketItems,
   getFloatItems,
   getEnterpriseItems,

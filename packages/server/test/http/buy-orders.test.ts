@@ -522,6 +522,8 @@ describe("buy orders", () => {
         values: ["0.15", "0.2"],
       },
     ]);
+    assert.equal(first.pay_method, 3, "every order pays its seller into the balance (code 3)");
+    assert.equal(second.pay_method, 3);
     assert.equal(second.pay_method_text, "保证金");
     assert.deepEqual(second.supported_pay_channels, ["margin"]);
     assert.equal(data.total_count, 2);

@@ -1,4 +1,4 @@
-import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, WEB_PAY_METHOD_CODES } from "@skinmarket/contract";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
 import { toUnixSeconds } from "../clock.ts";
@@ -9,10 +9,16 @@ import { phaseTagsOf } from "../catalog/phases.ts";
 import { findOrderGoods, publicBook } from "./public-book.ts";
 import type { SpecificGoods } from "./specific.ts";
 
+/**
+ * How an order pays (docs/design.md section 8): `pay_method` says how the seller is paid, which is
+ * what the real service's code tells a seller's tool choosing a bid; every fill pays the seller
+ * into the marketplace balance, so every order reads 3 (the real code of the balance, which tools
+ * read as payable). The text and channels say which of the buyer's accounts the order draws on.
+ */
 const PAY_METHODS = {
-  any: { code: 1, text: "余额+保证金", channels: ["balance", "margin"] },
-  balance: { code: 2, text: "余额", channels: ["balance"] },
-  margin: { code: 3, text: "保证金", channels: ["margin"] },
+  any: { text: "余额+保证金", channels: ["balance", "margin"] },
+  balance: { text: "余额", channels: ["balance"] },
+  margin: { text: "保证金", channels: ["margin"] },
 } as const;
 
 /**
@@ -58,7 +64,7 @@ export async function readBuyOrderBook(
         allow_tradable_cooldown: row.allow_tradable_cooldown ? 1 : 0,
         tradable_cooldown: null,
         pay_expire_timeout: 0,
-        pay_method: pay.code,
+        pay_method: WEB_PAY_METHOD_CODES.balance,
         pay_method_text: pay.text,
         supported_pay_channels: [...pay.channels],
         specific: row.specific.map((entry) => describeSpecific(entry, goods)),

@@ -1,4 +1,10 @@
-import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
+import {
+  formatMoney,
+  RECORD_GAME,
+  WEB_PAY_METHOD_CODES,
+  type AssetInfo,
+  type WebPayAccount,
+} from "@skinmarket/contract";
 import type { Selectable } from "kysely";
 import type { ListingsTable } from "../../storage/schema.ts";
 import { fadeCalculatorOf } from "../buy-orders/specific.ts";
@@ -22,22 +28,22 @@ const PHASE_COLORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * How a buyer may pay for a listing (docs/design.md section 8): marketplace balance (2) and
- * buy-order funds (3) always, the authorized wallet (4) and a bank card (5) where the seller
- * accepts them.
+ * How a buyer may pay for a listing (docs/design.md section 8): marketplace balance and buy-order
+ * funds always, the authorized wallet and a bank card where the seller accepts them; each as the
+ * code `goods/buy` takes (`WEB_PAY_METHOD_CODES`).
  */
+export function listingPayAccounts(
+  row: Pick<ListingRow, "allow_wallet_zft" | "allow_epay">,
+): WebPayAccount[] {
+  const accounts: WebPayAccount[] = ["balance", "margin"];
+  if (row.allow_wallet_zft) accounts.push("wallet");
+  if (row.allow_epay) accounts.push("bankcard");
+  return accounts;
+}
+
 function payMethods(row: ListingRow): { channels: string[]; codes: number[] } {
-  const channels = ["balance", "margin"];
-  const codes = [2, 3];
-  if (row.allow_wallet_zft) {
-    channels.push("wallet");
-    codes.push(4);
-  }
-  if (row.allow_epay) {
-    channels.push("bankcard");
-    codes.push(5);
-  }
-  return { channels, codes };
+  const channels = listingPayAccounts(row);
+  return { channels, codes: channels.map((account) => WEB_PAY_METHOD_CODES[account]) };
 }
 
 /** The listed item's phase (Doppler-style goods) or empty strings. */

@@ -40,6 +40,8 @@ import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.t
 import { registerWebOnSale } from "./web-selling/web-on-sale.ts";
 import { registerWebSellHistory } from "./web-selling/web-sell-history.ts";
 import { registerWebSellOrderWrites } from "./web-selling/web-sell-order-writes.ts";
+import { registerBillOrderRoutes } from "./web-buying/bill-order-routes.ts";
+import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
@@ -70,6 +72,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGetBuyOrderBook(app);
   registerGoodsPageRoutes(app);
   registerGoodsBookmarks(app);
+  registerGoodsBuyRoutes(app);
+  registerBillOrderRoutes(app);
   // One snapshot of the market serves every price operation and the catalog's sorts.
   const serveStale = { serveStale: options.snapshotServeStale };
   const snapshots =

@@ -1,0 +1,95 @@
+import {
+  formatMoney,
+  RECORD_GAME,
+  WEB_PAY_METHOD_CODES,
+  WEB_PAY_METHOD_TEXTS,
+  type AssetInfo,
+} from "@skinmarket/contract";
+import type { Selectable } from "kysely";
+import type { TradesTable } from "../../storage/schema.ts";
+import { toUnixSeconds } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+
+/** A trade with its listing's cooldown end: what a bill order record is built from. */
+export type BillOrderRow = Selectable<TradesTable> & { tradable_after: Date | null };
+
+const STATE_TEXT: Record<string, string> = {
+  PAYING: "支付中",
+  SELLER_TO_SEND_OFFER: "等待卖家发送报价",
+  TRADING: "交易中",
+  SUCCESS: "交易成功",
+  FAIL: "交易失败",
+};
+
+/** The trades and their listings' cooldown ends, as one query the bill-order readers narrow. */
+export function billOrderRows(ctx: DomainContext) {
+  return ctx.db
+    .selectFrom("trades")
+    .innerJoin("listings", "listings.listing_id", "trades.listing_id")
+    .selectAll("trades")
+    .select("listings.tradable_after");
+}
+
+function secondsUntil(moment: Date | null, now: Date): number {
+  return moment === null ? 0 : Math.max(0, Math.ceil((moment.getTime() - now.getTime()) / 1000));
+}
+
+/**
+ * A trade as the website's bill order (`goods/buy`, `bill_order/batch/info`, `buy_order/history`;
+ * docs/design.md section 8): the fields real tools read, each from the trade. The seller sends
+ * every offer here, so `mode` is 1 and `is_seller_asked_to_send_offer` true; `tradeofferid` is
+ * null until the offer is out, as tools test.
+ */
+export function toWebBillOrder(trade: BillOrderRow, now: Date) {
+  const asset = trade.asset as AssetInfo;
+  const cooling = trade.tradable_after !== null && trade.tradable_after > now;
+  const days = cooling ? Math.ceil((trade.tradable_after!.getTime() - now.getTime()) / 86_400_000) : 0;
+  const paidByCard = trade.pay_method === "bankcard";
+  return {
+    id: String(trade.trade_id),
+    appid: 730,
+    game: RECORD_GAME,
+    goods_id: trade.goods_id,
+    sell_order_id: String(trade.listing_id),
+    buyer_id: String(trade.buyer_id),
+    seller_id: String(trade.seller_id),
+    price: formatMoney(trade.price),
+    price_with_pay_fee: formatMoney(trade.price),
+    original_price: null,
+    fee: formatMoney(trade.fee),
+    income: formatMoney(trade.price - trade.fee),
+    pay_method: WEB_PAY_METHOD_CODES[trade.pay_method],
+    pay_method_text: WEB_PAY_METHOD_TEXTS[trade.pay_method],
+    buyer_pay_time: paidByCard && trade.state === "PAYING" ? 0 : toUnixSeconds(trade.created_at),
+    pay_expire_timeout: 0,
+    state: trade.state,
+    state_text: STATE_TEXT[trade.state]!,
+    error_text: trade.rollback_by,
+    // 1: a listing bought; 2: a buy order filled (docs/design.md section 6).
+    type: trade.buy_order_id === null ? 1 : 2,
+    mode: 1,
+    is_seller_asked_to_send_offer: true,
+    has_sent_offer: trade.tradeofferid !== null,
+    tradeofferid: trade.tradeofferid === null ? null : String(trade.tradeofferid),
+    trade_offer_url: null,
+    trade_offer_trace_url: null,
+    deliver_expire_timeout: trade.state === "SELLER_TO_SEND_OFFER" ? secondsUntil(trade.deliver_by, now) : 0,
+    buyer_send_offer_timeout: 0,
+    buyer_cancel_timeout: null,
+    seller_can_cancel: false,
+    has_bargain: false,
+    buyer_cookie_invalid: false,
+    seller_cookie_invalid: false,
+    transact_time: trade.state === "SUCCESS" ? toUnixSeconds(trade.updated_at) : null,
+    created_at: toUnixSeconds(trade.created_at),
+    updated_at: toUnixSeconds(trade.updated_at),
+    asset_info: {
+      ...asset,
+      appid: 730,
+      action_link: asset.info.inspect_info.inspect_url ?? "",
+      has_tradable_cooldown: cooling,
+      tradable_cooldown_text: cooling ? `${days}天后可交易` : "",
+      tradable_unfrozen_time: cooling ? toUnixSeconds(trade.tradable_after!) : null,
+    },
+  };
+}
