@@ -15,4 +15,5 @@ export * from "./records.ts";
 export * from "./operations/sandbox.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/web-account.ts";
+export * from "./operations/web-market.ts";
 export { OPERATIONS } from "./operations/all.ts";

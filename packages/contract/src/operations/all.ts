@@ -67,6 +67,14 @@ import {
   listCatalogGoods,
   removeBookmark,
 } from "./market-web.ts";
+import {
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
+  getPopularSellOrders,
+  listBuyingGoods,
+  listGoodsBuying,
+  searchSuggest,
+} from "./web-market.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -85,6 +93,12 @@ export const OPERATIONS = [
   getBillOrders,
   addBookmark,
   removeBookmark,
+  searchSuggest,
+  listBuyingGoods,
+  listGoodsBuying,
+  getPopularSellOrders,
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
   getMarketItems,
   getFloatItems,
   getEnterpriseItems,
