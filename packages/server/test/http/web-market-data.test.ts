@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { MarketApiError, WebClient } from "@skinmarket/client";
 import {
   getBuffPriceHistory,
   getBuffPriceHistoryV2,
@@ -285,5 +286,28 @@ describe("website market-data routes", () => {
         new RegExp(`${w.seller.userId}|${w.buyer.userId}|${w.seller.platformid}`),
       );
     });
+  });
+  test("WebClient: the trend and popular listings anonymously, suggestions and the buying tab signed in", async () => {
+    const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const web = new WebClient({ baseUrl });
+    const trend = await web.getBuffPriceHistory(w.ids.sticker, 7);
+    assert.deepEqual(
+      trend.data.price_history.map(([, price]) => price),
+      [2, 3],
+    );
+    const lines = await web.getBuffPriceHistoryV2(w.ids.sticker, 7);
+    assert.deepEqual(lines.data.lines[0]?.points, trend.data.price_history);
+    assert.equal((await web.getPopularSellOrders()).data.items.length, 2);
+    await assert.rejects(
+      web.searchSuggest("redline"),
+      (error: unknown) => error instanceof MarketApiError && error.code === "Login Required",
+    );
+    const user = await t.createUser();
+    await web.login(user.nickname, user.password);
+    const suggested = await web.searchSuggest(REDLINE);
+    assert.equal(suggested.data.suggestions[0]?.goods_ids, String(w.ids.redline));
+    const buying = await web.listBuyingGoods({ sort_by: "price.desc", page_size: 1 });
+    assert.equal(buying.data.items[0]?.id, w.ids.asiimov);
+    assert.equal(buying.data.total_page, 3);
   });
 });
