@@ -1,5 +1,10 @@
 import {
   addBookmark,
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
+  getPopularSellOrders,
+  listBuyingGoods,
+  searchSuggest,
   askSellerToSendOffer,
   buyGoods,
   getBillOrderBatch,
@@ -345,6 +350,61 @@ export class WebClient {
     return (
       await callOperation(this.#options, listBoughtItems, {
         query: { page_num: 1, page_size: 20, ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Goods names containing the text (up to 10); needs a signed-in session. */
+  async searchSuggest(text: string): Promise<OperationResponse<typeof searchSuggest>> {
+    return (
+      await callOperation(this.#options, searchSuggest, {
+        query: { game: "csgo", text },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The buying tab: goods with buy orders, by the best buy order; needs a signed-in session. */
+  async listBuyingGoods(
+    options: Partial<Omit<OperationQuery<typeof listBuyingGoods>, "game">> = {},
+  ): Promise<OperationResponse<typeof listBuyingGoods>> {
+    return (
+      await callOperation(this.#options, listBuyingGoods, {
+        query: { page_num: 1, page_size: 20, sort_by: "buy_num.desc", ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The home page's popular listings. */
+  async getPopularSellOrders(): Promise<OperationResponse<typeof getPopularSellOrders>> {
+    return (
+      await callOperation(this.#options, getPopularSellOrders, { query: {}, headers: this.#cookieHeader() })
+    ).body;
+  }
+
+  /** The price trend as `[milliseconds, yuan]` points: daily medians of completed trades, 1-365 days. */
+  async getBuffPriceHistory(
+    goodsId: number,
+    days = 30,
+  ): Promise<OperationResponse<typeof getBuffPriceHistory>> {
+    return (
+      await callOperation(this.#options, getBuffPriceHistory, {
+        query: { game: "csgo", goods_id: goodsId, currency: "CNY", days },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The same price trend as chart lines. */
+  async getBuffPriceHistoryV2(
+    goodsId: number,
+    days = 30,
+  ): Promise<OperationResponse<typeof getBuffPriceHistoryV2>> {
+    return (
+      await callOperation(this.#options, getBuffPriceHistoryV2, {
+        query: { game: "csgo", goods_id: goodsId, currency: "CNY", days },
         headers: this.#cookieHeader(),
       })
     ).body;

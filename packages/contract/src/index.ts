@@ -19,4 +19,5 @@ export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";
 export * from "./operations/web-buying.ts";
+export * from "./operations/web-market.ts";
 export { OPERATIONS } from "./operations/all.ts";

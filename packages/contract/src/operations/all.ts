@@ -85,6 +85,14 @@ import {
   getWebOnSale,
   getWebSellHistory,
 } from "./web-selling.ts";
+import {
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
+  getPopularSellOrders,
+  listBuyingGoods,
+  listGoodsBuying,
+  searchSuggest,
+} from "./web-market.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -109,6 +117,12 @@ export const OPERATIONS = [
   askSellerToSendOffer,
   notifyBuyerToSendOffer,
   listBoughtItems,
+  searchSuggest,
+  listBuyingGoods,
+  listGoodsBuying,
+  getPopularSellOrders,
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
   getMarketItems,
   getFloatItems,
   getEnterpriseItems,

@@ -287,6 +287,9 @@ const PUBLIC_ROUTES = [
   "GET /api/market/goods/buy_order",
   "GET /api/market/goods/price_history",
   "GET /api/market/goods/bill_order",
+  "GET /api/index/popular_sell_order",
+  "GET /api/market/goods/price_history/buff",
+  "GET /api/market/goods/price_history/buff/v2",
   "POST /account/api/login",
   "POST /account/api/logout",
 ];

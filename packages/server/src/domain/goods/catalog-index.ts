@@ -1,4 +1,4 @@
-import { CATALOG_SORTS } from "@skinmarket/contract";
+import { BUYING_SORTS, CATALOG_SORTS } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import type { MarketChanges } from "../market/market-changes.ts";
@@ -7,6 +7,7 @@ import type { PriceSnapshot, PriceSnapshots } from "../market/price-snapshot.ts"
 import { Rebuilds } from "../market/rebuilds.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
+export type BuyingSort = (typeof BUYING_SORTS)[number];
 
 /** One goods as the catalog page filters and sorts it. */
 export interface CatalogEntry {
@@ -16,13 +17,21 @@ export interface CatalogEntry {
   sellNum: number;
   /** Completed trades, all time. */
   transacted: number;
+  /** Best buy order of the public book in fen, and the units it still wants; null and 0 without. */
+  buyMax: number | null;
+  buyNum: number;
   /** The Chinese and English names, lower-cased, for the name search. */
   names: string;
+  /** Each name alone, lower-cased, for the name suggestions. */
+  nameLower: string;
+  hashNameLower: string;
 }
 
 /** Every goods of the catalog in each of the catalog's orders. */
 export interface CatalogIndex {
   orders: ReadonlyMap<CatalogSort, readonly CatalogEntry[]>;
+  /** The goods with buy orders in the public book, in each of the buying tab's orders. */
+  buying: ReadonlyMap<BuyingSort, readonly CatalogEntry[]>;
 }
 
 /**
@@ -83,29 +92,47 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
   const entries: CatalogEntry[] = [];
   for (const goods of snapshot.catalog.byId.values()) {
     const figures = snapshot.entries.get(goods.goods_id)?.whole;
+    const nameLower = goods.name.toLowerCase();
+    const hashNameLower = goods.market_hash_name.toLowerCase();
     entries.push({
       goods,
       sellMin: figures && figures.minPrice > 0 ? figures.minPrice : null,
       sellNum: figures?.sellNum ?? 0,
       transacted: transacted.get(goods.goods_id) ?? 0,
-      names: `${goods.name}\n${goods.market_hash_name}`.toLowerCase(),
+      buyMax: figures && figures.buyOrderNum > 0 ? figures.buyMaxPrice : null,
+      buyNum: figures?.buyOrderNum ?? 0,
+      names: `${nameLower}\n${hashNameLower}`,
+      nameLower,
+      hashNameLower,
     });
   }
   // Every order ends with the newest goods (the highest id) first among equals.
   const newestFirst = (a: CatalogEntry, b: CatalogEntry) => b.goods.goods_id - a.goods.goods_id;
-  const byPrice = (direction: 1 | -1) => (a: CatalogEntry, b: CatalogEntry) => {
-    if (a.sellMin === null || b.sellMin === null)
-      return a.sellMin === b.sellMin ? newestFirst(a, b) : a.sellMin === null ? 1 : -1;
-    return direction * (a.sellMin - b.sellMin) || newestFirst(a, b);
-  };
+  // Goods without the price sorted on (no listing, or no buy order) come last.
+  const byPrice =
+    (price: (entry: CatalogEntry) => number | null, direction: 1 | -1) =>
+    (a: CatalogEntry, b: CatalogEntry) => {
+      const [left, right] = [price(a), price(b)];
+      if (left === null || right === null) return left === right ? newestFirst(a, b) : left === null ? 1 : -1;
+      return direction * (left - right) || newestFirst(a, b);
+    };
   const compare: Record<CatalogSort, (a: CatalogEntry, b: CatalogEntry) => number> = {
     "sell_num.desc": (a, b) => b.sellNum - a.sellNum || newestFirst(a, b),
-    "price.asc": byPrice(1),
-    "price.desc": byPrice(-1),
+    "price.asc": byPrice((entry) => entry.sellMin, 1),
+    "price.desc": byPrice((entry) => entry.sellMin, -1),
     "created.desc": newestFirst,
     "transacted_num.desc": (a, b) => b.transacted - a.transacted || newestFirst(a, b),
   };
+  // The buying tab's price is the best buy order (docs/design.md section 8).
+  const compareBuying: Record<BuyingSort, (a: CatalogEntry, b: CatalogEntry) => number> = {
+    ...compare,
+    "buy_num.desc": (a, b) => b.buyNum - a.buyNum || newestFirst(a, b),
+    "price.asc": byPrice((entry) => entry.buyMax, 1),
+    "price.desc": byPrice((entry) => entry.buyMax, -1),
+  };
+  const wanted = entries.filter((entry) => entry.buyNum > 0);
   return {
     orders: new Map(CATALOG_SORTS.map((sort) => [sort, [...entries].sort(compare[sort])])),
+    buying: new Map(BUYING_SORTS.map((sort) => [sort, [...wanted].sort(compareBuying[sort])])),
   };
 }

@@ -4,7 +4,7 @@ import { platformMarketUrlFields, platformPriceCnyFields } from "../market/platf
 import { parsePriceRange } from "../market/price-range.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import { ok } from "../result.ts";
-import type { CatalogIndex, CatalogSort } from "./catalog-index.ts";
+import type { CatalogEntry, CatalogIndex, CatalogSort } from "./catalog-index.ts";
 import { LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures } from "./goods-page-figures.ts";
 
@@ -34,6 +34,21 @@ export interface CatalogQuery {
  * snapshot); each page's figures then come from the same per-goods reads as the goods page.
  */
 export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
+  const order = catalog.orders.get(query.sortBy as CatalogSort) ?? catalog.orders.get("sell_num.desc")!;
+  return catalogPage(ctx, order, query, (entry) => entry.sellMin);
+}
+
+/**
+ * One page of catalog items out of `order`, filtered by name, tags and a price range over
+ * `priceOf` (the lowest listing on the catalog, the best buy order on the buying tab; goods
+ * without that price drop out of a range).
+ */
+export async function catalogPage(
+  ctx: DomainContext,
+  order: readonly CatalogEntry[],
+  query: CatalogQuery,
+  priceOf: (entry: CatalogEntry) => number | null,
+) {
   const range = parsePriceRange(query.minPrice, query.maxPrice);
   if (!range.ok) return range;
   const search = query.search?.trim().toLowerCase();
@@ -42,16 +57,17 @@ export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex
     return value === undefined ? [] : [{ category, value }];
   });
   const { min, max } = range.value;
-  const order = catalog.orders.get(query.sortBy as CatalogSort) ?? catalog.orders.get("sell_num.desc")!;
-  const matching = order.filter(
-    (entry) =>
+  const matching = order.filter((entry) => {
+    const price = priceOf(entry);
+    return (
       (!search || entry.names.includes(search)) &&
       tags.every(({ category, value }) =>
         entry.goods.tags.some((tag) => tag.category === category && tag.internal_name === value),
       ) &&
-      (min === undefined || (entry.sellMin !== null && entry.sellMin >= min)) &&
-      (max === undefined || (entry.sellMin !== null && entry.sellMin <= max)),
-  );
+      (min === undefined || (price !== null && price >= min)) &&
+      (max === undefined || (price !== null && price <= max))
+    );
+  });
   const offset = (query.pageNum - 1) * query.pageSize;
   const page = matching.slice(offset, offset + query.pageSize).map((entry) => entry.goods);
   const ids = page.map((goods) => goods.goods_id);

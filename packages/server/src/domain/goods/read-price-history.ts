@@ -1,18 +1,27 @@
-import { formatMoney } from "@skinmarket/contract";
+import { formatMoney, type Fen } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import { fail, ok } from "../result.ts";
+import { fail, ok, type Result } from "../result.ts";
 import { unknownGoodsMessage } from "./find-goods.ts";
 
 const DAY_MS = 86_400_000;
 
+/** One point of a price history: the start of a UTC day (Unix seconds) and that day's median. */
+export interface DailyMedian {
+  day: number;
+  median: Fen;
+}
+
 /**
- * A goods' price history (website route `goods/price_history`, docs/design.md section 8): one
- * point per UTC day with completed trades, over the last `days` days including today, at the
- * start of the day; the price is the day's median, the lower middle one for an even count, so
- * every point is a price really paid. Days without trades have no point.
+ * A goods' completed trades as one point per UTC day with trades, over the last `days` days
+ * including today, at the start of the day (docs/design.md section 8); the price is the day's
+ * median, the lower middle one for an even count, so every point is a price really paid. Days
+ * without trades have no point. Every price-history route answers from this one series.
  */
-export async function readPriceHistory(ctx: DomainContext, input: { goodsId: number; days: number }) {
+export async function readDailyMedians(
+  ctx: DomainContext,
+  input: { goodsId: number; days: number },
+): Promise<Result<DailyMedian[]>> {
   const goods = await ctx.db
     .selectFrom("goods")
     .select("goods_id")
@@ -31,13 +40,17 @@ export async function readPriceHistory(ctx: DomainContext, input: { goodsId: num
     .groupBy(day)
     .orderBy(day)
     .execute();
+  return ok(rows.map((row) => ({ day: Number(row.day) * 86_400, median: Number(row.median) })));
+}
+
+/** A goods' price history as the website route `goods/price_history` answers it. */
+export async function readPriceHistory(ctx: DomainContext, input: { goodsId: number; days: number }) {
+  const medians = await readDailyMedians(ctx, input);
+  if (!medians.ok) return medians;
   return ok({
     goods_id: input.goodsId,
     days: input.days,
     price_type: "median" as const,
-    price_history: rows.map((row): [number, string] => [
-      Number(row.day) * 86_400,
-      formatMoney(Number(row.median)),
-    ]),
+    price_history: medians.value.map((point): [number, string] => [point.day, formatMoney(point.median)]),
   });
 }

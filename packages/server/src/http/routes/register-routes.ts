@@ -15,6 +15,7 @@ import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
 import { registerGoodsBookmarks } from "./market/goods-bookmarks.ts";
 import { registerGoodsPageRoutes } from "./market/goods-page-routes.ts";
 import { registerListCatalogGoods } from "./market/list-catalog-goods.ts";
+import { registerMarketDataRoutes } from "./market/market-data-routes.ts";
 import { registerGetMarketItems } from "./market/get-market-items.ts";
 import { registerPriceRoutes } from "./market/price-routes.ts";
 import { registerSandboxLiquidity } from "./sandbox/liquidity.ts";
@@ -79,10 +80,14 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   const snapshots =
     options.priceSnapshots ??
     new PriceSnapshots(options.marketChanges, options.snapshotIntervalMs, serveStale);
-  registerListCatalogGoods(
-    app,
-    new CatalogIndexes(snapshots, options.marketChanges, options.snapshotIntervalMs, serveStale),
+  const catalogs = new CatalogIndexes(
+    snapshots,
+    options.marketChanges,
+    options.snapshotIntervalMs,
+    serveStale,
   );
+  registerListCatalogGoods(app, catalogs);
+  registerMarketDataRoutes(app, catalogs);
   const prices = new PriceAnswers(snapshots);
   registerGetMarketItems(app, prices);
   registerPriceRoutes(app, prices);

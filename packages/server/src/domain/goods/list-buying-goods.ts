@@ -1,0 +1,14 @@
+import type { DomainContext } from "../context.ts";
+import type { BuyingSort, CatalogIndex } from "./catalog-index.ts";
+import { catalogPage, type CatalogQuery } from "./list-catalog-goods.ts";
+
+/**
+ * The market's buying tab (website route `GET /api/market/goods/buying`, docs/design.md section
+ * 8): the catalog's goods that have buy orders in the public book, as catalog items. Its price is
+ * the best buy order: `min_price`/`max_price` bound it and the price sorts order by it; the
+ * default order puts the goods whose orders want the most units first.
+ */
+export async function listBuyingGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
+  const order = catalog.buying.get(query.sortBy as BuyingSort) ?? catalog.buying.get("buy_num.desc")!;
+  return catalogPage(ctx, order, query, (entry) => entry.buyMax);
+}

@@ -1,0 +1,68 @@
+import {
+  getBuffPriceHistory,
+  getBuffPriceHistoryV2,
+  getPopularSellOrders,
+  listBuyingGoods as buyingOperation,
+  listGoodsBuying,
+  searchSuggest,
+  type OperationQuery,
+} from "@skinmarket/contract";
+import type { FastifyInstance } from "fastify";
+import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
+import { listBuyingGoods } from "../../../domain/goods/list-buying-goods.ts";
+import { listPopularSellOrders } from "../../../domain/goods/list-popular-sell-orders.ts";
+import { readPriceTrend, readPriceTrendLines } from "../../../domain/goods/read-price-trend.ts";
+import { suggestGoods } from "../../../domain/goods/suggest-goods.ts";
+import { ok, type Result } from "../../../domain/result.ts";
+import { registerOperation } from "../../operation-route.ts";
+import { viewerOf } from "./viewer.ts";
+
+/** A verb's value in the internal envelope `{code: "OK", data, msg: null}`. */
+function internal<Data>(result: Result<Data>) {
+  return result.ok ? ok({ code: "OK" as const, data: result.value, msg: null }) : result;
+}
+
+/**
+ * The website's market-data routes the real service's tools call (docs/design.md section 8):
+ * name suggestions and the buying tab for signed-in users, the home page's popular listings and
+ * the price trend for anyone.
+ */
+export function registerMarketDataRoutes(app: FastifyInstance, catalogs: CatalogIndexes): void {
+  registerOperation(app, searchSuggest, async ({ ctx, query }) =>
+    ok({ code: "OK" as const, data: suggestGoods(await catalogs.current(ctx), query.text), msg: null }),
+  );
+  for (const operation of [buyingOperation, listGoodsBuying]) {
+    registerOperation(app, operation, async ({ ctx, query, request }) =>
+      internal(await listBuyingGoods(ctx, await catalogs.current(ctx), await buyingQuery(query, request))),
+    );
+  }
+  registerOperation(app, getPopularSellOrders, async ({ ctx, request }) =>
+    internal(await listPopularSellOrders(ctx, await catalogs.current(ctx), await viewerOf(request))),
+  );
+  registerOperation(app, getBuffPriceHistory, async ({ ctx, query }) =>
+    internal(await readPriceTrend(ctx, { goodsId: query.goods_id, days: query.days })),
+  );
+  registerOperation(app, getBuffPriceHistoryV2, async ({ ctx, query }) =>
+    internal(await readPriceTrendLines(ctx, { goodsId: query.goods_id, days: query.days })),
+  );
+}
+
+async function buyingQuery(
+  query: OperationQuery<typeof buyingOperation>,
+  request: Parameters<typeof viewerOf>[0],
+) {
+  return {
+    viewerId: await viewerOf(request),
+    pageNum: query.page_num,
+    pageSize: query.page_size,
+    sortBy: query.sort_by,
+    search: query.search,
+    category: query.category,
+    category_group: query.category_group,
+    exterior: query.exterior,
+    quality: query.quality,
+    rarity: query.rarity,
+    minPrice: query.min_price,
+    maxPrice: query.max_price,
+  };
+}
