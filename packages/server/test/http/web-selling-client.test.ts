@@ -26,7 +26,7 @@ describe("WebClient selling", () => {
       web.getWebOnSale(),
       (error: unknown) => error instanceof MarketApiError && error.code === "Login Required",
     );
-    await web.login("sdkseller", "sdkseller password");
+    await web.login(seller.nickname, seller.password);
     const inventory = await web.getWebInventory({ state: "cansell" });
     const [first, second] = inventory.data.items.map((item) => item.assetid);
     assert.ok(first && second);
