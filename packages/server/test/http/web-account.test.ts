@@ -105,6 +105,24 @@ describe("web sign-in: /account/api/login, /logout, /user/info", () => {
     assert.equal(extra.json().error, "remember: unknown field");
   });
 
+  test("happy: a signed-in answer sets the session cookie again, same value and end, for clients that keep only answered cookies", async () => {
+    const cookie = sessionCookie((await login("webuser", "correct horse")).headers["set-cookie"]).split(
+      ";",
+    )[0]!;
+    const advance = await t.admin("POST", "/sandbox/clock/advance", { seconds: 3600 });
+    assert.equal(advance.statusCode, 200);
+    const info = await t.app.inject({ method: "GET", url: "/account/api/user/info", headers: { cookie } });
+    assert.equal(info.statusCode, 200);
+    const again = sessionCookie(info.headers["set-cookie"]);
+    assert.equal(again.split(";")[0], cookie, "the same session");
+    assert.match(again, /HttpOnly/);
+    assert.match(again, /SameSite=Lax/);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(again)?.[1]);
+    assert.ok(maxAge <= 168 * 3600 - 3600 && maxAge > 168 * 3600 - 3700, `the end does not move: ${maxAge}`);
+    const anonymous = await t.app.inject({ method: "GET", url: "/account/api/user/info" });
+    assert.equal(anonymous.headers["set-cookie"], undefined, "nothing is set without a session");
+  });
+
   test("security: a session expires with the marketplace clock", async () => {
     const cookie = sessionCookie((await login("webuser", "correct horse")).headers["set-cookie"]).split(
       ";",

@@ -9,6 +9,8 @@ export interface SessionUser {
   accessLevel: AccessLevel;
   buyOrderStatus: BuyOrderStatus;
   createdAt: Date;
+  /** When the session ends (fixed at sign-in; answers do not extend it). */
+  expiresAt: Date;
 }
 
 /** The user behind a `session` cookie, if the session exists, is not revoked and has not expired. */
@@ -26,6 +28,7 @@ export async function resolveSession(
       "users.access_level",
       "users.buy_order_status",
       "users.created_at",
+      "web_sessions.expires_at",
     ])
     .where("web_sessions.session_hash", "=", sha256Hex(sessionId))
     .where("web_sessions.revoked_at", "is", null)
@@ -38,5 +41,6 @@ export async function resolveSession(
     accessLevel: row.access_level,
     buyOrderStatus: row.buy_order_status,
     createdAt: row.created_at,
+    expiresAt: row.expires_at,
   });
 }

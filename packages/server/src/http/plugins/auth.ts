@@ -73,7 +73,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       if (refusal) refuse(request, reply, refusal);
       else {
         const sessionId = request.sessionUser ? sessionCookie(request) : undefined;
-        if (sessionId) offerCsrfCookie(request, reply, sessionId, options.secureCookies);
+        if (sessionId) {
+          resendSessionCookie(request, reply, sessionId, options.secureCookies);
+          offerCsrfCookie(request, reply, sessionId, options.secureCookies);
+        }
         done();
       }
     };
@@ -191,6 +194,27 @@ async function refuseCredential(
   }
   await recordAudit(request.ctx, audit);
   return failure;
+}
+
+/**
+ * Every signed-in answer sets the `session` cookie again, same value and end, as the real
+ * website does: a client that keeps only the cookies answers set (BuffApi sends its cookie on its
+ * first request alone) stays signed in. The session's end does not move.
+ */
+function resendSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionId: string,
+  secure: boolean,
+): void {
+  const remainingMs = request.sessionUser!.expiresAt.getTime() - request.ctx.clock.now().getTime();
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    maxAge: Math.max(1, Math.floor(remainingMs / 1000)),
+  });
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
