@@ -4,6 +4,7 @@ import { formatMoney, getBillOrders, getGoodsInfo, getPriceHistory } from "@skin
 import { Value } from "typebox/value";
 import type { TSchema } from "typebox";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import { tradeStickers as tradeStickersOf } from "../support/market-data-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -31,33 +32,7 @@ describe("website price history and recent trades", () => {
   const get = (url: string) => t.app.inject({ method: "GET", url });
 
   /** Lists stickers at these prices, buys them all and completes each trade. */
-  const tradeStickers = async (prices: number[]) => {
-    const assetids = await grant(t, seller.platformid, { market_hash_name: STICKER, count: prices.length });
-    const listed = await post(seller.token, "sell_order/items", {
-      game: "cs2",
-      assets: assetids.map((assetid, index) => ({ assetid, price: prices[index] })),
-    });
-    assert.equal(listed.statusCode, 200, listed.body);
-    const bought = await post(buyer.token, "purchase/orders", {
-      game: "cs2",
-      items: [{ goods_id: stickerId, max_price: Math.max(...prices), quantity: prices.length }],
-    });
-    assert.equal(bought.statusCode, 200, bought.body);
-    const pending = (
-      await post(seller.token, "sell_order/history", { game: "cs2", state: "SELLER_TO_SEND_OFFER" })
-    ).json().items as Array<{ id: string }>;
-    for (const order of pending) {
-      const sent = await post(seller.token, "sell_order/send_offer", { order_id: order.id });
-      assert.equal(sent.statusCode, 200, sent.body);
-    }
-    const trading = (await post(buyer.token, "purchase/orders/list", { game: "cs2", state: "PAYING" })).json()
-      .items as Array<{ tradeofferid: string }>;
-    for (const order of trading) {
-      const accepted = await t.admin("POST", `/sandbox/platform/offers/${order.tradeofferid}/accept`);
-      assert.equal(accepted.statusCode, 200, accepted.body);
-    }
-    await t.admin("POST", "/sandbox/jobs/run");
-  };
+  const tradeStickers = (prices: number[]) => tradeStickersOf(t, seller, buyer, stickerId, prices);
 
   const completed = () =>
     t.database.db

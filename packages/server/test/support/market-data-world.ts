@@ -68,7 +68,7 @@ export async function buildMarketDataWorld(t: TestApp): Promise<MarketDataWorld>
 }
 
 /** Lists stickers at these prices, buys them all and completes each trade. */
-async function tradeStickers(
+export async function tradeStickers(
   t: TestApp,
   seller: PlatformFixture,
   buyer: PlatformFixture,
