@@ -171,11 +171,12 @@ export async function startServer(
           }
         : {}),
     });
-    const url = await app.listen({ port: config.port, host: config.host });
-    // The first price answer would otherwise wait for the first snapshot (seconds over a million
-    // listings); a failure is logged by the snapshots, and the first request tries again.
+    // The first snapshot is built before listening, so that "serving" is true when it is logged:
+    // built after, it held the first answers (even /healthz, with the embedded database in this
+    // process) for as long as it took (seconds over a million listings). A failure is logged by
+    // the snapshots, and the first price request tries again.
     const started = performance.now();
-    const warmed = Promise.resolve(priceSnapshots.current(systemContext)).then(
+    await Promise.resolve(priceSnapshots.current(systemContext)).then(
       (snapshot) =>
         log.info(
           { goods: snapshot.entries.size, ms: Math.round(performance.now() - started) },
@@ -183,6 +184,7 @@ export async function startServer(
         ),
       () => undefined,
     );
+    const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
     return {
@@ -190,7 +192,6 @@ export async function startServer(
       url,
       async close() {
         await app.close();
-        await warmed;
         await jobs.stop();
         await limiterStore?.close();
         await changes?.close();

@@ -268,8 +268,14 @@ describe("skinmarket command", () => {
     const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
     server.kill("SIGTERM");
     assert.equal(await exited, 0);
-    // The price snapshot was built at start, so that no first request waits for it.
+    // The price snapshot was built at start, before "serving" was said, so that no request after
+    // that line waits for it.
     assert.match(serverOutput, /"goods":\d+,"ms":\d+,"msg":"price snapshot built"/);
+    assert.ok(
+      serverOutput.indexOf('"msg":"price snapshot built"') <
+        serverOutput.indexOf('"msg":"skinmarket is serving"'),
+      "the snapshot is built before serving is announced",
+    );
     assert.match(serverOutput, /stopped cleanly/);
   });
 
