@@ -420,6 +420,8 @@ export interface paths {
      * Creates a buy order; it buys eligible listings at or below its price at once, then waits
      * @description Creates a buy order; it buys eligible listings at or below its price at once, then waits.
      *
+     *     A standing bid that pays on each fill. Items are delivered to `trade_url`, or to the trade URL of a bound account set up with `platform/setup`; without either the order is refused. `specific` narrows the items it accepts (paint wear, paint seed, fade, phase).
+     *
      *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
      *
      *     Limits per API token, while limits are on: the server's default rate.
@@ -456,6 +458,8 @@ export interface paths {
      * Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid
      * @description Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid.
      *
+     *     A seller fills a chosen buy order with items of their bound platform accounts, at the order's price. Each assetid answers `OK` or why not; `bill_orders` names the trade opened for each item sold.
+     *
      *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
      *
      *     Limits per API token, while limits are on: the server's default rate.
@@ -479,6 +483,8 @@ export interface paths {
     /**
      * The buy-order book of one goods: best price first, orders of offline buyers hidden
      * @description The buy-order book of one goods: best price first, orders of offline buyers hidden.
+     *
+     *     The book as the website shows it, to anyone, signed in or not; orders of buyers whose buy-order status is offline are left out.
      *
      *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -1050,6 +1056,8 @@ export interface paths {
      * Signs in with nickname and password and sets the `session` cookie
      * @description Signs in with nickname and password and sets the `session` cookie.
      *
+     *     Sets the `session` cookie and the `csrf_token` cookie, whose value every website write sends back in the `X-CSRFToken` header.
+     *
      *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
     post: operations["login"];
@@ -1201,6 +1209,8 @@ export interface paths {
     /**
      * Items held by the marketplace for the signed-in user: always none, items stay on the platform
      * @description Items held by the marketplace for the signed-in user: always none, items stay on the platform.
+     *
+     *     Items the marketplace holds for the user: this marketplace never holds any, so the list is empty; the real website's tools call it.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
