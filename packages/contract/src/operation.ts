@@ -50,7 +50,10 @@ export interface OperationDefinition {
   readonly path: string;
   readonly access: AccessLevel;
   readonly envelope: Envelope;
+  /** One line: what the operation does (the OpenAPI summary, and the description's first sentence). */
   readonly summary: string;
+  /** What a caller should know beyond the summary: rules, side effects, edge cases (OpenAPI description). */
+  readonly description?: string;
   readonly tags: readonly string[];
   readonly params?: TSchema;
   readonly querystring?: TSchema;

@@ -63,6 +63,8 @@ export const createBuyOrder = defineOperation({
   access: "developer",
   envelope: "official",
   summary: "Creates a buy order; it buys eligible listings at or below its price at once, then waits",
+  description:
+    "A standing bid that pays on each fill. Items are delivered to `trade_url`, or to the trade URL of a bound account set up with `platform/setup`; without either the order is refused. `specific` narrows the items it accepts (paint wear, paint seed, fade, phase).",
   tags: ["Buy orders"],
   body: StrictObject({ game: Cs2Game, ...BuyOrderBody }),
   response: OwnBuyOrderRecord,
@@ -123,6 +125,8 @@ export const supplyBuyOrder = defineOperation({
   envelope: "official",
   summary:
     "Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid",
+  description:
+    "A seller fills a chosen buy order with items of their bound platform accounts, at the order's price. Each assetid answers `OK` or why not; `bill_orders` names the trade opened for each item sold.",
   tags: ["Buy orders"],
   body: StrictObject({
     game: Cs2Game,
@@ -235,6 +239,8 @@ export const getBuyOrderBook = defineOperation({
   access: "public",
   envelope: "internal",
   summary: "The buy-order book of one goods: best price first, orders of offline buyers hidden",
+  description:
+    "The book as the website shows it, to anyone, signed in or not; orders of buyers whose buy-order status is offline are left out.",
   tags: ["Website"],
   querystring: Type.Object({
     game: Cs2Game,

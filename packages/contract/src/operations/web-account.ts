@@ -15,6 +15,8 @@ export const login = defineOperation({
   access: "public",
   envelope: "internal",
   summary: "Signs in with nickname and password and sets the `session` cookie",
+  description:
+    "Sets the `session` cookie and the `csrf_token` cookie, whose value every website write sends back in the `X-CSRFToken` header.",
   tags: ["Web account"],
   body: StrictObject({
     nickname: Nickname,

@@ -157,6 +157,8 @@ export const getWebBackpack = defineOperation({
   access: "session",
   envelope: "internal",
   summary: "Items held by the marketplace for the signed-in user: always none, items stay on the platform",
+  description:
+    "Items the marketplace holds for the user: this marketplace never holds any, so the list is empty; the real website's tools call it.",
   tags: ["Website selling"],
   querystring: Type.Object({
     game: WebGame,

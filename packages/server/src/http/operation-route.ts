@@ -12,6 +12,7 @@ import type { TSchema } from "typebox";
 import type { DomainContext } from "../domain/context.ts";
 import type { Result } from "../domain/result.ts";
 import { HttpFailure } from "./failure.ts";
+import { describeOperation } from "./plugins/openapi-document.ts";
 import { PrebuiltJson, sendPrebuilt } from "./prebuilt-json.ts";
 
 export interface OperationInput<Operation extends OperationDefinition> {
@@ -79,6 +80,7 @@ export function registerOperation<Operation extends OperationDefinition>(
     schema: {
       operationId: operation.id,
       summary: operation.summary,
+      description: describeOperation(operation),
       tags: [...operation.tags],
       security: SECURITY[operation.access],
       ...(operation.params ? { params: operation.params } : {}),

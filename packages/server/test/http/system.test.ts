@@ -5,6 +5,18 @@ import { OPERATIONS } from "@skinmarket/contract";
 import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
+interface OpenApiParameter {
+  name: string;
+  required?: boolean;
+  schema: { default?: unknown };
+}
+
+interface OpenApiOperation {
+  operationId: string;
+  description?: string;
+  parameters?: OpenApiParameter[];
+}
+
 describe("operators' routes and the API description", () => {
   let t: TestApp;
   before(async () => {
@@ -28,6 +40,51 @@ describe("operators' routes and the API description", () => {
       assert.ok(operationIds.includes(operation.id), `${operation.id} is documented`);
     const balance = document.paths["/api/market/developer/balance"].get;
     assert.deepEqual(balance.security, [{ bearerToken: [] }]);
+  });
+
+  test("the document describes what a caller sends: defaults optional, 3.1 tuples, named records, described answers", async () => {
+    const document = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    assert.equal(document.info.version, "0.1.0");
+    assert.equal(document.info.license.identifier, "MIT");
+    assert.deepEqual(
+      document.servers.map((server: { url: string }) => server.url),
+      ["/", "http://127.0.0.1:8080"],
+    );
+    const text = JSON.stringify(document);
+    assert.doesNotMatch(text, /additionalItems|Default Response|x-skinmarket-schema/);
+    const operations = Object.values(
+      document.paths as Record<string, Record<string, OpenApiOperation>>,
+    ).flatMap((methods) => Object.values(methods));
+    for (const operation of operations) {
+      assert.ok(operation.description, `${operation.operationId} has a description`);
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.schema.default !== undefined)
+          assert.notEqual(
+            parameter.required,
+            true,
+            `${operation.operationId}: ${parameter.name} has a default`,
+          );
+    }
+    const bookQuery = document.paths["/api/market/goods/buy_order"].get.parameters as OpenApiParameter[];
+    assert.deepEqual(
+      bookQuery.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+      ["game", "goods_id"],
+    );
+    const history = document.paths["/api/market/goods/price_history"].get.responses["200"];
+    const point = history.content["application/json"].schema.properties.data.properties.price_history.items;
+    assert.equal(point.items, false);
+    assert.deepEqual(
+      point.prefixItems.map((item: { type: string }) => item.type),
+      ["integer", "string"],
+    );
+    assert.deepEqual(
+      document.paths["/api/market/developer/buy_order"].post.responses["200"].content["application/json"]
+        .schema,
+      { $ref: "#/components/schemas/OwnBuyOrderRecord" },
+    );
+    assert.ok(document.components.schemas.OwnBuyOrderRecord.properties.price);
+    for (const path of ["/healthz", "/readyz", "/metrics"])
+      assert.ok(document.paths[path]?.get, `${path} is documented`);
   });
 
   test("/docs serves the API reference page", async () => {

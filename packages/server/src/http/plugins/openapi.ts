@@ -1,6 +1,13 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
+import { documentRouteSchema, nameSharedSchemas, type RouteSchema } from "./openapi-document.ts";
+
+/** The server package's version: the document describes this release of the service. */
+const SERVER_VERSION = (
+  JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /**
  * The OpenAPI 3.1 document, generated from the contract schemas the routes validate with, and an
@@ -12,11 +19,17 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandbox: 
       openapi: "3.1.0",
       info: {
         title: "skinmarket",
-        version: "1.0.0",
+        version: SERVER_VERSION,
+        license: { name: "MIT", identifier: "MIT" },
         description:
           "A CS2 item marketplace: official operations (bearer token), internal website routes (session cookie)" +
           (options.sandbox ? " and the sandbox API (admin token)." : "."),
       },
+      // The port `serve` listens on unless told otherwise, and the origin the document was read from.
+      servers: [
+        { url: "/", description: "The server that serves this document" },
+        { url: "http://127.0.0.1:8080", description: "A local server on the default port" },
+      ],
       components: {
         securitySchemes: {
           bearerToken: {
@@ -29,6 +42,14 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandbox: 
         },
       },
     },
+    transform: ({ schema, url, route }) => ({
+      schema: documentRouteSchema(schema as RouteSchema | undefined, route) as typeof schema,
+      url,
+    }),
+    transformObject: (documentObject) =>
+      "openapiObject" in documentObject
+        ? (nameSharedSchemas(documentObject.openapiObject as never) as typeof documentObject.openapiObject)
+        : documentObject.swaggerObject,
   });
   // Swagger UI's own routes are registered in a child context that declares them public.
   await app.register(async (docs) => {
