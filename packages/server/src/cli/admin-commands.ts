@@ -2,12 +2,13 @@ import { MarketTransportError, SandboxClient } from "@skinmarket/client";
 import { Command, Option } from "commander";
 import { addBuyOrderCommands } from "./admin-buy-order-commands.ts";
 import { addPlatformCommands } from "./admin-platform-commands.ts";
+import { addUserCommands } from "./admin-user-commands.ts";
 import { resolveConnection, ServerUnreachableError } from "./server-connection.ts";
 
 /** A mistake in how the command was called: reported with exit code 2. */
 export class UsageError extends Error {}
 
-type AccessLevelChoice = "developer" | "enterprise" | "none";
+export type AccessLevelChoice = "developer" | "enterprise" | "none";
 
 /**
  * `skinmarket admin ...`: the sandbox API from the command line. It talks to a running server
@@ -37,37 +38,7 @@ export function adminCommand(): Command {
     )
     .option("--json", "print the answer as JSON");
 
-  const user = admin.command("user").description("marketplace users");
-  user
-    .command("create")
-    .description("create a user with a password and a first API token")
-    .option("--nickname <name>", "nickname (default: generated)")
-    .addOption(
-      new Option("--access-level <level>", "access level").choices(["developer", "enterprise", "none"]),
-    )
-    .option("--password <password>", "password for web sign-in, at least 8 characters (default: generated)")
-    .action(async function (this: Command) {
-      const { nickname, accessLevel, password } = this.opts<{
-        nickname?: string;
-        accessLevel?: AccessLevelChoice;
-        password?: string;
-      }>();
-      await execute(
-        this,
-        (client) =>
-          client.createUser({
-            ...(nickname ? { nickname } : {}),
-            ...(accessLevel ? { access_level: accessLevel } : {}),
-            ...(password ? { password } : {}),
-          }),
-        (answer) =>
-          [
-            `user ${answer.user_id} (${answer.nickname}, ${answer.access_level})`,
-            `password: ${answer.password}`,
-            `token ${answer.token_id}: ${answer.token}`,
-          ].join("\n"),
-      );
-    });
+  addUserCommands(admin);
 
   const token = admin.command("token").description("API tokens");
   token
