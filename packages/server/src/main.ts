@@ -78,7 +78,11 @@ withConfigFlags(
   const server = await startServer(config, log).catch((error: unknown) => {
     throw portFailure(error, config.host, config.port) ?? error;
   });
-  await writeServerFile(config.dataDir, server.url);
+  // Only a convenience for client commands: a data dir this process cannot write costs them the
+  // discovery (they still find the server through PORT or --url), not the server its start.
+  await writeServerFile(config.dataDir, server.url).catch((error: unknown) =>
+    log.warn({ err: error }, "could not record the server's URL in the data dir"),
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -17,6 +17,8 @@ export interface ServerFile {
 
 export async function writeServerFile(dataDir: string, url: string): Promise<void> {
   const entry: ServerFile = { url, pid: process.pid, started_at: new Date().toISOString() };
+  // With DATABASE_URL and SECRET_KEY set, nothing else may have created the data dir.
+  await mkdir(dataDir, { recursive: true });
   await writeFile(join(dataDir, SERVER_FILE), `${JSON.stringify(entry, null, 2)}\n`);
 }
 
