@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { readAdminTokenFile } from "../server.ts";
 import { runningServer, SERVER_FILE } from "../server-file.ts";
@@ -49,27 +49,38 @@ export async function resolveConnection(command: Command): Promise<ServerConnect
     return { baseUrl: options.url, urlSource: source, token };
   }
   const running = await runningServer(dataDir);
+  const fromVariables = addressFromVariables();
   if (running) {
+    if (fromVariables && new URL(fromVariables.baseUrl).port !== new URL(running.url).port) {
+      // The order is kept (the data dir names one server for certain), but a PORT that differs
+      // most likely meant another server: say which one is used and how to choose.
+      process.stderr.write(
+        `skinmarket: using the server recorded in ${join(dataDir, SERVER_FILE)} (${running.url}), ` +
+          `not ${fromVariables.baseUrl} from ${fromVariables.names}; give --url (or --data-dir) to choose\n`,
+      );
+    }
     return {
       baseUrl: running.url,
-      urlSource: `${dataDir}/${SERVER_FILE}, written by the server with pid ${running.pid}`,
+      urlSource: `${join(dataDir, SERVER_FILE)}, written by the server with pid ${running.pid}`,
       token,
     };
   }
-  const port = process.env["PORT"]?.trim();
-  const host = process.env["HOST"]?.trim();
-  if (port || host) {
-    const names = [host ? "HOST" : "", port ? "PORT" : ""].filter(Boolean).join(" and ");
-    return {
-      baseUrl: `http://${connectableHost(host || "127.0.0.1")}:${port || "8080"}`,
-      urlSource: names,
-      token,
-    };
-  }
+  if (fromVariables) return { baseUrl: fromVariables.baseUrl, urlSource: fromVariables.names, token };
   return {
     baseUrl: DEFAULT_URL,
     urlSource: `the default: no --url, SKINMARKET_URL, running server in ${dataDir}/${SERVER_FILE}, HOST or PORT`,
     token,
+  };
+}
+
+/** `http://HOST:PORT` when either variable is set, as serve reads them. */
+function addressFromVariables(): { baseUrl: string; names: string } | undefined {
+  const port = process.env["PORT"]?.trim();
+  const host = process.env["HOST"]?.trim();
+  if (!port && !host) return undefined;
+  return {
+    baseUrl: `http://${connectableHost(host || "127.0.0.1")}:${port || "8080"}`,
+    names: [host ? "HOST" : "", port ? "PORT" : ""].filter(Boolean).join(" and "),
   };
 }
 

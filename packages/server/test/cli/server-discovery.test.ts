@@ -60,6 +60,21 @@ describe("a client command finds its server", () => {
     });
     assert.equal(balances.code, 0, balances.stderr);
     assert.match(balances.stdout, /^balance 0\.00/);
+    assert.equal(balances.stderr, "");
+
+    // A PORT pointing elsewhere does not override the data dir's server, but is said to be unused.
+    const other = await freePort();
+    const mixed = await runSkinmarket(["admin", "balances", user.user_id], {
+      env: { DATA_DIR: dataDir, PORT: String(other) },
+      cwd: elsewhere,
+    });
+    assert.equal(mixed.code, 0, mixed.stderr);
+    assert.match(
+      mixed.stderr,
+      new RegExp(
+        `using the server recorded in .*server\\.json \\(http://127\\.0\\.0\\.1:${port}\\), not http://127\\.0\\.0\\.1:${other} from PORT; give --url`,
+      ),
+    );
   });
 
   test("an unreachable server is named with where its URL came from and how to give another", async () => {
