@@ -22,6 +22,8 @@ import {
   sandboxFundAccount,
   sandboxGetBalances,
   sandboxGetClock,
+  sandboxGetUser,
+  sandboxListUsers,
   sandboxReset,
   sandboxRevokeToken,
   sandboxResetTokenLimits,
@@ -49,6 +51,20 @@ export class SandboxClient {
     body: OperationBody<typeof sandboxCreateUser> = {},
   ): Promise<Answer<typeof sandboxCreateUser>> {
     return (await callOperation(this.#options, sandboxCreateUser, { body })).body;
+  }
+
+  async listUsers(
+    query: Partial<OperationQuery<typeof sandboxListUsers>> = {},
+  ): Promise<Answer<typeof sandboxListUsers>> {
+    return (
+      await callOperation(this.#options, sandboxListUsers, {
+        query: query as OperationQuery<typeof sandboxListUsers>,
+      })
+    ).body;
+  }
+
+  async getUser(userId: string): Promise<Answer<typeof sandboxGetUser>> {
+    return (await callOperation(this.#options, sandboxGetUser, { params: { user_id: userId } })).body;
   }
 
   async createToken(userId: string): Promise<Answer<typeof sandboxCreateToken>> {

@@ -14,6 +14,7 @@ export * from "./operations/purchases.ts";
 export * from "./operations/sandbox-platform.ts";
 export * from "./records.ts";
 export * from "./operations/sandbox.ts";
+export * from "./operations/sandbox-users.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";

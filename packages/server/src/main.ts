@@ -1,24 +1,25 @@
 #!/usr/bin/env node
-import { MarketApiError, MarketTransportError } from "@skinmarket/client";
-import { Command, CommanderError, Option } from "commander";
-import { adminCommand, UsageError } from "./cli/admin-commands.ts";
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { adminCommand } from "./cli/admin-commands.ts";
 import { demoCommand } from "./cli/demo-command.ts";
 import {
-  CONFIG_VARIABLES,
-  ConfigError,
-  loadConfig,
-  type ConfigSource,
-  type ConfigVariable,
-} from "./config.ts";
+  commanderMessage,
+  EXIT_FAILURE,
+  jsonRequested,
+  reportError,
+  writeError,
+} from "./cli/report-error.ts";
+import { CONFIG_VARIABLES, loadConfig, type ConfigSource, type ConfigVariable } from "./config.ts";
+import { checkPortFree, portFailure } from "./port-check.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
-import { DataDirLockedError } from "./storage/data-dir-lock.ts";
+import { removeServerFile, writeServerFile } from "./server-file.ts";
 
-/**
- * The `skinmarket` command. Exit codes: 0 done; 1 the work failed (server error, API refusal);
- * 2 bad usage or configuration.
- */
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
+/** The `skinmarket` command; its exit codes are in cli/report-error.ts. */
+const json = jsonRequested(process.argv.slice(2));
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 /** Flags of `serve` and `migrate`: each overrides its environment variable. */
 const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
@@ -66,15 +67,22 @@ function configFrom(command: Command) {
 
 const program = new Command("skinmarket")
   .description("skinmarket: a CS2 item marketplace service")
-  .showHelpAfterError()
-  .exitOverride();
+  .version(version, "-V, --version", "print the version");
 
 withConfigFlags(
   program.command("serve", { isDefault: true }).description("run the marketplace HTTP service"),
 ).action(async function (this: Command) {
   const config = configFrom(this);
+  await checkPortFree(config.host, config.port);
   const log = createLogger(config);
-  const server = await startServer(config, log);
+  const server = await startServer(config, log).catch((error: unknown) => {
+    throw portFailure(error, config.host, config.port) ?? error;
+  });
+  // Only a convenience for client commands: a data dir this process cannot write costs them the
+  // discovery (they still find the server through PORT or --url), not the server its start.
+  await writeServerFile(config.dataDir, server.url).catch((error: unknown) =>
+    log.warn({ err: error }, "could not record the server's URL in the data dir"),
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -84,7 +92,7 @@ withConfigFlags(
     stopping = true;
     log.info({ signal }, "shutting down");
     server.close().then(
-      () => process.exit(0),
+      () => removeServerFile(config.dataDir).finally(() => process.exit(0)),
       (error: unknown) => {
         log.error({ err: error }, "shutdown failed");
         process.exit(EXIT_FAILURE);
@@ -103,7 +111,8 @@ withConfigFlags(
   ["DATA_DIR", "DATABASE_URL", "LOG_LEVEL"],
 ).action(async function (this: Command) {
   const config = configFrom(this);
-  const log = createLogger({ logLevel: this.opts<{ json?: boolean }>().json ? "silent" : config.logLevel });
+  // The command's answer is its one line (or JSON report); the log says only what went wrong.
+  const log = createLogger({ logLevel: this.opts<{ json?: boolean }>().json ? "silent" : "warn" });
   const database = await openConfiguredDatabase(config, log);
   await database.close();
   if (this.opts<{ json?: boolean }>().json) {
@@ -129,39 +138,40 @@ program.addCommand(
   ),
 );
 
+applyConventions(program);
 try {
+  refuseUnknownCommand(program, process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (error) {
-  process.exitCode = exitCodeFor(error);
+  process.exitCode = reportError(error, json);
 }
 
-function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) {
-    // Help and version are not failures; commander has already printed what went wrong otherwise.
-    return error.exitCode === 0 ? 0 : EXIT_USAGE;
-  }
-  if (error instanceof UsageError) {
-    process.stderr.write(`skinmarket: ${error.message}\n`);
-    return EXIT_USAGE;
-  }
-  if (error instanceof ConfigError) {
-    process.stderr.write(`skinmarket: configuration: ${error.message}\n`);
-    return EXIT_USAGE;
-  }
-  if (error instanceof DataDirLockedError) {
-    process.stderr.write(`skinmarket: ${error.message}\n`);
-    return EXIT_FAILURE;
-  }
-  if (error instanceof MarketApiError) {
-    process.stderr.write(`skinmarket: ${error.code}: ${error.msg}\n`);
-    return EXIT_FAILURE;
-  }
-  if (error instanceof MarketTransportError) {
-    process.stderr.write(`skinmarket: cannot reach the server: ${error.message}\n`);
-    return EXIT_FAILURE;
-  }
-  process.stderr.write(
-    `skinmarket: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  return EXIT_FAILURE;
+/**
+ * Every command, including those built in their own files: usage errors exit 2 (through
+ * reportError) and are JSON under --json, and --help shows the options inherited from above.
+ */
+function applyConventions(command: Command): void {
+  command
+    .exitOverride()
+    .showHelpAfterError(json ? false : `(add --help for usage)`)
+    .showSuggestionAfterError()
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      outputError: (text) => writeError({ code: "usage", message: commanderMessage(text) }, json),
+    });
+  for (const subcommand of command.commands) applyConventions(subcommand);
+}
+
+/**
+ * `serve` is the default command, so commander hands it any word it does not know and reports
+ * "too many arguments for 'serve'": a first word that is no command is refused by name instead.
+ */
+function refuseUnknownCommand(root: Command, args: string[]): void {
+  const first = args[0];
+  if (first === undefined || first.startsWith("-") || first === "help") return;
+  if (root.commands.some((command) => command.name() === first || command.aliases().includes(first))) return;
+  // Commander's own refusal, with its "(Did you mean ...?)": a method of every Command that its
+  // typings leave out (pinned version; the CLI test checks the message).
+  root.args = [first];
+  (root as Command & { unknownCommand(): never }).unknownCommand();
 }

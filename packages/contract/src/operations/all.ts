@@ -23,6 +23,7 @@ import {
   sandboxRunJobs,
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
+import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
 import { getBalance } from "./wallet.ts";
 import {
   getEnterpriseFloatItems,
@@ -159,6 +160,8 @@ export const OPERATIONS = [
   cancelPurchaseOrders,
   purchaseQuantity,
   sandboxCreateUser,
+  sandboxListUsers,
+  sandboxGetUser,
   sandboxCreateToken,
   sandboxRevokeToken,
   sandboxResetTokenLimits,

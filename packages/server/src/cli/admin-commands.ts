@@ -1,38 +1,30 @@
-import { resolve } from "node:path";
-import { SandboxClient, type TransportOptions } from "@skinmarket/client";
+import { MarketTransportError, SandboxClient } from "@skinmarket/client";
 import { Command, Option } from "commander";
-import { readAdminTokenFile } from "../server.ts";
 import { addBuyOrderCommands } from "./admin-buy-order-commands.ts";
 import { addPlatformCommands } from "./admin-platform-commands.ts";
+import { addUserCommands } from "./admin-user-commands.ts";
+import { resolveConnection, ServerUnreachableError } from "./server-connection.ts";
 
 /** A mistake in how the command was called: reported with exit code 2. */
 export class UsageError extends Error {}
 
-interface AdminOptions {
-  url: string;
-  adminToken?: string;
-  dataDir: string;
-  json?: boolean;
-}
-
-type AccessLevelChoice = "developer" | "enterprise" | "none";
+export type AccessLevelChoice = "developer" | "enterprise" | "none";
 
 /**
  * `skinmarket admin ...`: the sandbox API from the command line. It talks to a running server
  * over HTTP, because the embedded database belongs to that server while it runs.
  */
 export function adminCommand(): Command {
-  // Created apart from the program, so it sets its own usage-error handling; subcommands inherit it.
   const admin = new Command("admin")
-    .exitOverride()
-    .showHelpAfterError()
     .description(
-      "drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, liquidity, reset",
+      "drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, liquidity, " +
+        "reset, platform accounts, items, trade offers, buy orders",
     )
     .addOption(
-      new Option("--url <url>", "base URL of the server")
-        .env("SKINMARKET_URL")
-        .default("http://127.0.0.1:8080"),
+      new Option(
+        "--url <url>",
+        "base URL of the server (default: the running server of the data dir, else http://HOST:PORT as serve reads them, else http://127.0.0.1:8080)",
+      ).env("SKINMARKET_URL"),
     )
     .addOption(
       new Option("--admin-token <token>", "sandbox admin token (default: DATA_DIR/sandbox-admin-token)").env(
@@ -40,41 +32,13 @@ export function adminCommand(): Command {
       ),
     )
     .addOption(
-      new Option("--data-dir <dir>", "where the generated admin token is").env("DATA_DIR").default("./data"),
+      new Option("--data-dir <dir>", "the server's data dir: its admin token and where it listens")
+        .env("DATA_DIR")
+        .default("./data"),
     )
     .option("--json", "print the answer as JSON");
 
-  const user = admin.command("user").description("marketplace users");
-  user
-    .command("create")
-    .description("create a user with a password and a first API token")
-    .option("--nickname <name>", "nickname (default: generated)")
-    .addOption(
-      new Option("--access-level <level>", "access level").choices(["developer", "enterprise", "none"]),
-    )
-    .option("--password <password>", "password for web sign-in, at least 8 characters (default: generated)")
-    .action(async function (this: Command) {
-      const { nickname, accessLevel, password } = this.opts<{
-        nickname?: string;
-        accessLevel?: AccessLevelChoice;
-        password?: string;
-      }>();
-      await execute(
-        this,
-        (client) =>
-          client.createUser({
-            ...(nickname ? { nickname } : {}),
-            ...(accessLevel ? { access_level: accessLevel } : {}),
-            ...(password ? { password } : {}),
-          }),
-        (answer) =>
-          [
-            `user ${answer.user_id} (${answer.nickname}, ${answer.access_level})`,
-            `password: ${answer.password}`,
-            `token ${answer.token_id}: ${answer.token}`,
-          ].join("\n"),
-      );
-    });
+  addUserCommands(admin);
 
   const token = admin.command("token").description("API tokens");
   token
@@ -229,19 +193,18 @@ export async function execute<Answer>(
   action: (client: SandboxClient) => Promise<Answer>,
   describe: (answer: Answer) => string,
 ): Promise<void> {
-  const options = command.optsWithGlobals<AdminOptions>();
-  const answer = await action(new SandboxClient(await connection(options)));
-  process.stdout.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${describe(answer)}\n`);
-}
-
-async function connection(options: AdminOptions): Promise<TransportOptions & { token: string }> {
-  const token = options.adminToken || (await readAdminTokenFile(resolve(options.dataDir)));
+  const options = command.optsWithGlobals<{ json?: boolean; dataDir: string }>();
+  const { baseUrl, urlSource, token } = await resolveConnection(command);
   if (!token) {
     throw new UsageError(
       `no sandbox admin token: pass --admin-token, set SANDBOX_ADMIN_TOKEN, or run where ${options.dataDir}/sandbox-admin-token exists`,
     );
   }
-  return { baseUrl: options.url, token };
+  const answer = await action(new SandboxClient({ baseUrl, token })).catch((error: unknown) => {
+    if (error instanceof MarketTransportError) throw new ServerUnreachableError(baseUrl, urlSource, error);
+    throw error;
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${describe(answer)}\n`);
 }
 
 function describeBalances(answer: {

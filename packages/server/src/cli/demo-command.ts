@@ -71,11 +71,20 @@ export function demoCommand(
     };
     const config = configOf(this);
     const log = createLogger({ logLevel: flags.json ? "silent" : "warn" });
+    // The steps before the build take seconds (the catalog most): each is said as it starts.
+    const step = (text: string) => {
+      if (!flags.json) process.stderr.write(`demo: ${text}\n`);
+    };
+    step(
+      `opening ${config.databaseUrl ? "the PostgreSQL database" : `the embedded database in ${config.dataDir}`}`,
+    );
     const database = await openConfiguredDatabase(config, log);
     try {
       const { clock, ctx } = await demoContext(config, database.db, log);
+      step("loading the catalog");
       const catalog = await loadCatalog(ctx);
       if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
+      step(`building ${counts.listings} listings for ${counts.traders} traders (seed ${counts.seed})`);
       const report = await buildDemoMarket(
         database.db,
         { ...counts, now: clock.now(), rules: ctx.rules, secretBox: ctx.secretBox, add: flags.add ?? false },

@@ -264,6 +264,40 @@ describe("skinmarket command", () => {
     assert.match(refused.stderr, /Unauthorized/);
   });
 
+  test("admin user list and show tell who exists and what each holds", async () => {
+    const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
+    const env = { SANDBOX_ADMIN_TOKEN: "" };
+    const user = JSON.parse(
+      (await run([...common, "--json", "user", "create", "--nickname", "listed-user"], env)).stdout,
+    ) as { user_id: string; token_id: string };
+    await run([...common, "deposit", user.user_id, "balance", "7"], env);
+    const listed = await run([...common, "--json", "user", "list", "--page-size", "500"], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    const page = JSON.parse(listed.stdout) as { items: Array<{ user_id: string; nickname: string }> };
+    assert.ok(page.items.some((row) => row.user_id === user.user_id && row.nickname === "listed-user"));
+    const human = await run([...common, "user", "list", "--page-size", "1"], env);
+    assert.match(
+      human.stdout,
+      /^user \d+ {2}\S+ {2}(developer|enterprise|none)\npage 1 of \d+, \d+ users\n$/,
+    );
+    const shown = await run([...common, "user", "show", user.user_id], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^user ${user.user_id} \\(listed-user, developer\\)`));
+    assert.match(shown.stdout, /balance 7\.00 {2}margin 0\.00/);
+    assert.match(shown.stdout, new RegExp(`token ${user.token_id}: smk_\\S+\\.\\.\\., last used never`));
+  });
+
+  test("under --json, an API refusal is a JSON error with the API's code and status", async () => {
+    const refused = await run(
+      ["admin", "--url", baseUrl, "--data-dir", dataDir, "--json", "user", "show", "999999"],
+      { SANDBOX_ADMIN_TOKEN: "" },
+    );
+    assert.equal(refused.code, 1);
+    assert.deepEqual(JSON.parse(refused.stderr), {
+      error: { code: "Not Found", message: "Not Found: user 999999 does not exist", status: 404 },
+    });
+  });
+
   test("SIGTERM stops the server cleanly with exit code 0", async () => {
     const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
     server.kill("SIGTERM");
@@ -309,7 +343,9 @@ describe("skinmarket usage", () => {
   });
 
   test("an unknown command, a missing argument or a bad amount exits 2", async () => {
-    assert.equal((await run(["dance"])).code, 2);
+    const unknown = await run(["dance"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command 'dance'/);
     const missing = await run(["admin", "balances"]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing required argument 'user_id'/);

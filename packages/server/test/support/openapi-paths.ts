@@ -1340,7 +1340,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The marketplace's users, oldest first, a page at a time
+     * @description The marketplace's users, oldest first, a page at a time.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListUsers"];
     put?: never;
     /**
      * Creates a marketplace user with a password and a first API token
@@ -1349,6 +1355,28 @@ export interface paths {
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
     post: operations["sandboxCreateUser"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/users/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user with balances, API tokens (never their secrets) and bound platform accounts
+     * @description A user with balances, API tokens (never their secrets) and bound platform accounts.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxGetUser"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -7206,6 +7234,64 @@ export interface operations {
       };
     };
   };
+  sandboxListUsers: {
+    parameters: {
+      query?: {
+        page_num?: number;
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The marketplace's users, oldest first, a page at a time */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              nickname: string;
+              /** @enum {unknown} */
+              access_level: "developer" | "enterprise" | "none";
+              /** @description Unix time in seconds */
+              created_at: number;
+            }[];
+            page_num: number;
+            page_size: number;
+            total_count: number;
+            total_page: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
   sandboxCreateUser: {
     parameters: {
       query?: never;
@@ -7248,6 +7334,85 @@ export interface operations {
              * @example 1001
              */
             token_id: string;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxGetUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user with balances, API tokens (never their secrets) and bound platform accounts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description a decimal id of at most 15 digits, such as 1001
+             * @example 1001
+             */
+            user_id: string;
+            nickname: string;
+            /** @enum {unknown} */
+            access_level: "developer" | "enterprise" | "none";
+            /** @description Unix time in seconds */
+            created_at: number;
+            /** @enum {unknown} */
+            buy_order_status: "online" | "offline";
+            buy_order_auto_offline: boolean;
+            balances: components["schemas"]["SandboxBalances"];
+            tokens: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              token_id: string;
+              /** @description the token's first characters, to recognise it */
+              prefix: string;
+              /** @description Unix time in seconds */
+              created_at: number;
+              last_used_at: number | null;
+              revoked_at: number | null;
+            }[];
+            platform_accounts: {
+              platformid: string;
+              trade_url: string | null;
+              /** @description Unix time in seconds */
+              bound_at: number;
+              cookie_state: ("valid" | "invalid" | "expired") | null;
+            }[];
           };
         };
       };

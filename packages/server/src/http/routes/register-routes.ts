@@ -9,6 +9,7 @@ import { registerGetPlatformInventory } from "./platform/get-platform-inventory.
 import { registerSetupPlatformAccount } from "./platform/setup-platform-account.ts";
 import { registerUploadPlatformCookies } from "./platform/upload-platform-cookies.ts";
 import { registerSandboxCreateUser } from "./sandbox/create-user.ts";
+import { registerSandboxUsers } from "./sandbox/users.ts";
 import { registerPurchaseRoutes } from "./purchases/purchase-routes.ts";
 import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-orders/buy-order-routes.ts";
 import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
@@ -104,6 +105,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
 
   if (options.sandboxClock) {
     registerSandboxCreateUser(app);
+    registerSandboxUsers(app);
     registerSandboxTokens(app, options.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);

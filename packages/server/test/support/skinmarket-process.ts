@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const MAIN = join(import.meta.dirname, "../../src/main.ts");
+
+/** Variables that steer the command: unset in every run unless a test sets them. */
+const STEERING = [
+  "PORT",
+  "HOST",
+  "DATA_DIR",
+  "SKINMARKET_URL",
+  "SANDBOX_ADMIN_TOKEN",
+  "DATABASE_URL",
+  "DEMO",
+];
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of STEERING) delete base[name];
+  return { ...base, ...env };
+}
+
+/** Runs `skinmarket ...` to its end in `cwd`, with only the steering variables given. */
+export function runSkinmarket(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
+  return new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: environment(options.env ?? {}),
+      stdio: "pipe",
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `skinmarket serve` and resolves once it says it is serving. */
+export function startSkinmarket(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ server: ChildProcess; url: string; output: () => string }> {
+  const server = spawn(process.execPath, [MAIN, "serve", ...args], {
+    env: environment({ DEMO: "off", ...env }),
+    stdio: "pipe",
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    server.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+      const match = /"url":"(http:\/\/[^"]+)".*skinmarket is serving/.exec(output);
+      if (match?.[1]) resolve({ server, url: match[1], output: () => output });
+    });
+    server.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+/** A port nothing listens on now: the system gives one, and it is let go. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen({ port: 0, host: "127.0.0.1" }, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
