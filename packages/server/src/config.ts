@@ -13,6 +13,7 @@ export interface Config {
   sandbox: boolean;
   sandboxAdminToken: string | undefined;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   snapshotIntervalMs: number;
@@ -38,6 +39,9 @@ export interface Rate {
   seconds: number;
 }
 
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -60,6 +64,8 @@ export const CONFIG_VARIABLES = {
   SANDBOX_ADMIN_TOKEN:
     "admin token of the sandbox API (default: generated into DATA_DIR/sandbox-admin-token)",
   LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
+  LOG_FORMAT:
+    "json|pretty: JSON lines, or pino-pretty for a person (default pretty when stdout is a terminal, else json)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
@@ -83,7 +89,14 @@ export const CONFIG_VARIABLES = {
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
 export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
 
-export function loadConfig(source: ConfigSource): Config {
+/**
+ * The configuration from the variables (or flags); `terminal` says whether stdout is a terminal,
+ * which picks the default log format.
+ */
+export function loadConfig(
+  source: ConfigSource,
+  terminal: { stdoutIsTTY: boolean } = { stdoutIsTTY: process.stdout.isTTY === true },
+): Config {
   const databaseUrl = optional(source, "DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL", "must be a postgres:// or postgresql:// URL");
@@ -104,6 +117,7 @@ export function loadConfig(source: ConfigSource): Config {
     sandbox: onOff(source, "SANDBOX", databaseUrl === undefined),
     sandboxAdminToken: adminToken,
     logLevel: logLevel as LogLevel,
+    logFormat: logFormat(source, terminal.stdoutIsTTY),
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
@@ -118,6 +132,13 @@ export function loadConfig(source: ConfigSource): Config {
     rateOverrides: rateOverrides(source),
     demo: demoMode(source),
   };
+}
+
+function logFormat(source: ConfigSource, stdoutIsTTY: boolean): LogFormat {
+  const format = optional(source, "LOG_FORMAT") ?? (stdoutIsTTY ? "pretty" : "json");
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new ConfigError("LOG_FORMAT", `must be one of ${LOG_FORMATS.join(", ")}, got "${format}"`);
+  return format as LogFormat;
 }
 
 function demoMode(source: ConfigSource): DemoMode {

@@ -29,6 +29,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--sandbox <on|off>", "SANDBOX"],
   ["--sandbox-admin-token <token>", "SANDBOX_ADMIN_TOKEN"],
   ["--log-level <level>", "LOG_LEVEL"],
+  ["--log-format <json|pretty>", "LOG_FORMAT"],
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],

@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { pino, type DestinationStream, type Logger } from "pino";
+import { PinoPretty } from "pino-pretty";
 import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
@@ -23,6 +24,7 @@ import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart } from "./demo/demo-at-start.ts";
+import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -31,10 +33,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, "logLevel">, destination?: DestinationStream): Logger {
+/**
+ * The service's logger: JSON lines (for pipes, files and log collectors), or pino-pretty's lines
+ * for a person at a terminal (`LOG_FORMAT=pretty`, the default when stdout is one). Both go to
+ * stdout (or `destination`) and carry the same redacted fields; pretty lines are written
+ * synchronously, in order with what the server prints on stderr.
+ */
+export function createLogger(
+  config: Pick<Config, "logLevel"> & Partial<Pick<Config, "logFormat">>,
+  destination?: DestinationStream,
+): Logger {
+  const options = { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } };
+  if (config.logFormat !== "pretty") return pino(options, destination);
   return pino(
-    { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } },
-    destination,
+    options,
+    PinoPretty({
+      ...(destination ? { destination, colorize: false } : { destination: 1, sync: true }),
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname",
+    }),
   );
 }
 
@@ -111,6 +128,7 @@ export async function startServer(
     const demoBaseUrl = `http://${config.host}:${config.port}`;
     if (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
       marketChanges.committed();
+    else logDemoCredentials(config, log);
 
     // Other instances on the same server announce clock moves (this one reads the offset again)
     // and market changes (this one's snapshots are rebuilt); after a lost connection, both.
@@ -238,15 +256,26 @@ async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
   if (config.sandboxAdminToken) return config.sandboxAdminToken;
   const path = join(config.dataDir, ADMIN_TOKEN_FILE);
   const existing = await readOptionalFile(path);
-  if (existing) return existing;
+  if (existing) {
+    // Said at every start, so that a restarted server still tells where its admin token is.
+    log.info({ path }, `sandbox admin token in ${path}`);
+    return existing;
+  }
   const token = `sma_${generateSecret()}`;
   await mkdir(config.dataDir, { recursive: true });
   await writeFile(path, `${token}\n`, { mode: 0o600, flag: "wx" });
   await chmod(path, 0o600);
-  // Printed once, on purpose, outside the structured log so that redaction does not hide it.
-  process.stdout.write(`\nSandbox admin token (saved in ${path}; shown only now):\n  ${token}\n\n`);
-  log.info({ path }, "sandbox admin token generated");
+  // Shown once to the person who started the server, on stderr: never in the log (which is
+  // redacted, kept and shipped), and stdout carries only log lines.
+  process.stderr.write(`\nSandbox admin token (saved in ${path}; shown only now):\n  ${token}\n\n`);
+  log.info({ path }, `sandbox admin token generated into ${path}`);
   return token;
+}
+
+/** Said at every start that finds them, so that a restarted server tells where they are. */
+function logDemoCredentials(config: Config, log: Logger): void {
+  const path = demoCredentialsPath(config.dataDir);
+  if (existsSync(path)) log.info({ path }, `demo traders' credentials in ${path}`);
 }
 
 export function readAdminTokenFile(dataDir: string): Promise<string | undefined> {

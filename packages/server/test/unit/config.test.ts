@@ -19,6 +19,13 @@ describe("configuration", () => {
     assert.equal(loadConfig({}).sellerFeeBasisPoints, 250);
   });
 
+  test("logs are pretty on a terminal and JSON elsewhere, unless LOG_FORMAT says", () => {
+    assert.equal(loadConfig({}, { stdoutIsTTY: true }).logFormat, "pretty");
+    assert.equal(loadConfig({}, { stdoutIsTTY: false }).logFormat, "json");
+    assert.equal(loadConfig({ LOG_FORMAT: "json" }, { stdoutIsTTY: true }).logFormat, "json");
+    assert.equal(loadConfig({ LOG_FORMAT: "pretty" }, { stdoutIsTTY: false }).logFormat, "pretty");
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -37,6 +44,7 @@ describe("configuration", () => {
       [{ SELLER_FEE_PERCENT: "60" }, "SELLER_FEE_PERCENT"],
       [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
       [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
+      [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(
