@@ -23,6 +23,7 @@ import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
 import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
+import { registerCors } from "./http/plugins/cors.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
@@ -57,6 +58,8 @@ export interface AppDeps {
    * it on; off by default, so that an answer right after a change shows it).
    */
   snapshotServeStale?: boolean;
+  /** Origins browser pages may call from (`CORS_ORIGINS`, `*` for any); none: CORS is off. */
+  corsOrigins?: readonly string[];
   /** The price snapshots, when the caller builds them (the server warms them up at start). */
   priceSnapshots?: PriceSnapshots;
 }
@@ -115,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFailureLogging(app);
+  await registerCors(app, deps.corsOrigins ?? []);
 
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
   // before the first login, so that the first one does not stand out.

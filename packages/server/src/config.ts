@@ -14,6 +14,8 @@ export interface Config {
   sandboxAdminToken: string | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** Origins a browser may call the API from (`CORS_ORIGINS`); empty: CORS is off. */
+  corsOrigins: string[];
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   snapshotIntervalMs: number;
@@ -66,6 +68,8 @@ export const CONFIG_VARIABLES = {
   LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
   LOG_FORMAT:
     "json|pretty: JSON lines, or pino-pretty for a person (default pretty when stdout is a terminal, else json)",
+  CORS_ORIGINS:
+    "comma-separated origins a browser page may call the API from, or * for any (then without credentials) (default none: CORS off)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
@@ -118,6 +122,7 @@ export function loadConfig(
     sandboxAdminToken: adminToken,
     logLevel: logLevel as LogLevel,
     logFormat: logFormat(source, terminal.stdoutIsTTY),
+    corsOrigins: corsOrigins(source),
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
@@ -139,6 +144,31 @@ function logFormat(source: ConfigSource, stdoutIsTTY: boolean): LogFormat {
   if (!(LOG_FORMATS as readonly string[]).includes(format))
     throw new ConfigError("LOG_FORMAT", `must be one of ${LOG_FORMATS.join(", ")}, got "${format}"`);
   return format as LogFormat;
+}
+
+/** `*`, or origins as a browser sends them (`https://dash.example:8443`: scheme, host, port). */
+function corsOrigins(source: ConfigSource): string[] {
+  const text = optional(source, "CORS_ORIGINS");
+  if (text === undefined) return [];
+  const origins = text.split(",").map((entry) => entry.trim());
+  if (origins.includes("*")) {
+    if (origins.length > 1) throw new ConfigError("CORS_ORIGINS", "* allows any origin: give it alone");
+    return ["*"];
+  }
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ""))
+      throw new ConfigError(
+        "CORS_ORIGINS",
+        `"${origin}" is not an origin: give scheme, host and port only, e.g. http://localhost:5173`,
+      );
+  }
+  return origins.map((origin) => origin.replace(/\/$/, ""));
 }
 
 function demoMode(source: ConfigSource): DemoMode {

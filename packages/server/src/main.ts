@@ -43,6 +43,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--rate-limit-default <rate>", "RATE_LIMIT_DEFAULT"],
   ["--rate-limits <list>", "RATE_LIMITS"],
   ["--demo <auto|on|off>", "DEMO"],
+  ["--cors-origins <list>", "CORS_ORIGINS"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

@@ -174,6 +174,7 @@ export async function startServer(
         : {}),
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
+      corsOrigins: config.corsOrigins,
       logger: log,
       marketChanges,
       tokenCache,

@@ -26,6 +26,15 @@ describe("configuration", () => {
     assert.equal(loadConfig({ LOG_FORMAT: "pretty" }, { stdoutIsTTY: false }).logFormat, "pretty");
   });
 
+  test("CORS is off unless CORS_ORIGINS lists origins, or * alone", () => {
+    assert.deepEqual(loadConfig({}).corsOrigins, []);
+    assert.deepEqual(
+      loadConfig({ CORS_ORIGINS: "http://localhost:5173, https://dash.example:8443/" }).corsOrigins,
+      ["http://localhost:5173", "https://dash.example:8443"],
+    );
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins, ["*"]);
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -45,6 +54,9 @@ describe("configuration", () => {
       [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
       [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
       [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
+      [{ CORS_ORIGINS: "localhost:5173" }, "CORS_ORIGINS"],
+      [{ CORS_ORIGINS: "https://dash.example/app" }, "CORS_ORIGINS"],
+      [{ CORS_ORIGINS: "*, https://dash.example" }, "CORS_ORIGINS"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(
