@@ -19,6 +19,8 @@ import { DataDirLockedError } from "./storage/data-dir-lock.ts";
  */
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
+/** Signals this close to the first are the same interrupt delivered twice (see `serve`). */
+const REPEATED_SIGNAL_MS = 1000;
 
 /** Flags of `serve` and `migrate`: each overrides its environment variable. */
 const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
@@ -77,13 +79,17 @@ withConfigFlags(
   const config = configFrom(this);
   const log = createLogger(config);
   const server = await startServer(config, log);
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      // One Ctrl-C reaches the server more than once: from the terminal (to its whole process
+      // group) and again from npm or `node --watch`, which forward it. Only a later one is a person
+      // asking again.
+      if (performance.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       log.warn({ signal }, "second signal: exiting without waiting");
       process.exit(EXIT_FAILURE);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     log.info({ signal }, "shutting down");
     server.close().then(
       () => process.exit(0),
