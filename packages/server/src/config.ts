@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { OPERATIONS } from "@skinmarket/contract";
 
@@ -92,6 +93,17 @@ export const CONFIG_VARIABLES = {
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
 export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
+
+/**
+ * Reads `.env` from the working directory into the environment, when there is one, as users of
+ * a Fastify service expect: a variable already set in the environment wins over the file's, and a
+ * flag over both. Answers the file's path when it was read.
+ */
+export function loadEnvFile(path = resolve(".env")): string | undefined {
+  if (!existsSync(path)) return undefined;
+  process.loadEnvFile(path);
+  return path;
+}
 
 /**
  * The configuration from the variables (or flags); `terminal` says whether stdout is a terminal,

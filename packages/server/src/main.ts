@@ -7,11 +7,16 @@ import {
   CONFIG_VARIABLES,
   ConfigError,
   loadConfig,
+  loadEnvFile,
   type ConfigSource,
   type ConfigVariable,
 } from "./config.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
 import { DataDirLockedError } from "./storage/data-dir-lock.ts";
+
+// Every command (serve, migrate, demo, admin) reads `.env` from the working directory first; the
+// environment wins over it, and a flag over both.
+const envFile = loadEnvFile();
 
 /**
  * The `skinmarket` command. Exit codes: 0 done; 1 the work failed (server error, API refusal);
@@ -78,6 +83,7 @@ withConfigFlags(
 ).action(async function (this: Command) {
   const config = configFrom(this);
   const log = createLogger(config);
+  if (envFile) log.info({ path: envFile }, `variables read from ${envFile}`);
   const server = await startServer(config, log);
   let stoppingSince: number | undefined;
   const stop = (signal: string) => {
