@@ -100,6 +100,10 @@ export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
  * flag over both. Answers the file's path when it was read.
  */
 export function loadEnvFile(path = resolve(".env")): string | undefined {
+  // Commands started by the test suite (Node's test runner marks its processes and their children
+  // with NODE_TEST_CONTEXT) get exactly the configuration the test gives them: a developer's
+  // `LIMITS=off` in `.env` must not change what the tests check.
+  if (process.env.NODE_TEST_CONTEXT !== undefined) return undefined;
   if (!existsSync(path)) return undefined;
   process.loadEnvFile(path);
   return path;

@@ -10,7 +10,10 @@ import { CONFIG_VARIABLES, loadConfig, type ConfigSource } from "../../src/confi
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const ROOT = join(import.meta.dirname, "../../../..");
 
-/** `skinmarket serve` in `cwd`, with exactly `env` besides PATH: it stops at its configuration. */
+/**
+ * `skinmarket serve` in `cwd`, with exactly `env` besides PATH (so without the test runner's mark,
+ * as a person runs it): it stops at its configuration.
+ */
 function serveIn(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, "serve"], {
@@ -39,6 +42,12 @@ describe(".env", () => {
     const { code, stderr } = await serveIn(dir, {});
     assert.equal(code, 2, stderr);
     assert.match(stderr, /PORT: must be a whole number from 0 to 65535, got "from-dotenv"/);
+  });
+
+  test("commands the test suite starts ignore .env", async () => {
+    const { code, stderr } = await serveIn(dir, { NODE_TEST_CONTEXT: "child-v8", SECURE_COOKIES: "maybe" });
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /SECURE_COOKIES: must be on or off, got "maybe"/, "PORT from .env was not read");
   });
 
   test("the environment wins over .env", async () => {
