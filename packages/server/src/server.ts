@@ -4,9 +4,9 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { pino, type DestinationStream, type Logger } from "pino";
-import { PinoPretty } from "pino-pretty";
 import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
+import { prettyStream } from "./pretty-log.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
 import type { DomainContext } from "./domain/context.ts";
@@ -36,23 +36,14 @@ export interface RunningServer {
 /**
  * The service's logger: JSON lines (for pipes, files and log collectors), or pino-pretty's lines
  * for a person at a terminal (`LOG_FORMAT=pretty`, the default when stdout is one). Both go to
- * stdout (or `destination`) and carry the same redacted fields; pretty lines are written
- * synchronously, in order with what the server prints on stderr.
+ * stdout (or `destination`) and carry the same redacted fields.
  */
 export function createLogger(
   config: Pick<Config, "logLevel"> & Partial<Pick<Config, "logFormat">>,
   destination?: DestinationStream,
 ): Logger {
   const options = { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } };
-  if (config.logFormat !== "pretty") return pino(options, destination);
-  return pino(
-    options,
-    PinoPretty({
-      ...(destination ? { destination, colorize: false } : { destination: 1, sync: true }),
-      translateTime: "SYS:HH:MM:ss.l",
-      ignore: "pid,hostname",
-    }),
-  );
+  return pino(options, config.logFormat === "pretty" ? prettyStream(destination) : destination);
 }
 
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {

@@ -25,6 +25,7 @@ async function appLogging(options: Partial<Parameters<typeof createLogger>[0]> =
   const app = await buildApp({ database, clock, ...testPlatform(), logger });
   return {
     app,
+    lines,
     entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
     async close() {
       await app.close();
@@ -171,5 +172,22 @@ describe("structured logs", () => {
     assert.match(lines[0]!, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: sandbox admin token in \/data$/);
     assert.match(text, /path: "\/data\/sandbox-admin-token"/);
     assert.ok(!text.includes("secret-token-value"));
+  });
+
+  test("in the pretty format a request's lines say method, path, status and why, after its request id", async () => {
+    const t = await appLogging({ logFormat: "pretty" });
+    try {
+      await t.app.inject({
+        method: "GET",
+        url: "/api/market/developer/balance",
+        headers: { "x-request-id": "pretty-1" },
+      });
+      const text = t.lines.join("\n");
+      assert.match(text, /INFO: \[pretty-1\] incoming request: GET \/api\/market\/developer\/balance\n/);
+      assert.match(text, /INFO: \[pretty-1\] request completed: 401 in \d+ ms \(Unauthorized: .+\)\n?/);
+      assert.ok(!text.includes("statusCode"), "the folded fields are not shown again");
+    } finally {
+      await t.close();
+    }
   });
 });
