@@ -99,6 +99,11 @@ describe("CORS: an allow-list of origins", () => {
       headers: { origin: STRANGER },
     });
     assert.deepEqual(corsHeaders(page.headers), []);
+    assert.match(
+      String(page.headers.vary),
+      /Origin/,
+      "a cache keeps the answer apart from a listed origin's",
+    );
   });
 });
 
