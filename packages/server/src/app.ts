@@ -23,6 +23,8 @@ import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
 import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
+import { registerCors } from "./http/plugins/cors.ts";
+import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
@@ -56,6 +58,8 @@ export interface AppDeps {
    * it on; off by default, so that an answer right after a change shows it).
    */
   snapshotServeStale?: boolean;
+  /** Origins browser pages may call from (`CORS_ORIGINS`, `*` for any); none: CORS is off. */
+  corsOrigins?: readonly string[];
   /** The price snapshots, when the caller builds them (the server warms them up at start). */
   priceSnapshots?: PriceSnapshots;
 }
@@ -80,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
+    // Probes at debug; an error answer's line with its code and message.
+    logController: new RequestLogController(),
     // What Node's HTTP parser refuses (an URL over 16 KiB) gets the same error model.
     clientErrorHandler: answerClientError,
     // A path parameter of any length the 16 KiB request line allows reaches its schema, which
@@ -111,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
     done();
   });
+  registerFailureLogging(app);
+  await registerCors(app, deps.corsOrigins ?? []);
 
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
   // before the first login, so that the first one does not stand out.

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { OPERATIONS } from "@skinmarket/contract";
 
@@ -13,6 +14,9 @@ export interface Config {
   sandbox: boolean;
   sandboxAdminToken: string | undefined;
   logLevel: LogLevel;
+  logFormat: LogFormat;
+  /** Origins a browser may call the API from (`CORS_ORIGINS`); empty: CORS is off. */
+  corsOrigins: string[];
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   snapshotIntervalMs: number;
@@ -38,6 +42,9 @@ export interface Rate {
   seconds: number;
 }
 
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -60,6 +67,10 @@ export const CONFIG_VARIABLES = {
   SANDBOX_ADMIN_TOKEN:
     "admin token of the sandbox API (default: generated into DATA_DIR/sandbox-admin-token)",
   LOG_LEVEL: "fatal|error|warn|info|debug|trace|silent (default info)",
+  LOG_FORMAT:
+    "json|pretty: JSON lines, or pino-pretty for a person (default pretty when stdout is a terminal, else json)",
+  CORS_ORIGINS:
+    "comma-separated origins a browser page may call the API from, or * for any (then without credentials) (default none: CORS off)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
@@ -83,7 +94,29 @@ export const CONFIG_VARIABLES = {
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
 export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
 
-export function loadConfig(source: ConfigSource): Config {
+/**
+ * Reads `.env` from the working directory into the environment, when there is one, as users of
+ * a Fastify service expect: a variable already set in the environment wins over the file's, and a
+ * flag over both. Answers the file's path when it was read.
+ */
+export function loadEnvFile(path = resolve(".env")): string | undefined {
+  // Commands started by the test suite (Node's test runner marks its processes and their children
+  // with NODE_TEST_CONTEXT) get exactly the configuration the test gives them: a developer's
+  // `LIMITS=off` in `.env` must not change what the tests check.
+  if (process.env.NODE_TEST_CONTEXT !== undefined) return undefined;
+  if (!existsSync(path)) return undefined;
+  process.loadEnvFile(path);
+  return path;
+}
+
+/**
+ * The configuration from the variables (or flags); `terminal` says whether stdout is a terminal,
+ * which picks the default log format.
+ */
+export function loadConfig(
+  source: ConfigSource,
+  terminal: { stdoutIsTTY: boolean } = { stdoutIsTTY: process.stdout.isTTY === true },
+): Config {
   const databaseUrl = optional(source, "DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL", "must be a postgres:// or postgresql:// URL");
@@ -104,6 +137,8 @@ export function loadConfig(source: ConfigSource): Config {
     sandbox: onOff(source, "SANDBOX", databaseUrl === undefined),
     sandboxAdminToken: adminToken,
     logLevel: logLevel as LogLevel,
+    logFormat: logFormat(source, terminal.stdoutIsTTY),
+    corsOrigins: corsOrigins(source),
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
@@ -118,6 +153,38 @@ export function loadConfig(source: ConfigSource): Config {
     rateOverrides: rateOverrides(source),
     demo: demoMode(source),
   };
+}
+
+function logFormat(source: ConfigSource, stdoutIsTTY: boolean): LogFormat {
+  const format = optional(source, "LOG_FORMAT") ?? (stdoutIsTTY ? "pretty" : "json");
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new ConfigError("LOG_FORMAT", `must be one of ${LOG_FORMATS.join(", ")}, got "${format}"`);
+  return format as LogFormat;
+}
+
+/** `*`, or origins as a browser sends them (`https://dash.example:8443`: scheme, host, port). */
+function corsOrigins(source: ConfigSource): string[] {
+  const text = optional(source, "CORS_ORIGINS");
+  if (text === undefined) return [];
+  const origins = text.split(",").map((entry) => entry.trim());
+  if (origins.includes("*")) {
+    if (origins.length > 1) throw new ConfigError("CORS_ORIGINS", "* allows any origin: give it alone");
+    return ["*"];
+  }
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ""))
+      throw new ConfigError(
+        "CORS_ORIGINS",
+        `"${origin}" is not an origin: give scheme, host and port only, e.g. http://localhost:5173`,
+      );
+  }
+  return origins.map((origin) => origin.replace(/\/$/, ""));
 }
 
 function demoMode(source: ConfigSource): DemoMode {

@@ -10,16 +10,28 @@ import {
   reportError,
   writeError,
 } from "./cli/report-error.ts";
-import { CONFIG_VARIABLES, loadConfig, type ConfigSource, type ConfigVariable } from "./config.ts";
+import {
+  CONFIG_VARIABLES,
+  loadConfig,
+  loadEnvFile,
+  type ConfigSource,
+  type ConfigVariable,
+} from "./config.ts";
 import { checkPortFree, portFailure } from "./port-check.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
 import { removeServerFile, writeServerFile } from "./server-file.ts";
+
+// Every command (serve, migrate, demo, admin) reads `.env` from the working directory first; the
+// environment wins over it, and a flag over both.
+const envFile = loadEnvFile();
 
 /** The `skinmarket` command; its exit codes are in cli/report-error.ts. */
 const json = jsonRequested(process.argv.slice(2));
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
 };
+/** Signals this close to the first are the same interrupt delivered twice (see `serve`). */
+const REPEATED_SIGNAL_MS = 1000;
 
 /** Flags of `serve` and `migrate`: each overrides its environment variable. */
 const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
@@ -30,6 +42,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--sandbox <on|off>", "SANDBOX"],
   ["--sandbox-admin-token <token>", "SANDBOX_ADMIN_TOKEN"],
   ["--log-level <level>", "LOG_LEVEL"],
+  ["--log-format <json|pretty>", "LOG_FORMAT"],
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],
@@ -43,6 +56,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--rate-limit-default <rate>", "RATE_LIMIT_DEFAULT"],
   ["--rate-limits <list>", "RATE_LIMITS"],
   ["--demo <auto|on|off>", "DEMO"],
+  ["--cors-origins <list>", "CORS_ORIGINS"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
@@ -75,6 +89,7 @@ withConfigFlags(
   const config = configFrom(this);
   await checkPortFree(config.host, config.port);
   const log = createLogger(config);
+  if (envFile) log.info({ path: envFile }, `variables read from ${envFile}`);
   const server = await startServer(config, log).catch((error: unknown) => {
     throw portFailure(error, config.host, config.port) ?? error;
   });
@@ -83,13 +98,17 @@ withConfigFlags(
   await writeServerFile(config.dataDir, server.url).catch((error: unknown) =>
     log.warn({ err: error }, "could not record the server's URL in the data dir"),
   );
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      // One Ctrl-C reaches the server more than once: from the terminal (to its whole process
+      // group) and again from npm or `node --watch`, which forward it. Only a later one is a person
+      // asking again.
+      if (performance.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       log.warn({ signal }, "second signal: exiting without waiting");
       process.exit(EXIT_FAILURE);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     log.info({ signal }, "shutting down");
     server.close().then(
       () => removeServerFile(config.dataDir).finally(() => process.exit(0)),

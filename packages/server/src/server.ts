@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
+import { prettyStream } from "./pretty-log.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
 import type { DomainContext } from "./domain/context.ts";
@@ -23,6 +24,7 @@ import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart } from "./demo/demo-at-start.ts";
+import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -31,11 +33,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, "logLevel">, destination?: DestinationStream): Logger {
-  return pino(
-    { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } },
-    destination,
-  );
+/**
+ * The service's logger: JSON lines (for pipes, files and log collectors), or pino-pretty's lines
+ * for a person at a terminal (`LOG_FORMAT=pretty`, the default when stdout is one). Both go to
+ * stdout (or `destination`) and carry the same redacted fields.
+ */
+export function createLogger(
+  config: Pick<Config, "logLevel"> & Partial<Pick<Config, "logFormat">>,
+  destination?: DestinationStream,
+): Logger {
+  const options = { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } };
+  return pino(options, config.logFormat === "pretty" ? prettyStream(destination) : destination);
 }
 
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
@@ -111,6 +119,7 @@ export async function startServer(
     const demoBaseUrl = `http://${config.host}:${config.port}`;
     if (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
       marketChanges.committed();
+    else logDemoCredentials(config, log);
 
     // Other instances on the same server announce clock moves (this one reads the offset again)
     // and market changes (this one's snapshots are rebuilt); after a lost connection, both.
@@ -156,6 +165,7 @@ export async function startServer(
         : {}),
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
+      corsOrigins: config.corsOrigins,
       logger: log,
       marketChanges,
       tokenCache,
@@ -238,15 +248,26 @@ async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
   if (config.sandboxAdminToken) return config.sandboxAdminToken;
   const path = join(config.dataDir, ADMIN_TOKEN_FILE);
   const existing = await readOptionalFile(path);
-  if (existing) return existing;
+  if (existing) {
+    // Said at every start, so that a restarted server still tells where its admin token is.
+    log.info({ path }, `sandbox admin token in ${path}`);
+    return existing;
+  }
   const token = `sma_${generateSecret()}`;
   await mkdir(config.dataDir, { recursive: true });
   await writeFile(path, `${token}\n`, { mode: 0o600, flag: "wx" });
   await chmod(path, 0o600);
-  // Printed once, on purpose, outside the structured log so that redaction does not hide it.
-  process.stdout.write(`\nSandbox admin token (saved in ${path}; shown only now):\n  ${token}\n\n`);
-  log.info({ path }, "sandbox admin token generated");
+  // Shown once to the person who started the server, on stderr: never in the log (which is
+  // redacted, kept and shipped), and stdout carries only log lines.
+  process.stderr.write(`\nSandbox admin token (saved in ${path}; shown only now):\n  ${token}\n\n`);
+  log.info({ path }, `sandbox admin token generated into ${path}`);
   return token;
+}
+
+/** Said at every start that finds them, so that a restarted server tells where they are. */
+function logDemoCredentials(config: Config, log: Logger): void {
+  const path = demoCredentialsPath(config.dataDir);
+  if (existsSync(path)) log.info({ path }, `demo traders' credentials in ${path}`);
 }
 
 export function readAdminTokenFile(dataDir: string): Promise<string | undefined> {

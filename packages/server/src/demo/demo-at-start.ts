@@ -51,8 +51,9 @@ export async function buildDemoAtStart(
       },
       "demo market built",
     );
-    // Printed once, outside the structured log (as the admin token is) so that a new user sees it.
-    process.stdout.write(`\n${describeDemoMarket(report, path, input.baseUrl)}\n\n`);
+    // Shown once to the person who started the server, on stderr (as the admin token is): stdout
+    // carries only log lines.
+    process.stderr.write(`\n${describeDemoMarket(report, path, input.baseUrl)}\n\n`);
     return true;
   } catch (error) {
     if (!(error instanceof DemoMarketRefused)) throw error;

@@ -34,6 +34,7 @@ describe("skinmarket command", () => {
   let server: ChildProcess;
   let baseUrl: string;
   let serverOutput = "";
+  let serverErrors = "";
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "skinmarket-cli-"));
@@ -55,6 +56,7 @@ describe("skinmarket command", () => {
           resolve(match[1]);
         }
       });
+      server.stderr?.on("data", (chunk: Buffer) => (serverErrors += chunk));
       server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${serverOutput}`)));
     });
   });
@@ -64,11 +66,12 @@ describe("skinmarket command", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("first start loads the catalog and prints the generated sandbox admin token once", async () => {
+  test("first start loads the catalog and shows the generated sandbox admin token once, on stderr", async () => {
     assert.match(serverOutput, /catalog loaded into the database/);
     const token = (await readFile(join(dataDir, "sandbox-admin-token"), "utf8")).trim();
     assert.match(token, /^sma_/);
-    assert.equal(serverOutput.split(token).length - 1, 1, "the token is printed exactly once");
+    assert.equal(serverErrors.split(token).length - 1, 1, "the token is shown exactly once");
+    assert.ok(!serverOutput.includes(token), "the token stays out of the log");
     const ready = await fetch(`${baseUrl}/readyz`);
     assert.equal(ready.status, 200);
     assert.ok(((await ready.json()) as { goods: number }).goods >= 20_000);

@@ -79,6 +79,7 @@ export async function createTestApp(
     sandbox?: boolean;
     secureCookies?: boolean;
     catalog?: boolean;
+    corsOrigins?: string[];
     /** The reference's limits (off unless asked: most suites send more than they allow). */
     limits?: { store: LimiterStore; settings?: Partial<LimitSettings> };
   } = {},
@@ -92,6 +93,7 @@ export async function createTestApp(
     ...services,
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.limits
       ? {
           limits: {

@@ -19,6 +19,22 @@ describe("configuration", () => {
     assert.equal(loadConfig({}).sellerFeeBasisPoints, 250);
   });
 
+  test("logs are pretty on a terminal and JSON elsewhere, unless LOG_FORMAT says", () => {
+    assert.equal(loadConfig({}, { stdoutIsTTY: true }).logFormat, "pretty");
+    assert.equal(loadConfig({}, { stdoutIsTTY: false }).logFormat, "json");
+    assert.equal(loadConfig({ LOG_FORMAT: "json" }, { stdoutIsTTY: true }).logFormat, "json");
+    assert.equal(loadConfig({ LOG_FORMAT: "pretty" }, { stdoutIsTTY: false }).logFormat, "pretty");
+  });
+
+  test("CORS is off unless CORS_ORIGINS lists origins, or * alone", () => {
+    assert.deepEqual(loadConfig({}).corsOrigins, []);
+    assert.deepEqual(
+      loadConfig({ CORS_ORIGINS: "http://localhost:5173, https://dash.example:8443/" }).corsOrigins,
+      ["http://localhost:5173", "https://dash.example:8443"],
+    );
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins, ["*"]);
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -37,6 +53,10 @@ describe("configuration", () => {
       [{ SELLER_FEE_PERCENT: "60" }, "SELLER_FEE_PERCENT"],
       [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
       [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
+      [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
+      [{ CORS_ORIGINS: "localhost:5173" }, "CORS_ORIGINS"],
+      [{ CORS_ORIGINS: "https://dash.example/app" }, "CORS_ORIGINS"],
+      [{ CORS_ORIGINS: "*, https://dash.example" }, "CORS_ORIGINS"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(
