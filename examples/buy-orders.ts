@@ -1,7 +1,7 @@
 // A bidding bot: deposits buy-order funds, bids for two units, a seller supplies one, the bot
 // reads its order and cancels the rest.
 //   npm run example:bid        (with `npm start` running in another terminal)
-import { connect, fresh, newTrader } from "./connect.ts";
+import { connect, fresh, newTrader, priceInSpread } from "./connect.ts";
 
 const { baseUrl, sandbox } = connect();
 const bidder = await newTrader(baseUrl, sandbox, fresh("example-bidder"));
@@ -14,7 +14,14 @@ const granted = await sandbox.grantItems(supplier.account.platformid, {
 });
 const [asset] = granted.assets;
 if (!asset) throw new Error("the sandbox granted no item");
-const order = await bidder.market.createBuyOrder({ goods_id: asset.goods_id, price: "10.00", num: 2 });
+// 10.00 on an empty market; below the cheapest listing where the goods trades, or the order
+// would buy that listing at once.
+const price = await priceInSpread(baseUrl, asset.goods_id, 10);
+const order = await bidder.market.createBuyOrder({
+  goods_id: asset.goods_id,
+  price: price.toFixed(2),
+  num: 2,
+});
 console.log(`buy order ${order.id}: ${order.state}, ${order.num} units at ${order.price}`);
 
 const supplied = await supplier.market.supplyBuyOrder(order.id, [asset.assetid]);

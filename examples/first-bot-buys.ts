@@ -1,7 +1,7 @@
 // A first bot: a seller lists a sticker, the bot buys it, the seller sends the trade offer, the
 // sandbox's game platform accepts it, and the seller is paid.
 //   npm run example:buy        (with `npm start` running in another terminal)
-import { connect, fresh, newTrader } from "./connect.ts";
+import { connect, fresh, newTrader, priceInSpread } from "./connect.ts";
 
 const { baseUrl, sandbox } = connect();
 const seller = await newTrader(baseUrl, sandbox, fresh("example-seller"));
@@ -13,12 +13,14 @@ const granted = await sandbox.grantItems(seller.account.platformid, {
 });
 const [asset] = granted.assets;
 if (!asset) throw new Error("the sandbox granted no item");
-await seller.market.listItems([{ assetid: asset.assetid, price: "20.00" }]);
-console.log(`listed asset ${asset.assetid} (goods ${asset.goods_id}) at 20.00`);
+// 20.00 on an empty market; on a market that trades the goods, inside its spread.
+const price = await priceInSpread(baseUrl, asset.goods_id, 20);
+await seller.market.listItems([{ assetid: asset.assetid, price: price.toFixed(2) }]);
+console.log(`listed asset ${asset.assetid} (goods ${asset.goods_id}) at ${price.toFixed(2)}`);
 
 await sandbox.fundAccount(bot.user.user_id, { account: "balance", amount: "25" });
 const bought = await bot.market.purchase({
-  items: [{ goods_id: asset.goods_id, max_price: 20, quantity: 1 }],
+  items: [{ goods_id: asset.goods_id, max_price: price, quantity: 1 }],
 });
 const orderId = bought.result[String(asset.goods_id)]?.bill_order_ids[0];
 if (!orderId) throw new Error(`nothing bought: ${JSON.stringify(bought)}`);
