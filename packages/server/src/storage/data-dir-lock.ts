@@ -22,7 +22,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
       if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
         throw new DataDirLockedError(
-          `${dataDir} is in use by process ${owner}: stop it first (the embedded database serves one process at a time)`,
+          `${dataDir} is in use by process ${owner}: stop it first, or give a second server its own data dir (--data-dir or DATA_DIR) and port (the embedded database serves one process at a time)`,
         );
       }
       await rm(path, { force: true });
