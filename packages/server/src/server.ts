@@ -171,10 +171,10 @@ export async function startServer(
           }
         : {}),
     });
-    // The first snapshot is built before listening, so that "serving" is true when it is logged:
-    // built after, it held the first answers (even /healthz, with the embedded database in this
-    // process) for as long as it took (seconds over a million listings). A failure is logged by
-    // the snapshots, and the first price request tries again.
+    // The first snapshot is built before listening, so that "serving" is true when it is logged
+    // and no price request waits for it (it is built in chunks that leave the event loop free). A
+    // failure is logged by the snapshots, and the first price request tries again. From then on
+    // it is rebuilt as soon as a change makes it out of date, not when a request finds it so.
     const started = performance.now();
     await Promise.resolve(priceSnapshots.current(systemContext)).then(
       (snapshot) =>
@@ -184,6 +184,9 @@ export async function startServer(
         ),
       () => undefined,
     );
+    const stopSnapshots = priceSnapshots.keepFresh(systemContext, (snapshot, ms) =>
+      log.debug({ goods: snapshot.entries.size, ms: Math.round(ms) }, "price snapshot rebuilt"),
+    );
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
@@ -192,6 +195,7 @@ export async function startServer(
       url,
       async close() {
         await app.close();
+        stopSnapshots();
         await jobs.stop();
         await limiterStore?.close();
         await changes?.close();
