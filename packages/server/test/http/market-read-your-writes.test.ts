@@ -20,8 +20,8 @@ describe("prices read your writes", () => {
   let enterprise: { token: string };
   let sticker: number;
 
-  const list = async (goods: string, price: number): Promise<string> => {
-    const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1 });
+  const list = async (goods: string, price: number, extra: Record<string, unknown> = {}): Promise<string> => {
+    const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1, ...extra });
     const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
       game: "cs2",
       assets: [{ assetid, price }],
@@ -119,13 +119,21 @@ describe("prices read your writes", () => {
       const redline = await goodsIdOf(t, REDLINE);
       const before = await wholeMarketMinPrice(redline);
       assert.equal(before, "11.00");
-      const showsTheListing = new Promise<void>((resolve) => {
-        told = () => {
-          if (rebuilt.at(-1)?.entries.get(redline)?.whole.minPrice === 700) resolve();
-        };
-      });
+      const rebuiltWith = (holds: (snapshot: PriceSnapshot) => boolean) =>
+        new Promise<void>((resolve) => {
+          told = () => {
+            if (holds(rebuilt.at(-1)!)) resolve();
+          };
+        });
+      // A listing in trade cooldown: the next rebuild without a change would be at its end, a day on.
+      const inCooldown = rebuiltWith((snapshot) => snapshot.nextCooldownEnd !== null);
+      await list(REDLINE, 9, { cooldown_days: 1 });
+      await inCooldown;
+      const showsTheListing = rebuiltWith(
+        (snapshot) => snapshot.entries.get(redline)?.whole.minPrice === 700,
+      );
       await list(REDLINE, 7);
-      // A rebuild follows the change without any request asking for it.
+      // A rebuild follows the change without any request asking for it, however far that day is.
       await showsTheListing;
       // Three quiet minutes on the marketplace clock: the first request finds the last change.
       t.clock.setOffset(t.clock.offsetMs + 180_000);

@@ -156,8 +156,10 @@ export class PriceSnapshots {
         },
       );
     };
+    // A change may bring the moment nearer (a timer may wait for a cooldown's end days away); while
+    // a rebuild runs, its end arms the timer.
     const stopListening = this.#changes.onChange(() => {
-      if (!timer && !running) arm();
+      if (!running) arm();
     });
     arm();
     return () => {
