@@ -57,6 +57,7 @@ export async function measureFreshness(
   ctx: DomainContext,
   changes: MarketChanges,
   probe: { listingId: number; goodsId: number },
+  label: string,
   answers: { singleGoods: () => Promise<string>; wholeMarket: () => Promise<string | undefined> },
   probes: number,
 ): Promise<Figure[]> {
@@ -72,8 +73,8 @@ export async function measureFreshness(
     whole.push(await until(async () => (await answers.wholeMarket()) === shown, written));
   }
   return [
-    ...percentiles("freshness, single goods", single, probe.goodsId),
-    ...percentiles("freshness, whole market", whole, probe.goodsId),
+    ...percentiles(`freshness, single goods (${label})`, single, probe.goodsId),
+    ...percentiles(`freshness, whole market (${label})`, whole, probe.goodsId),
   ];
 }
 
@@ -99,4 +100,26 @@ function percentiles(name: string, samples: number[], goodsId: number): Figure[]
     ratio: value / GOAL_MS,
     note: `${samples.length} price writes to goods ${goodsId}, each until the first answer showing it (polled every 5 ms), 100 other changes a second streaming in; ratio to the 1 s goal`,
   }));
+}
+
+/**
+ * The probe (a tradable listing alone on sale for its goods, so that its price is the goods'
+ * lowest) and the listings the change stream moves (of other goods).
+ */
+export async function changeTargets(ctx: DomainContext) {
+  const alone = await sql<{ goods_id: number; listing_id: number }>`
+    SELECT goods_id, min(listing_id) AS listing_id FROM listings
+    WHERE state = 'ON_SALE' AND (tradable_after IS NULL OR tradable_after <= now())
+    GROUP BY goods_id HAVING count(*) = 1 ORDER BY goods_id LIMIT 1
+  `.execute(ctx.db);
+  const probe = alone.rows[0];
+  if (!probe) throw new Error("the demo market has no goods with a single listing");
+  const others = await sql<{ listing_id: number }>`
+    SELECT listing_id FROM listings WHERE state = 'ON_SALE' AND goods_id <> ${probe.goods_id}
+    ORDER BY listing_id LIMIT 500
+  `.execute(ctx.db);
+  return {
+    probe: { goodsId: probe.goods_id, listingId: probe.listing_id },
+    streamed: others.rows.map((row) => row.listing_id),
+  };
 }

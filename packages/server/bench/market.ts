@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import Fastify from "fastify";
-import { sql } from "kysely";
 import { buildApp } from "../src/app.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
@@ -17,7 +16,7 @@ import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { openDatabase, type DatabaseHandle } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import type { HttpLoadFigures, HttpLoadInput } from "./http-load-worker.ts";
-import { eventLoopLagMax, measureFreshness, startChangeStream } from "./freshness.ts";
+import { changeTargets, eventLoopLagMax, measureFreshness, startChangeStream } from "./freshness.ts";
 
 /** One measured figure and the baseline it is a ratio of, measured in the same run. */
 export interface Figure {
@@ -188,6 +187,7 @@ async function measure(
           ctx,
           marketChanges,
           probe,
+          "one instance",
           {
             singleGoods: async () =>
               priceIn(
@@ -245,28 +245,6 @@ function lagFigure(name: string, lagMaxMs: number, what: string): Figure {
     unit: "ms",
     ratio: lagMaxMs / LAG_GOAL_MS,
     note: `largest event-loop stall (perf_hooks monitorEventLoopDelay) ${what}; ratio to the 100 ms goal`,
-  };
-}
-
-/**
- * The probe (a tradable listing alone on sale for its goods, so that its price is the goods'
- * lowest) and the listings the change stream moves (of other goods).
- */
-async function changeTargets(ctx: DomainContext) {
-  const alone = await sql<{ goods_id: number; listing_id: number }>`
-    SELECT goods_id, min(listing_id) AS listing_id FROM listings
-    WHERE state = 'ON_SALE' AND (tradable_after IS NULL OR tradable_after <= now())
-    GROUP BY goods_id HAVING count(*) = 1 ORDER BY goods_id LIMIT 1
-  `.execute(ctx.db);
-  const probe = alone.rows[0];
-  if (!probe) throw new Error("the demo market has no goods with a single listing");
-  const others = await sql<{ listing_id: number }>`
-    SELECT listing_id FROM listings WHERE state = 'ON_SALE' AND goods_id <> ${probe.goods_id}
-    ORDER BY listing_id LIMIT 500
-  `.execute(ctx.db);
-  return {
-    probe: { goodsId: probe.goods_id, listingId: probe.listing_id },
-    streamed: others.rows.map((row) => row.listing_id),
   };
 }
 
