@@ -74,7 +74,8 @@ export async function benchTwoInstanceFreshness(
         onReconnect: () => changesB.heard(),
         log,
       });
-      const snapshotsB = new PriceSnapshots(changesB, 1000, { serveStale: true });
+      // As the server keeps them with a PostgreSQL server (server.ts).
+      const snapshotsB = new PriceSnapshots(changesB, 1000, { serveStale: true, listingsPerChunk: 20_000 });
       const appB = await buildApp({
         database: b,
         clock,

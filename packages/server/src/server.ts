@@ -144,6 +144,9 @@ export async function startServer(
       // nothing can change behind its back, so the minutely rebuild would only stall the event
       // loop (the embedded database runs on it: 1.1-1.4 s over the demo market's 40,000 listings).
       ...(config.databaseUrl ? {} : { maxAgeMs: Infinity }),
+      // A PostgreSQL server runs the build's statements off the event loop: larger chunks, fewer
+      // round trips (the embedded database keeps small ones, as it runs them in this thread).
+      ...(config.databaseUrl ? { listingsPerChunk: SERVER_LISTINGS_PER_CHUNK } : {}),
     });
     const app = await buildApp({
       database,
@@ -208,6 +211,9 @@ export async function startServer(
     throw error;
   }
 }
+
+/** Listings a snapshot build reads at a time with a PostgreSQL server (docs/design.md section 4). */
+const SERVER_LISTINGS_PER_CHUNK = 20_000;
 
 /** How often at most an instance tells the others that its commits changed the market. */
 const ANNOUNCE_INTERVAL_MS = 200;

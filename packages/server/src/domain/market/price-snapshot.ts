@@ -72,17 +72,19 @@ export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
   readonly #maxAgeMs: number;
+  readonly #listingsPerChunk: number;
   #current: CurrentSnapshot | undefined;
   readonly #rebuilds: Rebuilds<PriceSnapshot>;
 
   constructor(
     changes: MarketChanges,
     intervalMs = 1000,
-    options: { serveStale?: boolean; maxAgeMs?: number } = {},
+    options: { serveStale?: boolean; maxAgeMs?: number; listingsPerChunk?: number } = {},
   ) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.#listingsPerChunk = options.listingsPerChunk ?? EMBEDDED_LISTINGS_PER_CHUNK;
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
@@ -195,7 +197,7 @@ export class PriceSnapshots {
   async #build(ctx: DomainContext): Promise<PriceSnapshot> {
     // Changes counted from here on may be missing from this build: they leave it out of date.
     const version = this.#changes.version;
-    const built = await buildSnapshot(ctx);
+    const built = await buildSnapshot(ctx, this.#listingsPerChunk);
     const previous = this.#current?.snapshot;
     const snapshot = previous && sameFigures(previous, built) ? previous : built;
     this.#current = { snapshot, version, checkedAt: built.builtAt.getTime() };
@@ -238,18 +240,22 @@ function sameFigures(a: PriceSnapshot, b: PriceSnapshot): boolean {
 }
 
 /**
- * Listings a snapshot build reads at a time (about): each chunk's queries keep to a range of goods
- * ids, found by walking the listings' goods index, and the event loop runs other work between
- * chunks. The embedded database executes in this thread: the whole market in one set of
- * statements stalled it for 1.1-3.2 s.
+ * Listings a snapshot build reads at a time (about) on the embedded database: each chunk's
+ * queries keep to a range of goods ids, found by walking the listings' goods index, and the event
+ * loop runs other work between chunks. The embedded database executes in this thread: the whole
+ * market in one set of statements stalled it for 1.1-3.2 s. A PostgreSQL server runs the
+ * statements elsewhere, so the server gives it larger chunks (fewer round trips).
  */
-const LISTINGS_PER_CHUNK = 500;
+const EMBEDDED_LISTINGS_PER_CHUNK = 500;
 
 /** Above every goods id: the last chunk reaches it, for goods with buy orders alone. */
 const LAST_GOODS_ID = 2 ** 31 - 1;
 
 /** Builds a snapshot of the whole market now: plain data, nothing serialized yet. */
-export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> {
+export async function buildSnapshot(
+  ctx: DomainContext,
+  listingsPerChunk = EMBEDDED_LISTINGS_PER_CHUNK,
+): Promise<PriceSnapshot> {
   const builtAt = ctx.clock.now();
   const catalog = await marketCatalog(ctx);
   const [ranks, cooldown] = await Promise.all([
@@ -265,7 +271,7 @@ export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> 
   const entries = new Map<number, PriceEntry>();
   for (let from = 0; from < LAST_GOODS_ID;) {
     await new Promise((resolve) => setImmediate(resolve));
-    const to = await chunkEnd(ctx, from);
+    const to = await chunkEnd(ctx, from, listingsPerChunk);
     const goodsRange = { from, to };
     const figures = await computeMarketFigures(ctx, catalog, { now: builtAt, goodsRange });
     for (const goodsId of [...figures.keys()].sort((a, b) => a - b)) {
@@ -278,15 +284,15 @@ export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> 
   return { builtAt, entries, catalog, liquidity, nextCooldownEnd: cooldown?.next ?? null };
 }
 
-/** The last goods id of a chunk starting at `from`: about `LISTINGS_PER_CHUNK` listings on sale on. */
-async function chunkEnd(ctx: DomainContext, from: number): Promise<number> {
+/** The last goods id of a chunk starting at `from`: about `listings` listings on sale on. */
+async function chunkEnd(ctx: DomainContext, from: number, listings: number): Promise<number> {
   const boundary = await ctx.db
     .selectFrom("listings")
     .select("goods_id")
     .where("state", "=", sql.lit("ON_SALE"))
     .where("goods_id", ">=", from)
     .orderBy("goods_id")
-    .offset(LISTINGS_PER_CHUNK)
+    .offset(listings)
     .limit(1)
     .executeTakeFirst();
   return boundary?.goods_id ?? LAST_GOODS_ID;
