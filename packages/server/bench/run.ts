@@ -15,6 +15,7 @@ import { openDatabase, type DatabaseLocation } from "../src/storage/database.ts"
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { benchPurchases } from "./purchases.ts";
 import { benchMarket, type Figure } from "./market.ts";
+import { benchTwoInstanceFreshness } from "./two-instances.ts";
 import { benchListingQueries, type ListingQueryFigures } from "./listing-queries.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 
@@ -246,9 +247,13 @@ if (positionals[0] === "purchases") {
 if (positionals[0] === "market") {
   figures.push(...(await benchMarket(duration, progress)));
   const server = process.env.BENCH_DATABASE_URL;
-  if (server)
+  if (server) {
+    figures.push(...(await benchTwoInstanceFreshness(server, progress)));
     listingQueries = await benchListingQueries(server, { listings: Number(flags.listings) }, progress);
-  else progress("listing queries skipped: set BENCH_DATABASE_URL to a PostgreSQL server");
+  } else
+    progress(
+      "freshness across two instances and listing queries skipped: set BENCH_DATABASE_URL to a PostgreSQL server",
+    );
   report();
   process.exit(0);
 }

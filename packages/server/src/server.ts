@@ -153,6 +153,9 @@ export async function startServer(
       // nothing can change behind its back, so the minutely rebuild would only stall the event
       // loop (the embedded database runs on it: 1.1-1.4 s over the demo market's 40,000 listings).
       ...(config.databaseUrl ? {} : { maxAgeMs: Infinity }),
+      // A PostgreSQL server runs the build's statements off the event loop: larger chunks, fewer
+      // round trips (the embedded database keeps small ones, as it runs them in this thread).
+      ...(config.databaseUrl ? { listingsPerChunk: SERVER_LISTINGS_PER_CHUNK } : {}),
     });
     const app = await buildApp({
       database,
@@ -181,10 +184,10 @@ export async function startServer(
           }
         : {}),
     });
-    // The first snapshot is built before listening, so that "serving" is true when it is logged:
-    // built after, it held the first answers (even /healthz, with the embedded database in this
-    // process) for as long as it took (seconds over a million listings). A failure is logged by
-    // the snapshots, and the first price request tries again.
+    // The first snapshot is built before listening, so that "serving" is true when it is logged
+    // and no price request waits for it (it is built in chunks that leave the event loop free). A
+    // failure is logged by the snapshots, and the first price request tries again. From then on
+    // it is rebuilt as soon as a change makes it out of date, not when a request finds it so.
     const started = performance.now();
     await Promise.resolve(priceSnapshots.current(systemContext)).then(
       (snapshot) =>
@@ -194,6 +197,9 @@ export async function startServer(
         ),
       () => undefined,
     );
+    const stopSnapshots = priceSnapshots.keepFresh(systemContext, (snapshot, ms) =>
+      log.debug({ goods: snapshot.entries.size, ms: Math.round(ms) }, "price snapshot rebuilt"),
+    );
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
@@ -202,6 +208,7 @@ export async function startServer(
       url,
       async close() {
         await app.close();
+        stopSnapshots();
         await jobs.stop();
         await limiterStore?.close();
         await changes?.close();
@@ -214,6 +221,9 @@ export async function startServer(
     throw error;
   }
 }
+
+/** Listings a snapshot build reads at a time with a PostgreSQL server (docs/design.md section 4). */
+const SERVER_LISTINGS_PER_CHUNK = 20_000;
 
 /** How often at most an instance tells the others that its commits changed the market. */
 const ANNOUNCE_INTERVAL_MS = 200;

@@ -225,10 +225,16 @@ describeOrSkip(
         const body = (await response.json()) as { info: Array<{ goods_id: number }>; stat_time: number };
         return { etag: response.headers.get("etag"), body };
       };
-      const before = await wholeMarket();
-      // Nothing changed since: the other instance keeps its snapshot and its validator.
-      await new Promise((resolve) => setTimeout(resolve, 1200));
-      const unchanged = await wholeMarket();
+      // The other instance rebuilds after the earlier tests' changes without being asked: once
+      // nothing changes any more, it keeps its snapshot and its validator.
+      let before = await wholeMarket();
+      let unchanged = before;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        unchanged = await wholeMarket();
+        if (unchanged.etag === before.etag) break;
+        before = unchanged;
+      }
       assert.equal(unchanged.etag, before.etag);
       assert.equal(unchanged.body.stat_time, before.body.stat_time);
 
@@ -260,6 +266,45 @@ describeOrSkip(
         "the listing shows",
       );
       assert.notEqual(after.etag, before.etag);
+    });
+
+    test("a listing made through one instance shows in the other's single-goods price after the notice", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const viewer = await trader(b);
+      const [asset] = (
+        (
+          await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+            market_hash_name: "Sticker | Titan (Holo) | Katowice 2014",
+            count: 1,
+          })
+        ).body as { assets: Array<{ assetid: string; goods_id: number }> }
+      ).assets;
+      const price = async (instance: Instance) => {
+        const answer = await call(
+          instance,
+          viewer.token,
+          "GET",
+          `/api/market/items?game=cs2&goods_id=${asset!.goods_id}`,
+        );
+        return (answer.body.info as Array<{ sales: Array<{ min_price: string }> }>)[0]!.sales[0]!.min_price;
+      };
+      // Both instances have a snapshot without the listing.
+      assert.equal(await price(b), "0.00");
+      assert.equal(await price(a), "0.00");
+      const listed = await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid: asset!.assetid, price: 6 }],
+      });
+      assert.equal(listed.status, 200);
+      assert.equal(await price(a), "6.00", "the instance that made the change answers it at once");
+      // The other instance answers it once the change notice arrives: no rebuild is awaited.
+      let seen = await price(b);
+      for (let attempt = 0; attempt < 100 && seen !== "6.00"; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seen = await price(b);
+      }
+      assert.equal(seen, "6.00");
     });
 
     test("the clock moved on one instance is seen by the other; the timeout job on both fails a trade once", async () => {

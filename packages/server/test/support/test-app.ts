@@ -4,6 +4,8 @@ import type { LimitSettings } from "../../src/http/plugins/limits.ts";
 import { buildApp } from "../../src/app.ts";
 import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
+import { MarketChanges } from "../../src/domain/market/market-changes.ts";
+import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
@@ -17,6 +19,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
   clock: OffsetClock;
+  /** The price snapshots, when made as the server makes them (`serverSnapshots`). */
+  snapshots?: PriceSnapshots;
   /** A system context on the same database and clock, for checks made behind the API. */
   ctx: DomainContext;
   /** A request with the sandbox admin token. */
@@ -82,15 +86,26 @@ export async function createTestApp(
     corsOrigins?: string[];
     /** The reference's limits (off unless asked: most suites send more than they allow). */
     limits?: { store: LimiterStore; settings?: Partial<LimitSettings> };
+    /**
+     * Price snapshots as the server keeps them (`serveStale`, no minutely rebuild), in
+     * `TestApp.snapshots`: nobody waits for a rebuild, which runs only when asked for.
+     */
+    serverSnapshots?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new OffsetClock();
   const services = testPlatform();
+  const marketChanges = new MarketChanges();
+  const snapshots = options.serverSnapshots
+    ? new PriceSnapshots(marketChanges, 1000, { serveStale: true, maxAgeMs: Infinity })
+    : undefined;
   const app = await buildApp({
     database,
     clock,
     ...services,
+    marketChanges,
+    ...(snapshots ? { priceSnapshots: snapshots, snapshotServeStale: true } : {}),
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
@@ -119,6 +134,7 @@ export async function createTestApp(
     app,
     database,
     clock,
+    ...(snapshots ? { snapshots } : {}),
     ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog, ...services },
     admin: (method, url, body) => request(ADMIN_TOKEN, method, url, body),
     as: (token, method, url, body) => request(token, method, url, body),

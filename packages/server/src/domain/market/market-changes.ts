@@ -8,6 +8,7 @@
 export class MarketChanges {
   #version = 0;
   readonly #announce: (() => void) | undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(announce?: () => void) {
     this.#announce = announce;
@@ -22,11 +23,26 @@ export class MarketChanges {
   committed(): void {
     this.#version += 1;
     this.#announce?.();
+    this.#tell();
   }
 
   /** Another instance committed a transaction. */
   heard(): void {
     this.#version += 1;
+    this.#tell();
+  }
+
+  /**
+   * Calls `listener` after every change (the snapshots schedule their rebuild from it, so that a
+   * change is in them within a second even when no request asks); the answer stops the calls.
+   */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #tell(): void {
+    for (const listener of this.#listeners) listener();
   }
 }
 

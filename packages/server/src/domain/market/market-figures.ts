@@ -75,9 +75,21 @@ const AGGREGATES = sql`
   count(*) FILTER (WHERE NOT tradable) AS pre_sell_num,
   array_to_string((array_agg(price ORDER BY price) FILTER (WHERE tradable))[1:10], ',') AS cheapest`;
 
+/** Which goods a figure query keeps to: some goods, a range of goods ids (both ends in), or all. */
+export type GoodsChoice =
+  { goodsIds: readonly number[] } | { goodsRange: { from: number; to: number } } | Record<string, never>;
+
+function onlyGoods(choice: GoodsChoice, column: string): RawBuilder<unknown> {
+  const ref = sql.ref(column);
+  if ("goodsIds" in choice) return sql`AND ${ref} IN (${sql.join(choice.goodsIds)})`;
+  if ("goodsRange" in choice)
+    return sql`AND ${ref} BETWEEN ${choice.goodsRange.from} AND ${choice.goodsRange.to}`;
+  return sql``;
+}
+
 /** Listings on sale (of some goods only, when given), tradable when their cooldown is over. */
-function liveListings(now: Date, goodsIds: readonly number[] | undefined): RawBuilder<unknown> {
-  const only = goodsIds ? sql`AND goods_id IN (${sql.join(goodsIds)})` : sql``;
+function liveListings(now: Date, goods: GoodsChoice): RawBuilder<unknown> {
+  const only = onlyGoods(goods, "goods_id");
   return sql`(
     SELECT goods_id, price, paintwear, paintseed, paintindex,
       (tradable_after IS NULL OR tradable_after <= ${now}) AS tradable
@@ -91,8 +103,8 @@ function liveListings(now: Date, goodsIds: readonly number[] | undefined): RawBu
 // (0.07) also counts in the interval below: the second branch adds those few rows.
 const LOWER_BOUNDS = sql.raw(`ARRAY[${FLOAT_INTERVALS.map(({ min }) => min).join(", ")}]::numeric[]`);
 
-function listingsByInterval(now: Date, goodsIds: readonly number[] | undefined): RawBuilder<unknown> {
-  const only = goodsIds ? sql`AND goods_id IN (${sql.join(goodsIds)})` : sql``;
+function listingsByInterval(now: Date, goods: GoodsChoice): RawBuilder<unknown> {
+  const only = onlyGoods(goods, "goods_id");
   const worn = sql`(
     SELECT goods_id, price, paintwear, width_bucket(paintwear, ${LOWER_BOUNDS}) AS bucket,
       (tradable_after IS NULL OR tradable_after <= ${now}) AS tradable
@@ -131,37 +143,51 @@ interface ConstrainedOrder {
 export async function computeMarketFigures(
   ctx: DomainContext,
   catalog: MarketCatalog,
-  options: { now: Date; goodsIds?: readonly number[] },
+  options: { now: Date } & GoodsChoice,
 ): Promise<Map<number, GoodsFigures>> {
-  const { now, goodsIds } = options;
-  if (goodsIds && goodsIds.length === 0) return new Map();
+  const { now } = options;
+  const choice: GoodsChoice =
+    "goodsIds" in options
+      ? { goodsIds: options.goodsIds }
+      : "goodsRange" in options
+        ? { goodsRange: options.goodsRange }
+        : {};
+  if ("goodsIds" in choice && choice.goodsIds.length === 0) return new Map();
+  const inChoice = (id: number) =>
+    "goodsRange" in choice ? id >= choice.goodsRange.from && id <= choice.goodsRange.to : true;
   const ofGoods = (wanted: (goods: MarketGoods) => boolean) =>
-    (goodsIds ?? [...catalog.byId.keys()]).filter((id) => {
+    ("goodsIds" in choice ? choice.goodsIds : [...catalog.byId.keys()]).filter((id) => {
       const goods = catalog.byId.get(id);
-      return goods !== undefined && wanted(goods);
+      return goods !== undefined && inChoice(id) && wanted(goods);
     });
   const phasedIds = ofGoods((goods) => goods.phased);
   const fadeIds = ofGoods((goods) => goods.fade !== undefined);
   const byGoodsIds = (query: ReturnType<typeof publicBook>) =>
-    goodsIds ? query.where("buy_orders.goods_id", "in", [...goodsIds]) : query;
+    "goodsIds" in choice
+      ? query.where("buy_orders.goods_id", "in", [...choice.goodsIds])
+      : "goodsRange" in choice
+        ? query
+            .where("buy_orders.goods_id", ">=", choice.goodsRange.from)
+            .where("buy_orders.goods_id", "<=", choice.goodsRange.to)
+        : query;
 
   const [whole, intervals, phases, fades, bids, constrained] = await Promise.all([
     sql<ListingAggregate & { goods_id: number }>`
-      SELECT goods_id, ${AGGREGATES} FROM ${liveListings(now, goodsIds)} GROUP BY goods_id
+      SELECT goods_id, ${AGGREGATES} FROM ${liveListings(now, choice)} GROUP BY goods_id
     `.execute(ctx.db),
     sql<ListingAggregate & { goods_id: number; idx: number }>`
-      SELECT goods_id, idx, ${AGGREGATES} FROM ${listingsByInterval(now, goodsIds)} GROUP BY goods_id, idx
+      SELECT goods_id, idx, ${AGGREGATES} FROM ${listingsByInterval(now, choice)} GROUP BY goods_id, idx
     `.execute(ctx.db),
     phasedIds.length === 0
       ? { rows: [] }
       : sql<ListingAggregate & { goods_id: number; paintindex: number | null }>`
-          SELECT goods_id, paintindex, ${AGGREGATES} FROM ${liveListings(now, phasedIds)}
+          SELECT goods_id, paintindex, ${AGGREGATES} FROM ${liveListings(now, { goodsIds: phasedIds })}
           GROUP BY goods_id, paintindex
         `.execute(ctx.db),
     fadeIds.length === 0
       ? { rows: [] }
       : sql<ListingAggregate & { goods_id: number; paintseed: number | null }>`
-          SELECT goods_id, paintseed, ${AGGREGATES} FROM ${liveListings(now, fadeIds)}
+          SELECT goods_id, paintseed, ${AGGREGATES} FROM ${liveListings(now, { goodsIds: fadeIds })}
           GROUP BY goods_id, paintseed
         `.execute(ctx.db),
     byGoodsIds(publicBook(ctx.db))

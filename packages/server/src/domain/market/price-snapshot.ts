@@ -40,33 +40,51 @@ export interface PriceSnapshot {
  */
 const DEFAULT_MAX_AGE_MS = 60_000;
 
+/** The longest a timer may wait in Node (about 24.8 days); a later moment is checked again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+interface CurrentSnapshot {
+  snapshot: PriceSnapshot;
+  /** The change count the build started from: a higher count means the snapshot may be out of date. */
+  version: number;
+  checkedAt: number;
+}
+
 /**
  * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
- * instead of the database. It is rebuilt on the next request once it is at least `intervalMs` old
- * and out of date: a change was counted since it was built (`MarketChanges`), a listing's trade
- * cooldown ended since, or it is `maxAgeMs` old (a minute; never on the embedded database, which
- * no other process writes). One rebuild runs at a time (`Rebuilds`): with
- * `serveStale` (a server: over a million listings a rebuild takes seconds, and no request should
- * wait for it) callers meanwhile get the snapshot there is; without (the tests, which need the
- * change they just made) they wait. A rebuild that finds the same figures keeps the snapshot it
- * had, with its `builtAt` (the time the figures hold since) and its prebuilt bytes, so its ETag
- * stays valid.
+ * instead of the database. It is out of date once it is at least `intervalMs` old and a change was
+ * counted since it was built (`MarketChanges`), a listing's trade cooldown ended since, or it is
+ * `maxAgeMs` old (a minute; never on the embedded database, which no other process writes).
+ *
+ * - `keepFresh` (the server) rebuilds it as soon as it is out of date, without waiting for a
+ *   request: the first request after a quiet spell finds the snapshot of the last change, never
+ *   one from minutes before.
+ * - One rebuild runs at a time (`Rebuilds`): with `serveStale` (a server: no request waits for the
+ *   whole market) callers meanwhile get the snapshot there is; without (tests) they wait.
+ * - `forGoods` answers the goods a request names: from the snapshot while no change was counted
+ *   since it was built, else from the database for those goods alone, so that a change is in the
+ *   very next single-goods answer (read-your-writes).
+ *
+ * A rebuild that finds the same figures keeps the snapshot it had, with its `builtAt` (the time
+ * the figures hold since) and its prebuilt bytes, so its ETag stays valid.
  */
 export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
   readonly #maxAgeMs: number;
-  #current: { snapshot: PriceSnapshot; version: number; checkedAt: number } | undefined;
+  readonly #listingsPerChunk: number;
+  #current: CurrentSnapshot | undefined;
   readonly #rebuilds: Rebuilds<PriceSnapshot>;
 
   constructor(
     changes: MarketChanges,
     intervalMs = 1000,
-    options: { serveStale?: boolean; maxAgeMs?: number } = {},
+    options: { serveStale?: boolean; maxAgeMs?: number; listingsPerChunk?: number } = {},
   ) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.#listingsPerChunk = options.listingsPerChunk ?? EMBEDDED_LISTINGS_PER_CHUNK;
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
@@ -74,26 +92,142 @@ export class PriceSnapshots {
   current(ctx: DomainContext): PriceSnapshot | Promise<PriceSnapshot> {
     const current = this.#current;
     if (current && !this.#outOfDate(current, ctx.clock.now().getTime())) return current.snapshot;
-    return this.#rebuilds.next(ctx, current?.snapshot, () => this.#rebuild(ctx));
+    return this.#rebuild(ctx, current);
   }
 
-  #outOfDate(current: { snapshot: PriceSnapshot; version: number; checkedAt: number }, now: number): boolean {
-    const age = now - current.checkedAt;
-    if (age < this.#intervalMs) return false;
-    const cooldownEnded =
-      current.snapshot.nextCooldownEnd !== null && now >= current.snapshot.nextCooldownEnd.getTime();
-    return current.version !== this.#changes.version || cooldownEnded || age >= this.#maxAgeMs;
+  /**
+   * A snapshot holding the up-to-date figures of the goods named (by id or by name; names the
+   * catalog does not know are left for the operation to refuse): the snapshot itself while nothing
+   * changed since it was built, else those goods read from the database now.
+   */
+  forGoods(
+    ctx: DomainContext,
+    goods: { goodsIds?: readonly number[]; marketHashNames?: readonly string[] },
+  ): PriceSnapshot | Promise<PriceSnapshot> {
+    const current = this.#current;
+    if (!current) return Promise.resolve(this.current(ctx)).then(() => this.forGoods(ctx, goods));
+    const now = ctx.clock.now().getTime();
+    if (!this.#changedSince(current, now)) return current.snapshot;
+    // The change must show in this answer: these goods are read now, and the whole market follows
+    // (a failed rebuild is logged by `Rebuilds`).
+    if (this.#outOfDate(current, now)) this.#rebuild(ctx, current).catch(() => undefined);
+    return readGoodsSnapshot(ctx, current.snapshot, goods);
   }
 
-  async #rebuild(ctx: DomainContext): Promise<PriceSnapshot> {
+  /**
+   * Rebuilds the snapshot whenever it goes out of date (a change, a cooldown's end, its maximum
+   * age), at most once per `intervalMs`, with `ctx` (the server's system context), telling
+   * `onRebuilt` after each rebuild; answers a function that stops it.
+   */
+  keepFresh(
+    ctx: DomainContext,
+    onRebuilt: (snapshot: PriceSnapshot, milliseconds: number) => void = () => undefined,
+  ): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    let running = false;
+    let stopped = false;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const current = this.#current;
+      if (stopped || !current) return;
+      const wait = Math.max(0, this.#outOfDateAt(current) - ctx.clock.now().getTime());
+      if (wait === Infinity) return;
+      timer = setTimeout(run, Math.min(wait, LONGEST_TIMER_MS));
+      timer.unref();
+    };
+    const run = () => {
+      timer = undefined;
+      const current = this.#current;
+      if (!current || !this.#outOfDate(current, ctx.clock.now().getTime())) return arm();
+      const started = performance.now();
+      running = true;
+      // Waits for the rebuild itself (not the snapshot served meanwhile); a failed one (logged by
+      // `Rebuilds`) is tried again after `intervalMs`.
+      this.#rebuild(ctx, undefined).then(
+        (snapshot) => {
+          running = false;
+          onRebuilt(snapshot, performance.now() - started);
+          arm();
+        },
+        () => {
+          running = false;
+          if (stopped) return;
+          timer = setTimeout(run, this.#intervalMs);
+          timer.unref();
+        },
+      );
+    };
+    // A change may bring the moment nearer (a timer may wait for a cooldown's end days away); while
+    // a rebuild runs, its end arms the timer.
+    const stopListening = this.#changes.onChange(() => {
+      if (!running) arm();
+    });
+    arm();
+    return () => {
+      stopped = true;
+      stopListening();
+      clearTimeout(timer);
+    };
+  }
+
+  #rebuild(ctx: DomainContext, current: CurrentSnapshot | undefined): Promise<PriceSnapshot> {
+    return this.#rebuilds.next(ctx, current?.snapshot, () => this.#build(ctx));
+  }
+
+  #changedSince(current: CurrentSnapshot, now: number): boolean {
+    const cooldownEnd = current.snapshot.nextCooldownEnd;
+    return (
+      current.version !== this.#changes.version || (cooldownEnd !== null && now >= cooldownEnd.getTime())
+    );
+  }
+
+  #outOfDate(current: CurrentSnapshot, now: number): boolean {
+    return now >= this.#outOfDateAt(current);
+  }
+
+  /** The moment (marketplace clock, ms) the snapshot goes out of date as things stand. */
+  #outOfDateAt(current: CurrentSnapshot): number {
+    const earliest = current.checkedAt + this.#intervalMs;
+    if (current.version !== this.#changes.version) return earliest;
+    const cooldownEnd = current.snapshot.nextCooldownEnd?.getTime() ?? Infinity;
+    return Math.max(earliest, Math.min(cooldownEnd, current.checkedAt + this.#maxAgeMs));
+  }
+
+  async #build(ctx: DomainContext): Promise<PriceSnapshot> {
     // Changes counted from here on may be missing from this build: they leave it out of date.
     const version = this.#changes.version;
-    const built = await buildSnapshot(ctx);
+    const built = await buildSnapshot(ctx, this.#listingsPerChunk);
     const previous = this.#current?.snapshot;
     const snapshot = previous && sameFigures(previous, built) ? previous : built;
     this.#current = { snapshot, version, checkedAt: built.builtAt.getTime() };
     return snapshot;
   }
+}
+
+/**
+ * The snapshot's catalog and liquidity ranks with the figures of the goods named read from the
+ * database now (index-backed: each query keeps to those goods' listings and buy orders).
+ */
+async function readGoodsSnapshot(
+  ctx: DomainContext,
+  snapshot: PriceSnapshot,
+  goods: { goodsIds?: readonly number[]; marketHashNames?: readonly string[] },
+): Promise<PriceSnapshot> {
+  const ids = new Set<number>();
+  for (const id of goods.goodsIds ?? []) if (snapshot.catalog.byId.has(id)) ids.add(id);
+  for (const name of goods.marketHashNames ?? []) {
+    const known = snapshot.catalog.byName.get(name);
+    if (known) ids.add(known.goods_id);
+  }
+  const builtAt = ctx.clock.now();
+  const figures = await computeMarketFigures(ctx, snapshot.catalog, { now: builtAt, goodsIds: [...ids] });
+  const entries = new Map<number, PriceEntry>();
+  for (const [goodsId, goodsFigures] of figures) {
+    const known = snapshot.catalog.byId.get(goodsId)!;
+    entries.set(goodsId, toPriceEntry(known, goodsFigures, snapshot.liquidity.get(goodsId) ?? 0));
+  }
+  return { ...snapshot, builtAt, entries };
 }
 
 function sameFigures(a: PriceSnapshot, b: PriceSnapshot): boolean {
@@ -105,12 +239,26 @@ function sameFigures(a: PriceSnapshot, b: PriceSnapshot): boolean {
   );
 }
 
+/**
+ * Listings a snapshot build reads at a time (about) on the embedded database: each chunk's
+ * queries keep to a range of goods ids, found by walking the listings' goods index, and the event
+ * loop runs other work between chunks. The embedded database executes in this thread: the whole
+ * market in one set of statements stalled it for 1.1-3.2 s. A PostgreSQL server runs the
+ * statements elsewhere, so the server gives it larger chunks (fewer round trips).
+ */
+const EMBEDDED_LISTINGS_PER_CHUNK = 500;
+
+/** Above every goods id: the last chunk reaches it, for goods with buy orders alone. */
+const LAST_GOODS_ID = 2 ** 31 - 1;
+
 /** Builds a snapshot of the whole market now: plain data, nothing serialized yet. */
-export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> {
+export async function buildSnapshot(
+  ctx: DomainContext,
+  listingsPerChunk = EMBEDDED_LISTINGS_PER_CHUNK,
+): Promise<PriceSnapshot> {
   const builtAt = ctx.clock.now();
   const catalog = await marketCatalog(ctx);
-  const [figures, ranks, cooldown] = await Promise.all([
-    computeMarketFigures(ctx, catalog, { now: builtAt }),
+  const [ranks, cooldown] = await Promise.all([
     ctx.db.selectFrom("liquidity_ranks").select(["goods_id", "rank_hundredths"]).execute(),
     ctx.db
       .selectFrom("listings")
@@ -121,11 +269,33 @@ export async function buildSnapshot(ctx: DomainContext): Promise<PriceSnapshot> 
   ]);
   const liquidity = new Map(ranks.map((row) => [row.goods_id, row.rank_hundredths]));
   const entries = new Map<number, PriceEntry>();
-  for (const goodsId of [...figures.keys()].sort((a, b) => a - b)) {
-    const goods = catalog.byId.get(goodsId);
-    if (goods) entries.set(goodsId, toPriceEntry(goods, figures.get(goodsId)!, liquidity.get(goodsId) ?? 0));
+  for (let from = 0; from < LAST_GOODS_ID;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const to = await chunkEnd(ctx, from, listingsPerChunk);
+    const goodsRange = { from, to };
+    const figures = await computeMarketFigures(ctx, catalog, { now: builtAt, goodsRange });
+    for (const goodsId of [...figures.keys()].sort((a, b) => a - b)) {
+      const goods = catalog.byId.get(goodsId);
+      if (goods)
+        entries.set(goodsId, toPriceEntry(goods, figures.get(goodsId)!, liquidity.get(goodsId) ?? 0));
+    }
+    from = to + 1;
   }
   return { builtAt, entries, catalog, liquidity, nextCooldownEnd: cooldown?.next ?? null };
+}
+
+/** The last goods id of a chunk starting at `from`: about `listings` listings on sale on. */
+async function chunkEnd(ctx: DomainContext, from: number, listings: number): Promise<number> {
+  const boundary = await ctx.db
+    .selectFrom("listings")
+    .select("goods_id")
+    .where("state", "=", sql.lit("ON_SALE"))
+    .where("goods_id", ">=", from)
+    .orderBy("goods_id")
+    .offset(listings)
+    .limit(1)
+    .executeTakeFirst();
+  return boundary?.goods_id ?? LAST_GOODS_ID;
 }
 
 function toPriceEntry(goods: MarketGoods, figures: GoodsFigures, liquidityRank: number): PriceEntry {

@@ -2,7 +2,7 @@ import { getMarketItems as operation } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { getMarketItems } from "../../../domain/market/get-market-items.ts";
 import { registerOperation } from "../../operation-route.ts";
-import type { PriceAnswers } from "./price-answers.ts";
+import { namedGoods, type PriceAnswers } from "./price-answers.ts";
 
 /** GET /api/market/items: lowest prices, from the market snapshot; 500 requests a day per token. */
 export function registerGetMarketItems(app: FastifyInstance, prices: PriceAnswers): void {
@@ -19,6 +19,7 @@ export function registerGetMarketItems(app: FastifyInstance, prices: PriceAnswer
           ...(query.market_hash_name !== undefined ? { marketHashName: query.market_hash_name } : {}),
           ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
         }),
+      namedGoods(query),
     );
   });
 }

@@ -3,6 +3,12 @@ import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price
 import { ok, type Result } from "../../../domain/result.ts";
 import { PrebuiltBodies, type PrebuiltJson } from "../../prebuilt-json.ts";
 
+/** The goods a single-goods price request names, by id or by name. */
+export interface NamedGoods {
+  goodsIds?: readonly number[];
+  marketHashNames?: readonly string[];
+}
+
 /**
  * The price operations' answers (docs/design.md section 4): all read one market snapshot; a
  * whole-market answer is serialized and compressed once per snapshot and variant and shared by
@@ -18,14 +24,20 @@ export class PriceAnswers {
 
   /**
    * `variant` names a whole-market answer (operation and the parameters that shape it); leave it
-   * out for an answer that depends on the request.
+   * out for an answer that depends on the request. `goods` names the goods of a single-goods
+   * answer: their figures are read from the database while the snapshot misses a change
+   * (read-your-writes, docs/design.md section 4).
    */
   answer<Value extends object>(
     ctx: DomainContext,
     variant: string | undefined,
     answer: (snapshot: PriceSnapshot) => Result<Value>,
+    goods?: NamedGoods,
   ): Result<Value | PrebuiltJson> | Promise<Result<Value | PrebuiltJson>> {
-    const snapshot = this.#snapshots.current(ctx);
+    const snapshot =
+      goods && (goods.goodsIds?.length || goods.marketHashNames?.length)
+        ? this.#snapshots.forGoods(ctx, goods)
+        : this.#snapshots.current(ctx);
     // Most requests find the snapshot ready and are answered without a promise.
     return snapshot instanceof Promise
       ? snapshot.then((ready) => this.#answerFrom(ready, variant, answer))
@@ -43,4 +55,12 @@ export class PriceAnswers {
     const computed = answer(snapshot);
     return computed.ok ? ok(this.#bodies.put(snapshot, variant, computed.value)) : computed;
   }
+}
+
+/** The goods a query names with `goods_id` or `market_hash_name` (both may be given). */
+export function namedGoods(query: { goods_id?: number; market_hash_name?: string }): NamedGoods {
+  return {
+    ...(query.goods_id !== undefined ? { goodsIds: [query.goods_id] } : {}),
+    ...(query.market_hash_name !== undefined ? { marketHashNames: [query.market_hash_name] } : {}),
+  };
 }

@@ -10,7 +10,7 @@ import { getEnterpriseItems } from "../../../domain/market/get-enterprise-items.
 import { getFloatItems } from "../../../domain/market/get-float-items.ts";
 import { getLiquidityRanks } from "../../../domain/market/get-liquidity-ranks.ts";
 import { registerOperation } from "../../operation-route.ts";
-import type { PriceAnswers } from "./price-answers.ts";
+import { namedGoods, type PriceAnswers } from "./price-answers.ts";
 
 /** The goods a price query names: `goods_id` or `market_hash_name`, when given. */
 function goodsChoice(query: { goods_id?: number; market_hash_name?: string }) {
@@ -42,12 +42,19 @@ function variantGame(game: "cs2" | "csgo" | "dota2"): "cs2" | "dota2" {
 /** The float-range and enterprise price operations, all read from the market snapshot. */
 export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers): void {
   registerOperation(app, floatItems, ({ ctx, body }) =>
-    prices.answer(ctx, undefined, (snapshot) =>
-      getFloatItems(snapshot, {
+    prices.answer(
+      ctx,
+      undefined,
+      (snapshot) =>
+        getFloatItems(snapshot, {
+          ...(body.goods_ids ? { goodsIds: body.goods_ids } : {}),
+          ...(body.market_hash_names ? { marketHashNames: body.market_hash_names } : {}),
+          ...(body.min_price !== undefined ? { minPrice: body.min_price } : {}),
+        }),
+      {
         ...(body.goods_ids ? { goodsIds: body.goods_ids } : {}),
         ...(body.market_hash_names ? { marketHashNames: body.market_hash_names } : {}),
-        ...(body.min_price !== undefined ? { minPrice: body.min_price } : {}),
-      }),
+      },
     ),
   );
   registerOperation(app, enterpriseItems, ({ ctx, query }) => {
@@ -57,25 +64,33 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
       query.high_liquidity === 1
         ? { game, high_liquidity: 1 }
         : { game, include_sticker: query.include_sticker };
-    return prices.answer(ctx, wholeMarketVariant(enterpriseItems.id, query, shape), (snapshot) =>
-      getEnterpriseItems(snapshot, {
-        game: query.game,
-        includeSticker: query.include_sticker === 1,
-        highLiquidity: query.high_liquidity === 1,
-        ...goodsChoice(query),
-        ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
-      }),
+    return prices.answer(
+      ctx,
+      wholeMarketVariant(enterpriseItems.id, query, shape),
+      (snapshot) =>
+        getEnterpriseItems(snapshot, {
+          game: query.game,
+          includeSticker: query.include_sticker === 1,
+          highLiquidity: query.high_liquidity === 1,
+          ...goodsChoice(query),
+          ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
+        }),
+      namedGoods(query),
     );
   });
   registerOperation(app, enterpriseFloatItems, ({ ctx, query }) => {
     const shape = { game: variantGame(query.game), include_sticker: query.include_sticker };
-    return prices.answer(ctx, wholeMarketVariant(enterpriseFloatItems.id, query, shape), (snapshot) =>
-      getEnterpriseFloatItems(snapshot, {
-        game: query.game,
-        includeSticker: query.include_sticker === 1,
-        ...goodsChoice(query),
-        ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
-      }),
+    return prices.answer(
+      ctx,
+      wholeMarketVariant(enterpriseFloatItems.id, query, shape),
+      (snapshot) =>
+        getEnterpriseFloatItems(snapshot, {
+          game: query.game,
+          includeSticker: query.include_sticker === 1,
+          ...goodsChoice(query),
+          ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
+        }),
+      namedGoods(query),
     );
   });
   registerOperation(app, liquidityRanks, ({ ctx, query }) => {
