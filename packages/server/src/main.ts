@@ -19,7 +19,7 @@ import {
 } from "./config.ts";
 import { checkPortFree, portFailure } from "./port-check.ts";
 import { createLogger, openConfiguredDatabase, startServer } from "./server.ts";
-import { removeServerFile, writeServerFile } from "./server-file.ts";
+import { removeServerFile } from "./server-file.ts";
 
 // Every command (serve, migrate, demo, admin) reads `.env` from the working directory first; the
 // environment wins over it, and a flag over both.
@@ -93,11 +93,6 @@ withConfigFlags(
   const server = await startServer(config, log).catch((error: unknown) => {
     throw portFailure(error, config.host, config.port) ?? error;
   });
-  // Only a convenience for client commands: a data dir this process cannot write costs them the
-  // discovery (they still find the server through PORT or --url), not the server its start.
-  await writeServerFile(config.dataDir, server.url).catch((error: unknown) =>
-    log.warn({ err: error }, "could not record the server's URL in the data dir"),
-  );
   let stoppingSince: number | undefined;
   const stop = (signal: string) => {
     if (stoppingSince !== undefined) {

@@ -8,6 +8,7 @@ import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
 import { prettyStream } from "./pretty-log.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
+import { writeServerFile } from "./server-file.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
 import type { DomainContext } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
@@ -202,6 +203,12 @@ export async function startServer(
     );
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
+    // Recorded before "serving" is logged, so that a client started on that line finds it. Only a
+    // convenience for client commands: a data dir this process cannot write costs them the
+    // discovery (they still find the server through PORT or --url), not the server its start.
+    await writeServerFile(config.dataDir, url).catch((error: unknown) =>
+      log.warn({ err: error }, "could not record the server's URL in the data dir"),
+    );
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
     return {
       app,
