@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { runSkinmarket } from "../support/skinmarket-process.ts";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const PACKAGE = join(import.meta.dirname, "../../package.json");
 
 /** What a user of any conventional command-line tool expects of `skinmarket`. */
-describe("skinmarket conventions", () => {
+describeOrSkip("skinmarket conventions", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "skinmarket-conventions-"));

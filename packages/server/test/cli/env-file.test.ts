@@ -3,9 +3,10 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { parseEnv } from "node:util";
 import { CONFIG_VARIABLES, loadConfig, type ConfigSource } from "../../src/config.ts";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const ROOT = join(import.meta.dirname, "../../../..");
@@ -28,7 +29,7 @@ function serveIn(cwd: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe(".env", () => {
+describeOrSkip(".env", { skip: EMBEDDED_ONLY }, () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "skinmarket-env-"));

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const ROOT = join(import.meta.dirname, "../../../..");
 
@@ -20,7 +21,7 @@ function portAnswers(port: number): Promise<boolean> {
 }
 
 /** `npm start` as the README runs it: stopping npm stops the server, cleanly. */
-describe("npm start", () => {
+describeOrSkip("npm start", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "skinmarket-npm-start-"));

@@ -3,7 +3,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 
@@ -43,7 +44,7 @@ function serveOnce(dataDir: string, env: Record<string, string>): Promise<Start>
 }
 
 /** What `serve` writes where: stdout is the log, a person's notes go to stderr. */
-describe("serve's output", () => {
+describeOrSkip("serve's output", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   let first: Start;
   let second: Start;

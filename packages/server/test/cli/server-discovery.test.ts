@@ -5,11 +5,12 @@ import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { freePort, runSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 /** `skinmarket admin` finds the server the way `serve` was configured, and says where it looked. */
-describe("a client command finds its server", () => {
+describeOrSkip("a client command finds its server", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   let elsewhere: string;
   let server: ChildProcess;
@@ -113,7 +114,7 @@ describe("a client command finds its server", () => {
   });
 });
 
-describe("a busy port", () => {
+describeOrSkip("a busy port", { skip: EMBEDDED_ONLY }, () => {
   let occupant: Server;
   let port: number;
   let dataDir: string;

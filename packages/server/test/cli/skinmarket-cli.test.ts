@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 
@@ -29,7 +30,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 /** The `skinmarket` command as an operator and a bot developer use it. */
-describe("skinmarket command", () => {
+describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   let server: ChildProcess;
   let baseUrl: string;
@@ -326,7 +327,7 @@ describe("skinmarket command", () => {
   });
 });
 
-describe("skinmarket usage", () => {
+describeOrSkip("skinmarket usage", { skip: EMBEDDED_ONLY }, () => {
   test("--help lists the commands and exits 0", async () => {
     const result = await run(["--help"]);
     assert.equal(result.code, 0);

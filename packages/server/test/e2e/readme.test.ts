@@ -4,8 +4,9 @@ import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import { parseReadme, type ReadmeBlock } from "../support/readme-blocks.ts";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 /**
  * The README's shell blocks, run in order as a newcomer runs them: `npm start` on a fresh data dir
@@ -18,7 +19,7 @@ const ROOT = join(import.meta.dirname, "../../../..");
 /** What a fresh clone has after `npm ci`: the folder the README's commands run in. */
 const CLONE_ENTRIES = ["package.json", "node_modules", "packages", "examples", "tsconfig.json"];
 
-describe("README", () => {
+describeOrSkip("README", { skip: EMBEDDED_ONLY }, () => {
   let folder: string;
   let port: number;
   let server: ChildProcess | undefined;

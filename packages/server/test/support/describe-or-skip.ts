@@ -10,3 +10,11 @@ export function describeOrSkip(name: string, options: { skip: string | false }, 
   if (options.skip) test(name, { skip: options.skip }, () => {});
   else describe(name, body);
 }
+
+/**
+ * Suites that start `skinmarket` processes on the embedded database whatever `TEST_DATABASE_URL`
+ * says (the CLI, `npm start`, the README): the PostgreSQL run would only repeat them.
+ */
+export const EMBEDDED_ONLY =
+  process.env.TEST_DATABASE_URL !== undefined &&
+  "starts skinmarket on the embedded database only, as npm test already does";
