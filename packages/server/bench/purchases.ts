@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { promisify } from "node:util";
@@ -168,13 +169,13 @@ export async function benchPurchases(
         checked(warmUp);
         await sql`ANALYZE`.execute(database.db);
         progress(`spread: ${clients} buyers across the market, ${seconds} s`);
-        const spreadLoad = await measured(ctx, () =>
+        const spreadLoad = await measured(ctx, "spread", () =>
           purchaseLoad({ baseUrl, tokens, goods: spread, offset: warmUp.requests, seconds }),
         );
         const spreadBought = checked(spreadLoad.load);
         progress(`spread: ${(spreadBought / seconds).toFixed(0)} purchases/s, ${costLine(spreadLoad.cost)}`);
         progress(`hot: ${clients} buyers after ${HOT_GOODS} goods, ${seconds} s`);
-        const hotLoad = await measured(ctx, () =>
+        const hotLoad = await measured(ctx, "hot", () =>
           purchaseLoad({ baseUrl, tokens, goods: hot, offset: 0, seconds }),
         );
         const hotBought = checked(hotLoad.load);
@@ -219,8 +220,17 @@ export async function benchPurchases(
  */
 async function measured(
   ctx: DomainContext,
+  name: string,
   load: () => Promise<LoadFigures>,
 ): Promise<{ load: LoadFigures; cost: PurchaseCost }> {
+  // BENCH_CPU_PROFILE=<dir>: a CPU profile of the server's thread during the load, for DevTools.
+  const profileDir = process.env.BENCH_CPU_PROFILE;
+  const session = profileDir ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+  }
   const query = pg.Client.prototype.query;
   let statements = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -232,6 +242,11 @@ async function measured(
   try {
     const figures = await load();
     const loop = performance.eventLoopUtilization(loopBefore);
+    if (session) {
+      const { profile } = await session.post("Profiler.stop");
+      await writeFile(`${profileDir}/purchases-${name}.cpuprofile`, JSON.stringify(profile));
+      session.disconnect();
+    }
     const cpuAfter = await backendCpuTicks(ctx);
     let ticks = 0;
     for (const [pid, after] of cpuAfter) ticks += after - (cpuBefore.get(pid) ?? 0);
