@@ -45,8 +45,16 @@ export interface PurchaseCost {
   statements: number;
   /** CPU of the market database's server processes (user and system), in microseconds. */
   postgresUs: number;
-  /** Time the server's event loop was busy (the load runs in another thread), in microseconds. */
+  /**
+   * Wall time the server's event loop was busy (the load runs in another thread), in
+   * microseconds: its CPU, plus whatever ran on its core meanwhile (a write that wakes a
+   * PostgreSQL process may let that process run first), so it overstates Node's own work.
+   */
+  loopBusyUs: number;
+  /** CPU of the server's thread (the HTTP layer, the domain, `pg`), in microseconds. */
   nodeUs: number;
+  /** CPU of the rest of the process: the load generator's thread and Node's helper threads. */
+  loadUs: number;
 }
 
 export interface PurchaseFigures {
@@ -79,6 +87,8 @@ export async function benchPurchases(
   const pgbenchDb = `skinmarket_bench_pgbench_${suffix}`;
   const scale = clients;
   await runOnServer(serverUrl, `CREATE DATABASE ${marketDb}`);
+  // The time of each SQL function (pg_stat_user_functions), printed after the runs.
+  await runOnServer(serverUrl, `ALTER DATABASE ${marketDb} SET track_functions = 'pl'`);
   await runOnServer(serverUrl, `CREATE DATABASE ${pgbenchDb}`);
   try {
     const pgbenchUrl = urlOfDatabase(serverUrl, pgbenchDb);
@@ -183,6 +193,15 @@ export async function benchPurchases(
         await assertLedgerInvariants(database.db);
         progress("ledger invariants hold after the runs");
         const after = await pgbench();
+        // Read after pgbench's run: idle server processes report their counts within seconds.
+        const functions = await sql<{ funcname: string; calls: number; total_ms: number; self_ms: number }>`
+          SELECT funcname, calls::int, total_time AS total_ms, self_time AS self_ms
+          FROM pg_stat_user_functions ORDER BY total_time DESC
+        `.execute(database.db);
+        for (const row of functions.rows)
+          progress(
+            `function ${row.funcname}: ${row.calls} calls, ${((row.total_ms * 1000) / row.calls).toFixed(0)} us each in all, ${((row.self_ms * 1000) / row.calls).toFixed(0)} us in itself`,
+          );
         return {
           clients,
           scale,
@@ -239,9 +258,13 @@ async function measured(
   } as typeof query;
   const cpuBefore = await backendCpuTicks(ctx);
   const loopBefore = performance.eventLoopUtilization();
+  const threadBefore = await mainThreadCpuUs();
+  const processBefore = process.cpuUsage();
   try {
     const figures = await load();
     const loop = performance.eventLoopUtilization(loopBefore);
+    const thread = (await mainThreadCpuUs()) - threadBefore;
+    const processUsage = process.cpuUsage(processBefore);
     if (session) {
       const { profile } = await session.post("Profiler.stop");
       await writeFile(`${profileDir}/purchases-${name}.cpuprofile`, JSON.stringify(profile));
@@ -257,12 +280,20 @@ async function measured(
         // Less the two reads of the server processes' ids.
         statements: (statements - 2) / purchases,
         postgresUs: (ticks * 10_000) / purchases,
-        nodeUs: (loop.active * 1000) / purchases,
+        loopBusyUs: (loop.active * 1000) / purchases,
+        nodeUs: thread / purchases,
+        loadUs: (processUsage.user + processUsage.system - thread) / purchases,
       },
     };
   } finally {
     pg.Client.prototype.query = query;
   }
+}
+
+/** CPU time of this process's main thread (the server's event loop), in microseconds. */
+async function mainThreadCpuUs(): Promise<number> {
+  const fields = (await readFile(`/proc/self/task/${process.pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** CPU clock ticks (1/100 s) used so far by each server process of the market database. */
@@ -284,12 +315,12 @@ async function backendCpuTicks(ctx: DomainContext): Promise<Map<number, number>>
 }
 
 function costLine(cost: PurchaseCost): string {
-  return `per purchase ${cost.statements.toFixed(2)} statements, PostgreSQL ${cost.postgresUs.toFixed(0)} us CPU, Node event loop ${cost.nodeUs.toFixed(0)} us busy`;
+  return `per purchase ${cost.statements.toFixed(2)} statements, CPU us: PostgreSQL ${cost.postgresUs.toFixed(0)}, server thread ${cost.nodeUs.toFixed(0)} (event loop busy ${cost.loopBusyUs.toFixed(0)} us), load generator ${cost.loadUs.toFixed(0)}`;
 }
 
 /**
  * The units each standard goods has on sale that every buyer could buy at `MAX_PRICE` (the
- * conditions of `purchase_unit`, migration 0018, and none of the buyers' own listings), most first.
+ * conditions of `purchase_goods_unit`, migration 0019, and none of the buyers' own listings), most first.
  * A condition that drifted from the function's shows as empty answers, which fail the run.
  */
 async function supplyByGoods(ctx: DomainContext, buyerIds: number[]) {
