@@ -232,14 +232,20 @@ if (positionals[0] === "purchases") {
     process.exit(2);
   }
   const result = await benchPurchases(server, duration, progress);
-  figures.push({
-    name: "purchases (PostgreSQL)",
-    value: result.purchasesPerSecond,
-    baseline: result.pgbenchTps,
-    unit: "tx/s",
-    ratio: result.purchasesPerSecond / result.pgbenchTps,
-    note: `HTTP purchases of one unit, 16 buyers, ${result.purchases} in all, ledger checked after; vs pgbench TPC-B 16 clients`,
-  });
+  const pgbench = `pgbench TPC-B scale ${result.scale}, ${result.clients} clients: ${result.pgbenchTps.map((tps) => tps.toFixed(0)).join(" before, ")} after`;
+  for (const [shape, figure] of [
+    ["across the market", result.spread],
+    ["hot goods", result.hot],
+  ] as const) {
+    figures.push({
+      name: `purchases, ${shape} (PostgreSQL)`,
+      value: figure.purchasesPerSecond,
+      baseline: result.baseline,
+      unit: "tx/s",
+      ratio: figure.purchasesPerSecond / result.baseline,
+      note: `HTTP purchases of one unit, ${result.clients} buyers over ${figure.goods} goods, ${figure.purchases} in all, ledger checked after; vs ${pgbench}`,
+    });
+  }
   report();
   process.exit(0);
 }

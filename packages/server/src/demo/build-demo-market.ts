@@ -53,6 +53,11 @@ export interface DemoMarketOptions {
   add?: boolean;
   /** Rows per statement. */
   batchSize?: number;
+  /**
+   * More listings, beyond `listings`, on the most popular standard goods in turn: a market where
+   * many buyers want the same few goods (the purchase benchmark's hot rows).
+   */
+  popularListings?: { goods: number; listings: number };
 }
 
 export const DEMO_DEFAULTS = {
@@ -124,12 +129,15 @@ export async function buildDemoMarket(
     listings: options.listings ?? DEMO_DEFAULTS.listings,
     traders: options.traders ?? DEMO_DEFAULTS.traders,
     days: options.days ?? DEMO_DEFAULTS.days,
+    popularListings: options.popularListings ?? { goods: 0, listings: 0 },
   };
   const trades = options.trades ?? Math.round((settings.listings * 3) / 10);
   const buyOrders = options.buyOrders ?? Math.round(settings.listings / 10);
   if (!Number.isSafeInteger(settings.seed)) throw new RangeError("seed must be a whole number");
   if (settings.traders < 2) throw new RangeError("traders: at least 2 (a trade needs a buyer and a seller)");
   if (settings.listings < 0 || trades < 0 || buyOrders < 0) throw new RangeError("counts cannot be negative");
+  if (settings.popularListings.listings > 0 && settings.popularListings.goods < 1)
+    throw new RangeError("popularListings.goods: at least 1 when popularListings.listings is given");
   if (settings.days < 1) throw new RangeError("days: at least 1");
   const now = options.now ?? new Date();
   const rules = options.rules ?? DEFAULT_MARKET_RULES;
@@ -190,7 +198,7 @@ export async function buildDemoMarket(
   milliseconds.total = Math.round(performance.now() - started);
   return {
     seed: settings.seed,
-    listings: settings.listings,
+    listings: settings.listings + settings.popularListings.listings,
     preSellListings: report.listed.preSell,
     goodsOnSale: report.listed.goods,
     trades,
@@ -207,6 +215,7 @@ interface Settings {
   listings: number;
   traders: number;
   days: number;
+  popularListings: { goods: number; listings: number };
 }
 
 interface TraderPlan {
@@ -304,6 +313,8 @@ class DemoWorld {
   #typical = new Map<number, number>();
   #covered: DemoGoods[] = [];
   #popular!: WeightedPicker;
+  /** The most popular standard goods on sale, most first (`popularListings`). */
+  #mostPopular: DemoGoods[] = [];
   #extras: { stickers: Extra[]; charms: Extra[] } = { stickers: [], charms: [] };
   #traders: TraderPlan[] = [];
   #systemAccounts = { fees: 0, external: 0 };
@@ -383,9 +394,14 @@ class DemoWorld {
     });
     keyed.sort((a, b) => a.key - b.key || a.goods.goods_id - b.goods.goods_id);
     this.#covered = keyed.slice(0, coverage).map((entry) => entry.goods);
-    this.#popular = new WeightedPicker(
-      this.#covered.map((goods) => popularity(goods, this.#typical.get(goods.goods_id)!, seed)),
-    );
+    const weights = this.#covered.map((goods) => popularity(goods, this.#typical.get(goods.goods_id)!, seed));
+    this.#popular = new WeightedPicker(weights);
+    this.#mostPopular = this.#covered
+      .map((goods, index) => ({ goods, weight: weights[index]! }))
+      .filter((entry) => entry.goods.is_standard)
+      .sort((a, b) => b.weight - a.weight || a.goods.goods_id - b.goods.goods_id)
+      .slice(0, this.#settings.popularListings.goods)
+      .map((entry) => entry.goods);
   }
 
   async writeTraders(secretBox: SecretBox | undefined): Promise<DemoTrader[]> {
@@ -743,7 +759,8 @@ class DemoWorld {
 
   /** Listings on sale; some of items still in trade cooldown (pre-sell). */
   async writeListings(): Promise<{ preSell: number; goods: number }> {
-    const { seed, listings: count, days } = this.#settings;
+    const { seed, listings: spread, days, popularListings } = this.#settings;
+    const count = spread + popularListings.listings;
     this.#progress("listings", 0, count);
     if (count === 0) return { preSell: 0, goods: 0 };
     const firstAsset = await reserveIds(this.#tx, { name: "sandbox_assetid_seq" }, count);
@@ -757,9 +774,14 @@ class DemoWorld {
       const listings: object[] = [];
       for (let index = start; index < end; index++) {
         const random = new DemoRandom(seed, STREAM.listing, index);
-        // The first listings cover the chosen goods once each; the rest follow popularity.
+        // The first listings cover the chosen goods once each; the rest follow popularity, then
+        // the popular listings go to the most popular goods in turn.
         const goods =
-          index < this.#covered.length ? this.#covered[index]! : this.#covered[this.#popular.pick(random)]!;
+          index < this.#covered.length
+            ? this.#covered[index]!
+            : index < spread
+              ? this.#covered[this.#popular.pick(random)]!
+              : this.#mostPopular[(index - spread) % this.#mostPopular.length]!;
         const item = mintDemoItem(goods, random, this.#extras);
         const seller = this.#traders[random.int(0, this.#traders.length - 1)]!;
         const inCooldown = random.chance(PRE_SELL_SHARE);

@@ -330,9 +330,55 @@ describe("demo market: the world it builds", () => {
     }
   });
 
+  test("popular listings go to the most popular standard goods in turn, beyond the listings asked for", async () => {
+    const database = await catalogDatabase();
+    try {
+      const built = await buildDemoMarket(database.db, {
+        ...SMALL,
+        listings: 300,
+        popularListings: { goods: 2, listings: 200 },
+      });
+      assert.equal(built.listings, 500);
+      assert.equal(
+        Number(
+          (
+            await database.db
+              .selectFrom("listings")
+              .select((eb) => eb.fn.countAll().as("count"))
+              .where("state", "=", "ON_SALE")
+              .executeTakeFirstOrThrow()
+          ).count,
+        ),
+        500,
+      );
+      const top = await database.db
+        .selectFrom("listings")
+        .innerJoin("goods", "goods.goods_id", "listings.goods_id")
+        .select(["listings.goods_id", "goods.is_standard", (eb) => eb.fn.countAll<number>().as("count")])
+        .where("listings.state", "=", "ON_SALE")
+        .groupBy(["listings.goods_id", "goods.is_standard"])
+        .orderBy("count", "desc")
+        .limit(3)
+        .execute();
+      assert.deepEqual(
+        top.slice(0, 2).map((row) => row.is_standard),
+        [true, true],
+      );
+      for (const row of top.slice(0, 2)) assert.ok(Number(row.count) >= 100, `${row.count} listings`);
+      assert.ok(Number(top[2]!.count) < 100);
+      await assertLedgerInvariants(database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
   test("bad sizes are refused before anything is written", async () => {
     await assert.rejects(buildDemoMarket(first.db, { traders: 1, add: true }), RangeError);
     await assert.rejects(buildDemoMarket(first.db, { days: 0, add: true }), RangeError);
+    await assert.rejects(
+      buildDemoMarket(first.db, { add: true, popularListings: { goods: 0, listings: 10 } }),
+      RangeError,
+    );
   });
 });
 

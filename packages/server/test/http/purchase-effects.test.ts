@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
-import { NO_SUCH_GOODS, resolvePurchaseItems } from "../../src/domain/trades/resolve-purchase-items.ts";
+import {
+  NO_SUCH_GOODS,
+  NOT_STANDARD,
+  resolvePurchaseItems,
+} from "../../src/domain/trades/resolve-purchase-items.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -143,6 +147,54 @@ describe("a purchase never hides what it bought", () => {
       await dropFailingTrigger(t);
     }
     assert.equal((await tradesOfBuyer()).length, before.length + 1, "one unit bought, once");
+    await t.assertLedger();
+  });
+
+  test("the unit's statement answers goods ids the catalog lacks or cannot sell in batch, and a platformid not bound, by name", async () => {
+    await list(1, 3);
+    const before = await tradesOfBuyer();
+    const weapon = await t.database.db
+      .selectFrom("goods")
+      .select("goods_id")
+      .where("is_standard", "=", false)
+      .orderBy("goods_id")
+      .executeTakeFirstOrThrow();
+    const missing =
+      ((
+        await t.database.db
+          .selectFrom("goods")
+          .select((eb) => eb.fn.max("goods_id").as("top"))
+          .executeTakeFirstOrThrow()
+      ).top as number) + 1;
+    const answer = await purchase("unit-checks", [
+      { goods_id: missing, max_price: 10, quantity: 1 },
+      { goods_id: weapon.goods_id, max_price: 10, quantity: 1 },
+      { goods_id: goodsId, max_price: 10, quantity: 1 },
+    ]);
+    assert.equal(answer.statusCode, 200, answer.body);
+    const result = answer.json<{ result: Record<string, { success_num: number; msg?: string }> }>().result;
+    assert.equal(result[String(missing)]?.msg, NO_SUCH_GOODS);
+    assert.equal(result[String(weapon.goods_id)]?.msg, NOT_STANDARD);
+    assert.equal(result[String(goodsId)]?.success_num, 1);
+    assert.equal((await tradesOfBuyer()).length, before.length + 1);
+
+    await list(1, 3);
+    const unbound = await t.app.inject({
+      method: "POST",
+      url: "/api/market/developer/purchase/orders",
+      headers: { authorization: `Bearer ${buyer.token}` },
+      payload: {
+        game: "cs2",
+        platformid: "76561190000000001",
+        items: [{ goods_id: goodsId, max_price: 10, quantity: 1 }],
+      },
+    });
+    assert.equal(unbound.statusCode, 404, unbound.body);
+    assert.match(
+      unbound.json<{ msg: string }>().msg,
+      /^platformid: 76561190000000001 is not a platform account bound to you$/,
+    );
+    assert.equal((await tradesOfBuyer()).length, before.length + 1, "nothing more was bought");
     await t.assertLedger();
   });
 

@@ -27,15 +27,21 @@ export async function resolveTradeUrl(
     .orderBy("platformid");
   if (input.platformid !== undefined) query = query.where("platformid", "=", input.platformid);
   const accounts = await query.execute();
-  if (input.platformid !== undefined && accounts.length === 0) {
-    return fail("Not Found", `platformid: ${input.platformid} is not a platform account bound to you`);
-  }
+  if (input.platformid !== undefined && accounts.length === 0) return notBound(input.platformid);
   const withUrl = accounts.find((account) => account.trade_url !== null);
-  if (!withUrl?.trade_url) {
-    return invalidArgument(
-      "trade_url",
-      "no trade URL is known: give trade_url, or run platform/setup on a bound account",
-    );
-  }
+  if (!withUrl?.trade_url) return noTradeUrl();
   return ok({ tradeUrl: withUrl.trade_url, platformid: withUrl.platformid });
+}
+
+/** The given `platformid` is not bound to the buyer (also found by `purchase_goods_unit`). */
+export function notBound(platformid: string | undefined): Result<never> {
+  return fail("Not Found", `platformid: ${platformid} is not a platform account bound to you`);
+}
+
+/** No bound account of the buyer has a trade URL (also found by `purchase_goods_unit`). */
+export function noTradeUrl(): Result<never> {
+  return invalidArgument(
+    "trade_url",
+    "no trade URL is known: give trade_url, or run platform/setup on a bound account",
+  );
 }
