@@ -19,7 +19,7 @@ import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.t
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
-import { MarketChanges, throttled } from "./domain/market/market-changes.ts";
+import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -81,10 +81,11 @@ export async function startServer(
     const tokenCache = new TokenCache();
     const marketChanges = new MarketChanges(
       config.databaseUrl
-        ? throttled(
-            () =>
-              announceChange(database.db, "market", instanceId).catch((error: unknown) =>
-                log.warn({ err: error }, "could not announce a market change to the other instances"),
+        ? batched(
+            (goods) =>
+              announceChange(database.db, "market", instanceId, goods === "all" ? undefined : goods).catch(
+                (error: unknown) =>
+                  log.warn({ err: error }, "could not announce a market change to the other instances"),
               ),
             ANNOUNCE_INTERVAL_MS,
           )
@@ -98,7 +99,7 @@ export async function startServer(
       platform,
       secretBox,
       rules,
-      afterCommit: () => marketChanges.committed(),
+      afterCommit: (goods) => marketChanges.committed(goods),
       tokenCache,
     };
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
@@ -128,7 +129,8 @@ export async function startServer(
           url: config.databaseUrl,
           onChange: (message) => {
             if (message.kind === "clock" && sandboxClock) void reloadClock(systemContext, sandboxClock, log);
-            if (message.kind === "market" && message.from !== instanceId) marketChanges.heard();
+            if (message.kind === "market" && message.from !== instanceId)
+              marketChanges.heard(message.goods ?? "all");
             if (message.kind === "tokens") tokenCache.forget();
           },
           onReconnect: () => {
