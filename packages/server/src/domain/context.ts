@@ -57,7 +57,7 @@ export interface DomainContext {
    */
   afterCommit?: (goods: ChangedGoods) => void;
   /** The goods the open transaction wrote listings or buy orders of (`noteChangedGoods`). */
-  changedGoods?: Set<number>;
+  changedGoods?: { goods: Set<number>; noted: boolean };
   /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
   tokenCache?: TokenCache;
 }

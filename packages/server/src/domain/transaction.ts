@@ -27,7 +27,7 @@ export async function inTransaction<Value>(
   try {
     const value = await retryingLostRaces(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const tx = { ...ctx, db: trx, changedGoods: new Set<number>() };
+        const tx = { ...ctx, db: trx, changedGoods: { goods: new Set<number>(), noted: false } };
         const result = await work(tx);
         if (!result.ok) throw new RollbackWithFailure(result.failure);
         await countOnKey(tx);
@@ -56,9 +56,10 @@ export async function inOneStatement<Value>(
 ): Promise<Value> {
   if (ctx.db.isTransaction) return statement(ctx);
   // A request holding an idempotency key counts its effect on the key in the same transaction.
-  const goods = new Set<number>();
+  const goods = { goods: new Set<number>(), noted: false };
   const value = await retryingLostRaces(() => {
-    goods.clear();
+    goods.goods.clear();
+    goods.noted = false;
     return ctx.effects?.key
       ? ctx.db.transaction().execute(async (trx) => {
           const tx = { ...ctx, db: trx, changedGoods: goods };
@@ -95,20 +96,26 @@ async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Valu
   }
 }
 
-function committed(ctx: DomainContext, goods: Set<number>): void {
+function committed(ctx: DomainContext, changed: { goods: Set<number>; noted: boolean }): void {
   if (ctx.effects) ctx.effects.committed += 1;
-  ctx.afterCommit?.(goods.size > 0 ? [...goods] : "all");
+  ctx.afterCommit?.(changed.noted ? [...changed.goods] : "all");
 }
 
 /**
- * Notes that the open transaction writes listings or buy orders of `goodsIds`: when it commits,
- * the market snapshots re-read those goods alone (docs/design.md section 4). A transaction that
- * notes none counts as a change to everything, so a write that forgets to note its goods costs a
- * whole rebuild, never a stale price.
+ * Notes that the open transaction writes listings or buy orders of `goodsIds` (none: it writes
+ * no figure of the market): when it commits, the market snapshots re-read those goods alone
+ * (docs/design.md section 4). A transaction that notes nothing counts as a change to everything,
+ * so a write that forgets to note its goods costs a whole rebuild, never a stale price.
  */
 export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>): void {
   if (!ctx.changedGoods) return;
-  for (const goodsId of goodsIds) ctx.changedGoods.add(goodsId);
+  ctx.changedGoods.noted = true;
+  for (const goodsId of goodsIds) ctx.changedGoods.goods.add(goodsId);
+}
+
+/** Notes that the open transaction writes no figure of the market (`noteChangedGoods`). */
+export function noteNoMarketChange(ctx: DomainContext): void {
+  noteChangedGoods(ctx, []);
 }
 
 /** The SQLSTATE of a database error from either driver, if it is one. */

@@ -36,8 +36,9 @@ export class MarketChanges {
     return this.#version;
   }
 
-  /** A transaction committed on this instance, writing `goods`. */
+  /** A transaction committed on this instance, writing `goods` (none: not a market change). */
   committed(goods: ChangedGoods = "all"): void {
+    if (goods !== "all" && goods.length === 0) return;
     this.#count(goods);
     this.#announce?.(goods);
     this.#tell();
@@ -45,6 +46,7 @@ export class MarketChanges {
 
   /** Another instance committed a transaction writing `goods`. */
   heard(goods: ChangedGoods = "all"): void {
+    if (goods !== "all" && goods.length === 0) return;
     this.#count(goods);
     this.#tell();
   }
