@@ -13,7 +13,7 @@ const REDLINE = "AK-47 | Redline (Field-Tested)";
  * reads the database only for a goods changed since the snapshot. Writes made behind the
  * instance's back (uncounted) tell which goods were read again.
  */
-describe("the price snapshot updated per changed goods", () => {
+describe("the price snapshot updated per changed goods", { timeout: 120_000 }, () => {
   let t: TestApp;
   let seller: PlatformFixture;
   let enterprise: { token: string };
@@ -50,17 +50,27 @@ describe("the price snapshot updated per changed goods", () => {
     return entries.find((entry) => entry.goods_id === goodsId)?.sales[0]?.min_price;
   };
   /**
-   * Runs `change` with the snapshot kept fresh, a second on (so that the rebuild is due at once),
-   * and answers the snapshot of the first rebuild after it, as the rebuild's own callback tells.
+   * Runs `change`, a second on (so that a rebuild is due at once), then keeps the snapshot fresh
+   * and answers the first rebuilt snapshot that `shows` the change, as the rebuilds' own callback
+   * tells (a rebuild already under way may predate the change; the change keeps the snapshot out
+   * of date, so the next one follows). Fails after five rebuilds without it.
    */
-  const rebuiltAfter = async (change: () => Promise<void>): Promise<PriceSnapshot> => {
-    let rebuilt!: (snapshot: PriceSnapshot) => void;
-    const next = new Promise<PriceSnapshot>((resolve) => (rebuilt = resolve));
+  const rebuiltAfter = async (
+    change: () => Promise<unknown>,
+    shows: (snapshot: PriceSnapshot) => boolean,
+  ): Promise<PriceSnapshot> => {
     pass(1);
-    const stop = t.snapshots!.keepFresh(t.ctx, (snapshot) => rebuilt(snapshot));
+    await change();
+    let stop = () => {};
     try {
-      await change();
-      return await next;
+      return await new Promise<PriceSnapshot>((resolve, reject) => {
+        let rebuilds = 0;
+        stop = t.snapshots!.keepFresh(t.ctx, (snapshot) => {
+          if (shows(snapshot)) resolve(snapshot);
+          else if (++rebuilds >= 5) reject(new Error("five rebuilds without the change"));
+          else pass(1);
+        });
+      });
     } finally {
       stop();
     }
@@ -91,9 +101,11 @@ describe("the price snapshot updated per changed goods", () => {
 
   test("a change to one goods re-reads it alone: the others keep their entries, the whole market shows it", async () => {
     const before = await t.snapshots!.current(t.ctx);
-    const updated = await rebuiltAfter(() => list(STICKER, 1));
+    const updated = await rebuiltAfter(
+      () => list(STICKER, 1),
+      (snapshot) => snapshot.entries.get(sticker)?.whole.minPrice === 100,
+    );
     assert.notEqual(updated, before);
-    assert.equal(updated.entries.get(sticker)?.whole.minPrice, 100);
     assert.deepEqual([...updated.entries.keys()], [...before.entries.keys()], "same goods, same order");
     for (const [goodsId, entry] of before.entries)
       if (goodsId !== sticker)
@@ -107,7 +119,10 @@ describe("the price snapshot updated per changed goods", () => {
     const before = await t.snapshots!.current(t.ctx);
     const newcomer = await goodsIdOf(t, "AK-47 | Redline (Minimal Wear)");
     assert.equal(before.entries.has(newcomer), false);
-    const updated = await rebuiltAfter(() => list("AK-47 | Redline (Minimal Wear)", 20));
+    const updated = await rebuiltAfter(
+      () => list("AK-47 | Redline (Minimal Wear)", 20),
+      (snapshot) => snapshot.entries.has(newcomer),
+    );
     const ids = [...updated.entries.keys()];
     assert.deepEqual(
       ids,
@@ -119,7 +134,10 @@ describe("the price snapshot updated per changed goods", () => {
 
   test("a commit that names no goods reads the whole market again", async () => {
     const account = await t.createUser();
-    const rebuilt = await rebuiltAfter(() => t.fund(account.userId, "balance", 1));
+    const rebuilt = await rebuiltAfter(
+      () => t.fund(account.userId, "balance", 1),
+      (snapshot) => snapshot.entries.get(redline)?.whole.minPrice === 1200,
+    );
     assert.equal(rebuilt.entries.get(redline)?.whole.minPrice, 1200, "the uncounted raise is read now");
     assert.equal(await wholeMarketMinPrice(redline), "12.00");
   });
