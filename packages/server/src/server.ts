@@ -158,6 +158,10 @@ export async function startServer(
       // A PostgreSQL server runs the build's statements off the event loop: larger chunks, fewer
       // round trips (the embedded database keeps small ones, as it runs them in this thread).
       ...(config.databaseUrl ? { listingsPerChunk: SERVER_LISTINGS_PER_CHUNK } : {}),
+      // An update of the goods changed costs tens of milliseconds where a whole rebuild costs
+      // seconds: updates run four times as often, so a change is in the whole market well
+      // within a second (docs/design.md section 4).
+      updateIntervalMs: config.snapshotIntervalMs / 4,
     });
     const app = await buildApp({
       database,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import { MarketChanges } from "../../src/domain/market/market-changes.ts";
+import { PriceSnapshots, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -140,5 +141,22 @@ describe("the price snapshot updated per changed goods", { timeout: 120_000 }, (
     );
     assert.equal(rebuilt.entries.get(redline)?.whole.minPrice, 1200, "the uncounted raise is read now");
     assert.equal(await wholeMarketMinPrice(redline), "12.00");
+  });
+
+  test("with a shorter update interval, changes to goods are read sooner than a change to everything", async () => {
+    const changes = new MarketChanges();
+    const snapshots = new PriceSnapshots(changes, 1000, { maxAgeMs: Infinity, updateIntervalMs: 250 });
+    const first = await snapshots.current(t.ctx);
+    await raisePricesUncounted(sticker);
+    changes.committed([sticker]);
+    pass(0.25);
+    const updated = await snapshots.current(t.ctx);
+    assert.notEqual(updated, first, "a quarter of a second on, the goods changed are read");
+    await raisePricesUncounted(sticker);
+    changes.committed("all");
+    pass(0.25);
+    assert.equal(await snapshots.current(t.ctx), updated, "a change to everything waits for the interval");
+    pass(0.75);
+    assert.notEqual(await snapshots.current(t.ctx), updated);
   });
 });

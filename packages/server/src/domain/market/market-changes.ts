@@ -60,6 +60,11 @@ export class MarketChanges {
     return goods;
   }
 
+  /** Whether a change to everything was counted after `version`. */
+  everythingSince(version: number): boolean {
+    return this.#allAt > version;
+  }
+
   /** Whether a goods may have changed after `version`. */
   goodsChangedSince(goodsId: number, version: number): boolean {
     return this.#allAt > version || (this.#goodsAt.get(goodsId) ?? 0) > version;

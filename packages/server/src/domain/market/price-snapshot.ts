@@ -78,6 +78,7 @@ interface CurrentSnapshot {
 export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
+  readonly #updateIntervalMs: number;
   readonly #maxAgeMs: number;
   readonly #listingsPerChunk: number;
   #current: CurrentSnapshot | undefined;
@@ -86,10 +87,17 @@ export class PriceSnapshots {
   constructor(
     changes: MarketChanges,
     intervalMs = 1000,
-    options: { serveStale?: boolean; maxAgeMs?: number; listingsPerChunk?: number } = {},
+    options: {
+      serveStale?: boolean;
+      maxAgeMs?: number;
+      listingsPerChunk?: number;
+      /** The least time between per-goods updates (default `intervalMs`, as whole rebuilds). */
+      updateIntervalMs?: number;
+    } = {},
   ) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
+    this.#updateIntervalMs = Math.min(intervalMs, options.updateIntervalMs ?? intervalMs);
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     this.#listingsPerChunk = options.listingsPerChunk ?? EMBEDDED_LISTINGS_PER_CHUNK;
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
@@ -212,7 +220,10 @@ export class PriceSnapshots {
   /** The moment (marketplace clock, ms) the snapshot goes out of date as things stand. */
   #outOfDateAt(current: CurrentSnapshot): number {
     const earliest = current.checkedAt + this.#intervalMs;
-    if (current.version !== this.#changes.version) return earliest;
+    if (current.version !== this.#changes.version)
+      return this.#changes.everythingSince(current.version)
+        ? earliest
+        : current.checkedAt + this.#updateIntervalMs;
     const cooldownEnd = current.snapshot.nextCooldownEnd?.getTime() ?? Infinity;
     return Math.max(earliest, Math.min(cooldownEnd, current.wholeAt + this.#maxAgeMs));
   }
