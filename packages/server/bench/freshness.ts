@@ -24,9 +24,11 @@ export function startChangeStream(
     const listingId = listingIds[step % listingIds.length]!;
     const delta = Math.floor(step / listingIds.length) % 2 === 0 ? 1 : -1;
     step += 1;
-    inFlight = sql`UPDATE listings SET price = price + ${delta} WHERE listing_id = ${listingId}`
+    inFlight = sql<{ goods_id: number }>`
+      UPDATE listings SET price = price + ${delta} WHERE listing_id = ${listingId} RETURNING goods_id
+    `
       .execute(ctx.db)
-      .then(() => changes.committed());
+      .then(({ rows }) => changes.committed(rows.map((row) => row.goods_id)));
   }, 1000 / perSecond);
   return async () => {
     clearInterval(timer);
@@ -66,7 +68,7 @@ export async function measureFreshness(
   for (let round = 0; round < probes; round++) {
     const price = 100_000 + round;
     await sql`UPDATE listings SET price = ${price} WHERE listing_id = ${probe.listingId}`.execute(ctx.db);
-    changes.committed();
+    changes.committed([probe.goodsId]);
     const written = performance.now();
     const shown = (price / 100).toFixed(2);
     single.push(await until(async () => (await answers.singleGoods()) === shown, written));

@@ -114,7 +114,11 @@ async function measure(
   // The snapshots as the server keeps them on the embedded database: nobody waits for a rebuild,
   // and nothing but a commit here or a cooldown's end asks for one.
   const marketChanges = new MarketChanges();
-  const priceSnapshots = new PriceSnapshots(marketChanges, 1000, { serveStale: true, maxAgeMs: Infinity });
+  const priceSnapshots = new PriceSnapshots(marketChanges, 1000, {
+    serveStale: true,
+    maxAgeMs: Infinity,
+    updateIntervalMs: 250,
+  });
   const app = await buildApp({ database, clock, ...services, marketChanges, priceSnapshots });
   const figures: Figure[] = [];
   const start = await eventLoopLagMax(() => Promise.resolve(priceSnapshots.current(ctx)));

@@ -4,7 +4,7 @@ import { createUser } from "../src/domain/accounts/create-user.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
-import { MarketChanges, throttled } from "../src/domain/market/market-changes.ts";
+import { MarketChanges, batched } from "../src/domain/market/market-changes.ts";
 import { PriceSnapshots } from "../src/domain/market/price-snapshot.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
@@ -63,13 +63,17 @@ export async function benchTwoInstanceFreshness(
       const idB = randomUUID();
       const changesA = new MarketChanges(
         // An announcement still due when the bench closes the database is dropped.
-        throttled(() => announceChange(a.db, "market", idA).catch(() => undefined), ANNOUNCE_INTERVAL_MS),
+        batched(
+          (goods) =>
+            announceChange(a.db, "market", idA, goods === "all" ? undefined : goods).catch(() => undefined),
+          ANNOUNCE_INTERVAL_MS,
+        ),
       );
       const changesB = new MarketChanges();
       const listener = await listenForChanges({
         url,
         onChange: (message) => {
-          if (message.kind === "market" && message.from !== idB) changesB.heard();
+          if (message.kind === "market" && message.from !== idB) changesB.heard(message.goods ?? "all");
         },
         onReconnect: () => changesB.heard(),
         log,

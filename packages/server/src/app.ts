@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       platform: deps.platform,
       secretBox: deps.secretBox,
       rules: deps.rules ?? DEFAULT_MARKET_RULES,
-      afterCommit: () => marketChanges.committed(),
+      afterCommit: (goods) => marketChanges.committed(goods),
       tokenCache: deps.tokenCache ?? new TokenCache(),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,

@@ -20,7 +20,7 @@ import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.t
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
-import { MarketChanges, throttled } from "./domain/market/market-changes.ts";
+import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -82,10 +82,11 @@ export async function startServer(
     const tokenCache = new TokenCache();
     const marketChanges = new MarketChanges(
       config.databaseUrl
-        ? throttled(
-            () =>
-              announceChange(database.db, "market", instanceId).catch((error: unknown) =>
-                log.warn({ err: error }, "could not announce a market change to the other instances"),
+        ? batched(
+            (goods) =>
+              announceChange(database.db, "market", instanceId, goods === "all" ? undefined : goods).catch(
+                (error: unknown) =>
+                  log.warn({ err: error }, "could not announce a market change to the other instances"),
               ),
             ANNOUNCE_INTERVAL_MS,
           )
@@ -99,7 +100,7 @@ export async function startServer(
       platform,
       secretBox,
       rules,
-      afterCommit: () => marketChanges.committed(),
+      afterCommit: (goods) => marketChanges.committed(goods),
       tokenCache,
     };
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
@@ -129,7 +130,8 @@ export async function startServer(
           url: config.databaseUrl,
           onChange: (message) => {
             if (message.kind === "clock" && sandboxClock) void reloadClock(systemContext, sandboxClock, log);
-            if (message.kind === "market" && message.from !== instanceId) marketChanges.heard();
+            if (message.kind === "market" && message.from !== instanceId)
+              marketChanges.heard(message.goods ?? "all");
             if (message.kind === "tokens") tokenCache.forget();
           },
           onReconnect: () => {
@@ -157,6 +159,10 @@ export async function startServer(
       // A PostgreSQL server runs the build's statements off the event loop: larger chunks, fewer
       // round trips (the embedded database keeps small ones, as it runs them in this thread).
       ...(config.databaseUrl ? { listingsPerChunk: SERVER_LISTINGS_PER_CHUNK } : {}),
+      // An update of the goods changed costs tens of milliseconds where a whole rebuild costs
+      // seconds: updates run four times as often, so a change is in the whole market well
+      // within a second (docs/design.md section 4).
+      updateIntervalMs: config.snapshotIntervalMs / 4,
     });
     const app = await buildApp({
       database,

@@ -1,3 +1,4 @@
+import type { ChangedGoods } from "./market/market-changes.ts";
 import type { Kysely } from "kysely";
 import type { Database } from "../storage/schema.ts";
 import type { GamePlatform } from "../platform/game-platform.ts";
@@ -50,8 +51,13 @@ export interface DomainContext {
    * transaction, which rolls back if a retry has taken the key over.
    */
   effects?: { committed: number; key?: HeldKey };
-  /** Told after each committed transaction: the market snapshots learn of changes this way. */
-  afterCommit?: () => void;
+  /**
+   * Told after each committed transaction, with the goods it wrote (`noteChangedGoods`; "all"
+   * when it named none): the market snapshots learn of changes this way.
+   */
+  afterCommit?: (goods: ChangedGoods) => void;
+  /** The goods the open transaction wrote listings or buy orders of (`noteChangedGoods`). */
+  changedGoods?: { goods: Set<number>; noted: boolean };
   /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
   tokenCache?: TokenCache;
 }

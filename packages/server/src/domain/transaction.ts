@@ -27,15 +27,15 @@ export async function inTransaction<Value>(
   try {
     const value = await retryingLostRaces(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const tx = { ...ctx, db: trx };
+        const tx = { ...ctx, db: trx, changedGoods: { goods: new Set<number>(), noted: false } };
         const result = await work(tx);
         if (!result.ok) throw new RollbackWithFailure(result.failure);
         await countOnKey(tx);
-        return result.value;
+        return { value: result.value, goods: tx.changedGoods };
       }),
     );
-    committed(ctx);
-    return { ok: true, value };
+    committed(ctx, value.goods);
+    return { ok: true, value: value.value };
   } catch (error) {
     if (error instanceof RollbackWithFailure) return { ok: false, failure: error.failure };
     throw error;
@@ -56,17 +56,20 @@ export async function inOneStatement<Value>(
 ): Promise<Value> {
   if (ctx.db.isTransaction) return statement(ctx);
   // A request holding an idempotency key counts its effect on the key in the same transaction.
-  const value = await retryingLostRaces(() =>
-    ctx.effects?.key
+  const goods = { goods: new Set<number>(), noted: false };
+  const value = await retryingLostRaces(() => {
+    goods.goods.clear();
+    goods.noted = false;
+    return ctx.effects?.key
       ? ctx.db.transaction().execute(async (trx) => {
-          const tx = { ...ctx, db: trx };
+          const tx = { ...ctx, db: trx, changedGoods: goods };
           const value = await statement(tx);
           if (changed(value)) await countOnKey(tx);
           return value;
         })
-      : statement(ctx),
-  );
-  if (changed(value)) committed(ctx);
+      : statement({ ...ctx, changedGoods: goods });
+  });
+  if (changed(value)) committed(ctx, goods);
   return value;
 }
 
@@ -93,9 +96,26 @@ async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Valu
   }
 }
 
-function committed(ctx: DomainContext): void {
+function committed(ctx: DomainContext, changed: { goods: Set<number>; noted: boolean }): void {
   if (ctx.effects) ctx.effects.committed += 1;
-  ctx.afterCommit?.();
+  ctx.afterCommit?.(changed.noted ? [...changed.goods] : "all");
+}
+
+/**
+ * Notes that the open transaction writes listings or buy orders of `goodsIds` (none: it writes
+ * no figure of the market): when it commits, the market snapshots re-read those goods alone
+ * (docs/design.md section 4). A transaction that notes nothing counts as a change to everything,
+ * so a write that forgets to note its goods costs a whole rebuild, never a stale price.
+ */
+export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>): void {
+  if (!ctx.changedGoods) return;
+  ctx.changedGoods.noted = true;
+  for (const goodsId of goodsIds) ctx.changedGoods.goods.add(goodsId);
+}
+
+/** Notes that the open transaction writes no figure of the market (`noteChangedGoods`). */
+export function noteNoMarketChange(ctx: DomainContext): void {
+  noteChangedGoods(ctx, []);
 }
 
 /** The SQLSTATE of a database error from either driver, if it is one. */

@@ -33,16 +33,55 @@ export class PrebuiltJson {
   readonly #shared: Buffer;
   #gzip: Promise<{ deflated: Buffer; crc: number }> | undefined;
   #brotli: Promise<Buffer> | undefined;
+  /** The encodings whose bytes are ready (identity always is). */
+  readonly #ready = new Set<ContentEncoding>(["identity"]);
+  /** The answer this one replaces, served in an encoding until this one's bytes are ready. */
+  #previous: PrebuiltJson | undefined;
 
-  private constructor(shared: Buffer) {
+  private constructor(shared: Buffer, previous?: PrebuiltJson) {
     this.#shared = shared;
     this.etag = `W/"${createHash("sha256").update(shared).digest("base64url").slice(0, 27)}"`;
+    if (previous && previous.etag !== this.etag) {
+      // No chains: the previous answer's own predecessor is not needed any more.
+      previous.#previous = undefined;
+      this.#previous = previous;
+      // Compressed off the event loop (zlib's thread pool) right away, as requests will follow.
+      void this.#compressed("gzip");
+      void this.#compressed("br");
+    }
   }
 
   /** `body` serialized without its closing brace; `tail` fields complete it per answer. */
-  static of(body: object): PrebuiltJson {
+  static of(body: object, previous?: PrebuiltJson): PrebuiltJson {
     const json = JSON.stringify(body);
-    return new PrebuiltJson(Buffer.from(json.slice(0, -1), "utf8"));
+    return PrebuiltJson.ofJson(json.slice(0, -1), previous);
+  }
+
+  /** An answer already serialized, without its closing brace; `previous`: the answer it replaces. */
+  static ofJson(json: string, previous?: PrebuiltJson): PrebuiltJson {
+    return new PrebuiltJson(Buffer.from(json, "utf8"), previous);
+  }
+
+  /**
+   * The answer to send in `encoding`: this one once its bytes in that encoding are ready; until
+   * then the one it replaces (its bytes and its validator), while this one's are compressed.
+   */
+  forEncoding(encoding: ContentEncoding): PrebuiltJson {
+    const previous = this.#previous;
+    if (!previous || this.#ready.has(encoding)) return this;
+    return previous.#ready.has(encoding) ? previous : this;
+  }
+
+  #compressed(encoding: "gzip" | "br"): Promise<unknown> {
+    const bytes =
+      encoding === "gzip" ? (this.#gzip ??= this.#deflate()) : (this.#brotli ??= this.#compressBrotli());
+    return bytes.then(
+      () => {
+        this.#ready.add(encoding);
+        if (this.#ready.size === 3) this.#previous = undefined;
+      },
+      () => undefined,
+    );
   }
 
   /** The answer's bytes in `encoding`, the tail's fields (JSON values) added at the end. */
@@ -54,18 +93,16 @@ export class PrebuiltJson {
       case "identity":
         return [this.#shared, tailBytes];
       case "gzip": {
-        const { deflated, crc } = await (this.#gzip ??= this.#deflate());
+        void this.#compressed("gzip");
+        const { deflated, crc } = await this.#gzip!;
         const trailer = Buffer.alloc(8);
         trailer.writeUInt32LE(zlib.crc32(tailBytes, crc), 0);
         trailer.writeUInt32LE((this.#shared.length + tailBytes.length) % 2 ** 32, 4);
         return [GZIP_HEADER, deflated, finalStoredBlock(tailBytes), trailer];
       }
       case "br":
-        return [
-          await (this.#brotli ??= this.#compressBrotli()),
-          uncompressedMetaBlock(tailBytes),
-          BROTLI_LAST_EMPTY,
-        ];
+        void this.#compressed("br");
+        return [await this.#brotli!, uncompressedMetaBlock(tailBytes), BROTLI_LAST_EMPTY];
     }
   }
 
@@ -118,37 +155,45 @@ function uncompressedMetaBlock(bytes: Buffer): Buffer {
  */
 export class PrebuiltBodies {
   readonly #bySnapshot = new WeakMap<object, Map<string, PrebuiltJson>>();
+  /** The latest answer of each variant, which the next one replaces (`PrebuiltJson.forEncoding`). */
+  readonly #latest = new Map<string, PrebuiltJson>();
 
   get(snapshot: object, variant: string): PrebuiltJson | undefined {
     return this.#bySnapshot.get(snapshot)?.get(variant);
   }
 
-  put(snapshot: object, variant: string, body: object): PrebuiltJson {
+  /** `body`: the answer, or its JSON already serialized without the closing brace. */
+  put(snapshot: object, variant: string, body: object | string): PrebuiltJson {
     let bodies = this.#bySnapshot.get(snapshot);
     if (!bodies) this.#bySnapshot.set(snapshot, (bodies = new Map()));
-    const prebuilt = PrebuiltJson.of(body);
+    const previous = this.#latest.get(variant);
+    const prebuilt =
+      typeof body === "string" ? PrebuiltJson.ofJson(body, previous) : PrebuiltJson.of(body, previous);
     bodies.set(variant, prebuilt);
+    this.#latest.set(variant, prebuilt);
     return prebuilt;
   }
 }
 
 /**
- * Sends a prebuilt answer in the best encoding the client accepts, or `304 Not Modified` when its
- * `If-None-Match` names this answer's validator.
+ * Sends a prebuilt answer in the best encoding the client accepts (the one it replaces while its
+ * bytes in that encoding are compressed), or `304 Not Modified` when `If-None-Match` names the
+ * validator of the answer sent.
  */
 export async function sendPrebuilt(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: PrebuiltJson,
+  latest: PrebuiltJson,
   tail: Record<string, unknown>,
 ): Promise<FastifyReply> {
+  const accepted = request.headers["accept-encoding"];
+  const encoding = (accepted ? negotiate(accepted, ENCODINGS) : null) ?? "identity";
+  const body = latest.forEncoding(encoding);
   reply.header("etag", body.etag);
   reply.header("vary", "accept-encoding");
   // Each answer carries the caller's own allowance: shared caches must not keep it.
   reply.header("cache-control", "private, no-cache");
   if (matchesValidator(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
-  const accepted = request.headers["accept-encoding"];
-  const encoding = (accepted ? negotiate(accepted, ENCODINGS) : null) ?? "identity";
   const chunks = await body.chunks(encoding, tail);
   if (encoding !== "identity") reply.header("content-encoding", encoding);
   reply.header("content-type", "application/json; charset=utf-8");

@@ -5,6 +5,20 @@ import type { Database } from "./schema.ts";
 /** The channel on which instances tell each other what changed (docs/design.md section 4). */
 export const CHANGES_CHANNEL = "skinmarket_changes";
 
+/**
+ * A change another instance announced. `goods`: the goods a market change touched; without it
+ * (a reset, a demo build, a large batch, an instance that does not say) everything may have changed.
+ */
+export interface ChangeMessage {
+  kind: string;
+  from?: string;
+  goods?: number[];
+}
+
+function isGoodsIds(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((id) => Number.isSafeInteger(id));
+}
+
 export interface ChangeListener {
   close(): Promise<void>;
 }
@@ -17,7 +31,7 @@ export interface ChangeListener {
  */
 export async function listenForChanges(options: {
   url: string;
-  onChange: (message: { kind: string; from?: string }) => void;
+  onChange: (message: ChangeMessage) => void;
   onReconnect: () => void;
   log: { warn(object: object, message: string): void };
 }): Promise<ChangeListener> {
@@ -29,11 +43,16 @@ export async function listenForChanges(options: {
     const next = new pg.Client({ connectionString: options.url });
     next.on("notification", (notification) => {
       try {
-        const message = JSON.parse(notification.payload ?? "{}") as { kind?: unknown; from?: unknown };
+        const message = JSON.parse(notification.payload ?? "{}") as {
+          kind?: unknown;
+          from?: unknown;
+          goods?: unknown;
+        };
         if (typeof message.kind === "string")
           options.onChange({
             kind: message.kind,
             ...(typeof message.from === "string" ? { from: message.from } : {}),
+            ...(isGoodsIds(message.goods) ? { goods: message.goods } : {}),
           });
       } catch {
         options.log.warn({ payload: notification.payload }, "ignored a change notification that is not JSON");
@@ -72,9 +91,16 @@ export async function listenForChanges(options: {
 }
 
 /**
- * Tells the other instances that something of `kind` changed. `from` names this instance, so
- * that it can ignore its own announcement when it hears it.
+ * Tells the other instances that something of `kind` changed (for a market change, which `goods`,
+ * or everything when left out). `from` names this instance, so that it can ignore its own
+ * announcement when it hears it.
  */
-export async function announceChange(db: Kysely<Database>, kind: string, from: string): Promise<void> {
-  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ kind, from })})`.execute(db);
+export async function announceChange(
+  db: Kysely<Database>,
+  kind: string,
+  from: string,
+  goods?: readonly number[],
+): Promise<void> {
+  const message = JSON.stringify({ kind, from, ...(goods ? { goods } : {}) });
+  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${message})`.execute(db);
 }

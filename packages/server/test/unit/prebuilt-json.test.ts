@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 
 const body = {
   info: Array.from({ length: 3000 }, (_, index) => ({
@@ -70,5 +70,29 @@ describe("prebuilt JSON answers", () => {
         assert.deepEqual(JSON.parse(decoded.stdout.toString("utf8")), { ...body, req_remaining: 12 });
       });
     }
+  });
+
+  test("a new answer serves the one it replaces in an encoding until its own bytes are compressed", async () => {
+    const bodies = new PrebuiltBodies();
+    const first = bodies.put({}, "items", body);
+    await first.chunks("gzip", {});
+    const changed = { ...body, stat_time: body.stat_time + 1 };
+    const second = bodies.put({}, "items", changed);
+    assert.notEqual(second.etag, first.etag);
+    assert.equal(second.forEncoding("identity"), second, "plain bytes are ready at once");
+    assert.equal(second.forEncoding("gzip"), first, "the previous compressed bytes, with their validator");
+    assert.equal(second.forEncoding("br"), second, "nothing older to serve: this one, once compressed");
+    assert.deepEqual(decode(await second.chunks("gzip", {}), "gzip"), changed);
+    assert.equal(second.forEncoding("gzip"), second, "compressed: the new answer from now on");
+  });
+
+  test("an answer serialized in advance equals the one serialized whole", async () => {
+    const json = JSON.stringify(body);
+    const prebuilt = PrebuiltJson.ofJson(json.slice(0, -1));
+    assert.equal(prebuilt.etag, PrebuiltJson.of(body).etag);
+    assert.deepEqual(decode(await prebuilt.chunks("br", { req_remaining: 3 }), "br"), {
+      ...body,
+      req_remaining: 3,
+    });
   });
 });

@@ -6,7 +6,7 @@ import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { hashPassword } from "../password-hash.ts";
 import { generateSecret } from "../secrets.ts";
 import { createApiToken } from "../tokens/create-api-token.ts";
-import { constraintName, inTransaction, sqlState } from "../transaction.ts";
+import { constraintName, inTransaction, noteNoMarketChange, sqlState } from "../transaction.ts";
 import { openUserAccounts } from "../wallet/ledger.ts";
 
 export interface CreateUserInput {
@@ -34,6 +34,7 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
   const passwordHash = await hashPassword(password);
   try {
     return await inTransaction(ctx, async (tx) => {
+      noteNoMarketChange(tx);
       const now = tx.clock.now();
       const { user_id: userId } = await tx.db
         .insertInto("users")

@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 
 const NOT_YOURS = "no buy order of yours with this id";
 
@@ -21,7 +21,7 @@ export async function cancelBuyOrders(
     const cancelled = await inTransaction(ctx, async (tx) => {
       const order = await tx.db
         .selectFrom("buy_orders")
-        .select(["state"])
+        .select(["state", "goods_id"])
         .where("buy_order_id", "=", Number(id))
         .where("user_id", "=", userId)
         .forUpdate()
@@ -29,6 +29,7 @@ export async function cancelBuyOrders(
       if (!order) return fail("Not Found", NOT_YOURS);
       if (order.state === "success") return fail("Invalid State", "the buy order is already complete");
       if (order.state === "failed") return fail("Invalid State", "the buy order is already cancelled");
+      noteChangedGoods(tx, [order.goods_id]);
       await tx.db
         .updateTable("buy_orders")
         .set({ state: "failed", fail_reason: "cancelled by the buyer", updated_at: tx.clock.now() })

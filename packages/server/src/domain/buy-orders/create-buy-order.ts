@@ -4,7 +4,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { parseListingPrice } from "../listings/parse-listing-price.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { resolveTradeUrl } from "../trades/resolve-trade-url.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { toBuyOrderRecords } from "./buy-order-record.ts";
@@ -48,6 +48,7 @@ export async function createBuyOrder(
   if (!destination.ok) return destination;
 
   const created = await inTransaction(ctx, async (tx) => {
+    noteChangedGoods(tx, [goods.goods_id]);
     const balances = await readUserBalances(tx, userId);
     const available = input.payMethod ? balances[input.payMethod] : balances.balance + balances.margin;
     const total = price.price * input.num;

@@ -6,7 +6,7 @@ import { listingMeets } from "./listing-meets.ts";
 import type { DomainContext } from "../context.ts";
 import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
 import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { findOrderGoods, publicBook } from "./public-book.ts";
@@ -46,6 +46,7 @@ export async function crossBuyOrder(ctx: DomainContext, orderId: number): Promis
       () =>
         inTransaction<FillOutcome>(ctx, async (tx) => {
           const order = await lockOrder(tx, orderId);
+          noteChangedGoods(tx, order ? [order.goods_id] : []);
           if (!order || !(await canFill(tx, order))) return ok({ kind: "order closed" as const });
           const goods = await goodsOf(tx, order.goods_id);
           const filter = specificFilter(order.specific, goods);
@@ -87,6 +88,7 @@ export async function crossListing(ctx: DomainContext, listingId: number): Promi
             .where("state", "=", "ON_SALE")
             .forUpdate()
             .executeTakeFirst();
+          noteChangedGoods(tx, listing ? [listing.goods_id] : []);
           if (!listing || listing.force_buyer_send_offer) return ok({ kind: "nothing" as const });
           const inCooldown = listing.tradable_after !== null && listing.tradable_after > now;
           const chosen = await bestEligibleOrder(tx, listing, inCooldown, tried);
@@ -246,8 +248,9 @@ export async function cancelForFunds(ctx: DomainContext, orderId: number, reason
       .set({ state: "failed", fail_reason: reason, updated_at: tx.clock.now() })
       .where("buy_order_id", "=", orderId)
       .where("state", "=", "progressing")
-      .returning("buy_order_id")
+      .returning(["buy_order_id", "goods_id"])
       .executeTakeFirst();
+    noteChangedGoods(tx, closed ? [closed.goods_id] : []);
     if (closed)
       await recordAudit(tx, {
         action: "buy_order.cancel",

@@ -2,7 +2,7 @@ import { recordAudit } from "../audit.ts";
 import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { parseListingPrice } from "./parse-listing-price.ts";
 
 const NOT_YOURS = "no listing of yours on sale with this id";
@@ -27,9 +27,10 @@ export async function delistItems(
         .where("listing_id", "=", Number(id))
         .where("user_id", "=", userId)
         .where("state", "=", "ON_SALE")
-        .returning("listing_id")
+        .returning(["listing_id", "goods_id"])
         .executeTakeFirst();
       if (!row) return fail("Not Found", NOT_YOURS);
+      noteChangedGoods(tx, [row.goods_id]);
       await recordAudit(tx, { action: "listing.cancel", subject: `listing:${id}` });
       return ok(undefined);
     });
@@ -63,9 +64,10 @@ export async function repriceItems(
         .where("listing_id", "=", Number(change.sellOrderId))
         .where("user_id", "=", userId)
         .where("state", "=", "ON_SALE")
-        .returning("listing_id")
+        .returning(["listing_id", "goods_id"])
         .executeTakeFirst();
       if (!row) return fail("Not Found", NOT_YOURS);
+      noteChangedGoods(tx, [row.goods_id]);
       await recordAudit(tx, {
         action: "listing.reprice",
         subject: `listing:${change.sellOrderId}`,

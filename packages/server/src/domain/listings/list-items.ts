@@ -3,7 +3,7 @@ import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { committingItem } from "./asset-commitment.ts";
 import { parseListingPrice } from "./parse-listing-price.ts";
 
@@ -89,6 +89,7 @@ async function listOne(
   const { request, asset } = input;
   return committingItem(ctx, Number(asset.assetid), LISTING_REFUSALS, () =>
     inTransaction(ctx, async (tx) => {
+      noteChangedGoods(tx, [asset.goodsId]);
       const goods = await tx.db
         .selectFrom("goods")
         .select(["icon_url", "type"])

@@ -1,3 +1,4 @@
+import { noteChangedGoods } from "../transaction.ts";
 import type { Fen } from "@skinmarket/contract";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Database } from "../../storage/schema.ts";
@@ -22,6 +23,7 @@ export async function takeCheapestListing(
   },
 ) {
   const now = tx.clock.now();
+  noteChangedGoods(tx, [input.goodsId]);
   return tx.db
     .updateTable("listings")
     .set({ state: "SOLD", updated_at: now })

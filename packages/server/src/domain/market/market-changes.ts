@@ -1,16 +1,33 @@
 /**
+ * The goods a change touched: their ids, or `"all"` when it may have touched any (a reset, a demo
+ * build, a write that names no goods, a batch too large to list).
+ */
+export type ChangedGoods = readonly number[] | "all";
+
+/**
+ * More goods than this in one batch count as a change to everything: a whole rebuild then costs
+ * less than reading them one by one, and a notice stays well under PostgreSQL's 8,000 bytes.
+ */
+export const MAX_CHANGED_GOODS = 500;
+
+/**
  * What an instance knows of changes to the market since it built a snapshot (docs/design.md
- * section 4). Every transaction committed on this instance counts as a change (the snapshot does
- * not guess which writes touch listings or buy orders: rebuilding is cheap, a stale price is not),
- * and so does every announcement heard from another instance. An instance announces its own
- * commits through `announce`, which the server wires to PostgreSQL `NOTIFY` at a bounded rate.
+ * section 4). Every transaction committed on this instance counts as a change, with the goods it
+ * wrote (a transaction that names none counts as a change to everything: the snapshot does not
+ * guess which writes touch listings or buy orders), and so does every announcement heard from
+ * another instance. An instance announces its own commits through `announce`, which the server
+ * wires to PostgreSQL `NOTIFY` in batches at a bounded rate (`batched`).
  */
 export class MarketChanges {
   #version = 0;
-  readonly #announce: (() => void) | undefined;
+  /** The version of the last change to everything. */
+  #allAt = 0;
+  /** Goods id to the version of its last change, since the last change to everything. */
+  readonly #goodsAt = new Map<number, number>();
+  readonly #announce: ((goods: ChangedGoods) => void) | undefined;
   readonly #listeners = new Set<() => void>();
 
-  constructor(announce?: () => void) {
+  constructor(announce?: (goods: ChangedGoods) => void) {
     this.#announce = announce;
   }
 
@@ -19,17 +36,38 @@ export class MarketChanges {
     return this.#version;
   }
 
-  /** A transaction committed on this instance. */
-  committed(): void {
-    this.#version += 1;
-    this.#announce?.();
+  /** A transaction committed on this instance, writing `goods` (none: not a market change). */
+  committed(goods: ChangedGoods = "all"): void {
+    if (goods !== "all" && goods.length === 0) return;
+    this.#count(goods);
+    this.#announce?.(goods);
     this.#tell();
   }
 
-  /** Another instance committed a transaction. */
-  heard(): void {
-    this.#version += 1;
+  /** Another instance committed a transaction writing `goods`. */
+  heard(goods: ChangedGoods = "all"): void {
+    if (goods !== "all" && goods.length === 0) return;
+    this.#count(goods);
     this.#tell();
+  }
+
+  /** The goods changed after `version`: `"all"` when everything may have. */
+  changedSince(version: number): "all" | Set<number> {
+    if (this.#allAt > version) return "all";
+    const goods = new Set<number>();
+    if (this.#version === version) return goods;
+    for (const [goodsId, at] of this.#goodsAt) if (at > version) goods.add(goodsId);
+    return goods;
+  }
+
+  /** Whether a change to everything was counted after `version`. */
+  everythingSince(version: number): boolean {
+    return this.#allAt > version;
+  }
+
+  /** Whether a goods may have changed after `version`. */
+  goodsChangedSince(goodsId: number, version: number): boolean {
+    return this.#allAt > version || (this.#goodsAt.get(goodsId) ?? 0) > version;
   }
 
   /**
@@ -39,6 +77,14 @@ export class MarketChanges {
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #count(goods: ChangedGoods): void {
+    this.#version += 1;
+    if (goods === "all" || goods.length > MAX_CHANGED_GOODS) {
+      this.#allAt = this.#version;
+      this.#goodsAt.clear();
+    } else for (const goodsId of goods) this.#goodsAt.set(goodsId, this.#version);
   }
 
   #tell(): void {
@@ -65,5 +111,29 @@ export function throttled(send: () => Promise<void>, intervalMs: number): () => 
       Math.max(0, lastSent + intervalMs - Date.now()),
     );
     pending.unref();
+  };
+}
+
+/**
+ * Announces changed goods as `throttled` does, in batches: the goods of every change since the
+ * last announcement, or `"all"` when one of them was everything or they are more than
+ * `MAX_CHANGED_GOODS`.
+ */
+export function batched(
+  send: (goods: ChangedGoods) => Promise<void>,
+  intervalMs: number,
+): (goods: ChangedGoods) => void {
+  let all = false;
+  const goods = new Set<number>();
+  const flush = throttled(() => {
+    const batch: ChangedGoods = all || goods.size > MAX_CHANGED_GOODS ? "all" : [...goods];
+    all = false;
+    goods.clear();
+    return send(batch);
+  }, intervalMs);
+  return (changed) => {
+    if (changed === "all") all = true;
+    else if (!all) for (const goodsId of changed) goods.add(goodsId);
+    flush();
   };
 }

@@ -102,3 +102,46 @@ export function toLiquidityRank(entry: PriceEntry, statTime: Date) {
     sales: [{ liquidity_rank: formatLiquidityRank(entry.liquidityRank), ...WHOLE_GOODS_TAG }],
   };
 }
+
+/** How a price operation answers one entry at the snapshot's time (`toItemPrice` and the others). */
+export type ItemShape = (entry: PriceEntry, statTime: Date) => object;
+
+/** A time no answer carries: its place in a serialized entry is where the snapshot's time goes. */
+const TIME_MARK = new Date(Date.UTC(2999, 0, 1));
+const TIME_MARK_JSON = `"update_time":${toUnixSeconds(TIME_MARK)}`;
+
+/**
+ * Per entry and shape, its serialized JSON cut where `update_time` goes (the snapshot's time, the
+ * same for every entry): an entry a snapshot update keeps (the same object) is not serialized again.
+ */
+const fragments = new WeakMap<PriceEntry, Map<ItemShape, readonly [string, string]>>();
+
+function fragmentOf(entry: PriceEntry, shape: ItemShape): readonly [string, string] {
+  let byShape = fragments.get(entry);
+  if (!byShape) fragments.set(entry, (byShape = new Map()));
+  let fragment = byShape.get(shape);
+  if (!fragment) {
+    const json = JSON.stringify(shape(entry, TIME_MARK));
+    const at = json.indexOf(TIME_MARK_JSON);
+    if (at < 0 || json.indexOf(TIME_MARK_JSON, at + 1) >= 0)
+      throw new Error("a price entry's shape must carry update_time once");
+    fragment = [json.slice(0, at + 14), json.slice(at + TIME_MARK_JSON.length)];
+    byShape.set(shape, fragment);
+  }
+  return fragment;
+}
+
+/**
+ * A price list `{ "info": [...], "stat_time": ... }` serialized as `JSON.stringify` would, without
+ * its closing brace (the answer's own fields follow: `PrebuiltJson`), put together from the
+ * entries' serialized fragments (docs/design.md section 4).
+ */
+export function priceListJson(entries: readonly PriceEntry[], statTime: Date, shape: ItemShape): string {
+  const time = String(toUnixSeconds(statTime));
+  const parts: string[] = [];
+  for (const entry of entries) {
+    const [before, after] = fragmentOf(entry, shape);
+    parts.push(before + time + after);
+  }
+  return `{"info":[${parts.join(",")}],"stat_time":${time}`;
+}

@@ -48,6 +48,8 @@ interface CurrentSnapshot {
   /** The change count the build started from: a higher count means the snapshot may be out of date. */
   version: number;
   checkedAt: number;
+  /** When the whole market was last read (marketplace clock, ms): `maxAgeMs` counts from it. */
+  wholeAt: number;
 }
 
 /**
@@ -61,9 +63,14 @@ interface CurrentSnapshot {
  *   one from minutes before.
  * - One rebuild runs at a time (`Rebuilds`): with `serveStale` (a server: no request waits for the
  *   whole market) callers meanwhile get the snapshot there is; without (tests) they wait.
- * - `forGoods` answers the goods a request names: from the snapshot while no change was counted
- *   since it was built, else from the database for those goods alone, so that a change is in the
- *   very next single-goods answer (read-your-writes).
+ * - A rebuild after changes that name their goods (`MarketChanges.changedSince`) is an update:
+ *   it re-reads those goods alone (one index-backed set of statements for the batch) and keeps
+ *   every other goods' entry as it was, the same object, so that what is derived from an entry
+ *   (its serialized fragments, `PriceAnswers`) is reused. A change to everything, a cooldown's
+ *   end, the maximum age or a new catalog reads the whole market again.
+ * - `forGoods` answers the goods a request names: from the snapshot while no change to those
+ *   goods was counted since it was built, else from the database for those goods alone, so that
+ *   a change is in the very next single-goods answer (read-your-writes).
  *
  * A rebuild that finds the same figures keeps the snapshot it had, with its `builtAt` (the time
  * the figures hold since) and its prebuilt bytes, so its ETag stays valid.
@@ -71,6 +78,7 @@ interface CurrentSnapshot {
 export class PriceSnapshots {
   readonly #changes: MarketChanges;
   readonly #intervalMs: number;
+  readonly #updateIntervalMs: number;
   readonly #maxAgeMs: number;
   readonly #listingsPerChunk: number;
   #current: CurrentSnapshot | undefined;
@@ -79,10 +87,17 @@ export class PriceSnapshots {
   constructor(
     changes: MarketChanges,
     intervalMs = 1000,
-    options: { serveStale?: boolean; maxAgeMs?: number; listingsPerChunk?: number } = {},
+    options: {
+      serveStale?: boolean;
+      maxAgeMs?: number;
+      listingsPerChunk?: number;
+      /** The least time between per-goods updates (default `intervalMs`, as whole rebuilds). */
+      updateIntervalMs?: number;
+    } = {},
   ) {
     this.#changes = changes;
     this.#intervalMs = intervalMs;
+    this.#updateIntervalMs = Math.min(intervalMs, options.updateIntervalMs ?? intervalMs);
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     this.#listingsPerChunk = options.listingsPerChunk ?? EMBEDDED_LISTINGS_PER_CHUNK;
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
@@ -107,7 +122,7 @@ export class PriceSnapshots {
     const current = this.#current;
     if (!current) return Promise.resolve(this.current(ctx)).then(() => this.forGoods(ctx, goods));
     const now = ctx.clock.now().getTime();
-    if (!this.#changedSince(current, now)) return current.snapshot;
+    if (!this.#goodsChangedSince(current, now, goods)) return current.snapshot;
     // The change must show in this answer: these goods are read now, and the whole market follows
     // (a failed rebuild is logged by `Rebuilds`).
     if (this.#outOfDate(current, now)) this.#rebuild(ctx, current).catch(() => undefined);
@@ -175,11 +190,27 @@ export class PriceSnapshots {
     return this.#rebuilds.next(ctx, current?.snapshot, () => this.#build(ctx));
   }
 
-  #changedSince(current: CurrentSnapshot, now: number): boolean {
-    const cooldownEnd = current.snapshot.nextCooldownEnd;
+  /** Whether a change to the goods named (or a cooldown's end) was counted since the build. */
+  #goodsChangedSince(
+    current: CurrentSnapshot,
+    now: number,
+    goods: { goodsIds?: readonly number[]; marketHashNames?: readonly string[] },
+  ): boolean {
+    if (this.#cooldownEnded(current, now)) return true;
+    if (current.version === this.#changes.version) return false;
+    const changed = (goodsId: number) => this.#changes.goodsChangedSince(goodsId, current.version);
     return (
-      current.version !== this.#changes.version || (cooldownEnd !== null && now >= cooldownEnd.getTime())
+      (goods.goodsIds ?? []).some(changed) ||
+      (goods.marketHashNames ?? []).some((name) => {
+        const known = current.snapshot.catalog.byName.get(name);
+        return known !== undefined && changed(known.goods_id);
+      })
     );
+  }
+
+  #cooldownEnded(current: CurrentSnapshot, now: number): boolean {
+    const cooldownEnd = current.snapshot.nextCooldownEnd;
+    return cooldownEnd !== null && now >= cooldownEnd.getTime();
   }
 
   #outOfDate(current: CurrentSnapshot, now: number): boolean {
@@ -189,20 +220,100 @@ export class PriceSnapshots {
   /** The moment (marketplace clock, ms) the snapshot goes out of date as things stand. */
   #outOfDateAt(current: CurrentSnapshot): number {
     const earliest = current.checkedAt + this.#intervalMs;
-    if (current.version !== this.#changes.version) return earliest;
+    if (current.version !== this.#changes.version)
+      return this.#changes.everythingSince(current.version)
+        ? earliest
+        : current.checkedAt + this.#updateIntervalMs;
     const cooldownEnd = current.snapshot.nextCooldownEnd?.getTime() ?? Infinity;
-    return Math.max(earliest, Math.min(cooldownEnd, current.checkedAt + this.#maxAgeMs));
+    return Math.max(earliest, Math.min(cooldownEnd, current.wholeAt + this.#maxAgeMs));
   }
 
   async #build(ctx: DomainContext): Promise<PriceSnapshot> {
     // Changes counted from here on may be missing from this build: they leave it out of date.
     const version = this.#changes.version;
+    const current = this.#current;
+    const now = ctx.clock.now().getTime();
+    const changed = current ? this.#changes.changedSince(current.version) : "all";
+    if (
+      current &&
+      changed !== "all" &&
+      !this.#cooldownEnded(current, now) &&
+      now < current.wholeAt + this.#maxAgeMs
+    ) {
+      const updated = await updateSnapshot(ctx, current.snapshot, changed);
+      if (updated) {
+        this.#current = { snapshot: updated, version, checkedAt: now, wholeAt: current.wholeAt };
+        return updated;
+      }
+    }
     const built = await buildSnapshot(ctx, this.#listingsPerChunk);
-    const previous = this.#current?.snapshot;
+    const previous = current?.snapshot;
     const snapshot = previous && sameFigures(previous, built) ? previous : built;
-    this.#current = { snapshot, version, checkedAt: built.builtAt.getTime() };
+    const builtAt = built.builtAt.getTime();
+    this.#current = { snapshot, version, checkedAt: builtAt, wholeAt: builtAt };
     return snapshot;
   }
+}
+
+/**
+ * The snapshot with the figures of `changed` read again from the database now (docs/design.md
+ * section 4): the other goods keep their entries (the same objects), and a changed goods whose
+ * figures came out the same keeps its entry too; the snapshot itself when nothing differs.
+ * Undefined when the catalog changed since the snapshot was built: the whole market is read then.
+ */
+export async function updateSnapshot(
+  ctx: DomainContext,
+  snapshot: PriceSnapshot,
+  changed: ReadonlySet<number>,
+): Promise<PriceSnapshot | undefined> {
+  const catalog = await marketCatalog(ctx);
+  if (catalog !== snapshot.catalog) return undefined;
+  const goodsIds = [...changed].filter((goodsId) => catalog.byId.has(goodsId));
+  if (goodsIds.length === 0) return snapshot;
+  const builtAt = ctx.clock.now();
+  const [figures, cooldown] = await Promise.all([
+    computeMarketFigures(ctx, catalog, { now: builtAt, goodsIds }),
+    ctx.db
+      .selectFrom("listings")
+      .select((eb) => eb.fn.min("tradable_after").as("next"))
+      .where("goods_id", "in", goodsIds)
+      .where("state", "=", sql.lit("ON_SALE"))
+      .where("tradable_after", ">", builtAt)
+      .executeTakeFirst(),
+  ]);
+  let differs = false;
+  let added = false;
+  const entries = new Map(snapshot.entries);
+  for (const goodsId of goodsIds) {
+    const before = entries.get(goodsId);
+    const goodsFigures = figures.get(goodsId);
+    if (!goodsFigures) {
+      if (before) differs = entries.delete(goodsId);
+      continue;
+    }
+    const after = toPriceEntry(
+      catalog.byId.get(goodsId)!,
+      goodsFigures,
+      snapshot.liquidity.get(goodsId) ?? 0,
+    );
+    if (before && isDeepStrictEqual(before, after)) continue;
+    differs = true;
+    added ||= !before;
+    entries.set(goodsId, after);
+  }
+  // A cooldown ending among the goods read may come before the snapshot's next one; one that
+  // ended or went away leaves the snapshot's, which at worst reads the whole market early.
+  const next = cooldown?.next ?? null;
+  const previous = snapshot.nextCooldownEnd;
+  const nextCooldownEnd = next && (!previous || next < previous) ? next : previous;
+  if (!differs && nextCooldownEnd === previous) return snapshot;
+  return {
+    ...snapshot,
+    builtAt,
+    // A goods new to the market goes to its place in id order, as a whole build puts it.
+    entries: added ? new Map([...entries].sort(([a], [b]) => a - b)) : entries,
+    nextCooldownEnd,
+  };
 }
 
 /**

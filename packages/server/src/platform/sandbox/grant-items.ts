@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { recordAudit } from "../../domain/audit.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
-import { inTransaction } from "../../domain/transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import type { PlatformAsset } from "../game-platform.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
@@ -35,6 +35,8 @@ export async function grantItems(
     return invalidArgument("goods_id", "give goods_id or market_hash_name");
   }
   return inTransaction(ctx, async (tx) => {
+    // New items in an inventory: nothing on the market yet.
+    noteNoMarketChange(tx);
     const account = await requirePlatformAccount(tx, input.platformid);
     if (!account.ok) return account;
     let query = tx.db

@@ -2,7 +2,7 @@ import { recordAudit } from "../../domain/audit.ts";
 import { bindPlatformAccount } from "../../domain/platform-accounts/bind-platform-account.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, ok, type Result } from "../../domain/result.ts";
-import { inTransaction, sqlState } from "../../domain/transaction.ts";
+import { inTransaction, noteNoMarketChange, sqlState } from "../../domain/transaction.ts";
 import type { PlatformCookie } from "../game-platform.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { tradeUrlOf } from "../trade-url.ts";
@@ -27,6 +27,7 @@ export async function createPlatformAccount(
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       return await inTransaction(ctx, async (tx) => {
+        noteNoMarketChange(tx);
         const platformid = generatePlatformId();
         const tradeToken = generateTradeToken();
         await tx.db

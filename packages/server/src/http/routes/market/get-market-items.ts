@@ -1,6 +1,8 @@
 import { getMarketItems as operation } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { getMarketItems } from "../../../domain/market/get-market-items.ts";
+import { toItemPrice } from "../../../domain/market/price-entries.ts";
+import { selectPriceEntries } from "../../../domain/market/price-query.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { namedGoods, type PriceAnswers } from "./price-answers.ts";
 
@@ -11,7 +13,14 @@ export function registerGetMarketItems(app: FastifyInstance, prices: PriceAnswer
       query.goods_id === undefined && query.market_hash_name === undefined && query.min_price === undefined;
     return prices.answer(
       ctx,
-      wholeMarket ? `items:sticker=${query.include_sticker}` : undefined,
+      wholeMarket
+        ? {
+            key: `items:sticker=${query.include_sticker}`,
+            select: (snapshot) =>
+              selectPriceEntries(snapshot, { includeSticker: query.include_sticker === 1 }),
+            item: toItemPrice,
+          }
+        : undefined,
       (snapshot) =>
         getMarketItems(snapshot, {
           includeSticker: query.include_sticker === 1,

@@ -1,4 +1,6 @@
 import type { DomainContext } from "../../../domain/context.ts";
+import { priceListJson, type ItemShape } from "../../../domain/market/price-entries.ts";
+import type { PriceSelection } from "../../../domain/market/price-query.ts";
 import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import { PrebuiltBodies, type PrebuiltJson } from "../../prebuilt-json.ts";
@@ -10,9 +12,22 @@ export interface NamedGoods {
 }
 
 /**
+ * A whole-market answer: `key` names it (operation and the parameters that shape it); it lists
+ * the entries `select` picks, each as `item` shapes it (`{ info, stat_time }`, as the operation's
+ * own answer).
+ */
+export interface WholeMarket {
+  key: string;
+  select: (snapshot: PriceSnapshot) => Result<PriceSelection>;
+  item: ItemShape;
+}
+
+/**
  * The price operations' answers (docs/design.md section 4): all read one market snapshot; a
- * whole-market answer is serialized and compressed once per snapshot and variant and shared by
- * every caller, while single-goods and filtered answers are computed per request from memory.
+ * whole-market answer is put together once per snapshot and variant from its entries' serialized
+ * fragments (an entry a snapshot update kept is not serialized again), compressed off the event
+ * loop and shared by every caller, while single-goods and filtered answers are computed per
+ * request from memory.
  */
 export class PriceAnswers {
   readonly #snapshots: PriceSnapshots;
@@ -23,14 +38,14 @@ export class PriceAnswers {
   }
 
   /**
-   * `variant` names a whole-market answer (operation and the parameters that shape it); leave it
-   * out for an answer that depends on the request. `goods` names the goods of a single-goods
+   * `variant` describes a whole-market answer; leave it out for an answer that depends on the
+   * request. `goods` names the goods of a single-goods
    * answer: their figures are read from the database while the snapshot misses a change
    * (read-your-writes, docs/design.md section 4).
    */
   answer<Value extends object>(
     ctx: DomainContext,
-    variant: string | undefined,
+    variant: WholeMarket | undefined,
     answer: (snapshot: PriceSnapshot) => Result<Value>,
     goods?: NamedGoods,
   ): Result<Value | PrebuiltJson> | Promise<Result<Value | PrebuiltJson>> {
@@ -46,14 +61,16 @@ export class PriceAnswers {
 
   #answerFrom<Value extends object>(
     snapshot: PriceSnapshot,
-    variant: string | undefined,
+    variant: WholeMarket | undefined,
     answer: (snapshot: PriceSnapshot) => Result<Value>,
   ): Result<Value | PrebuiltJson> {
     if (variant === undefined) return answer(snapshot);
-    const prebuilt = this.#bodies.get(snapshot, variant);
+    const prebuilt = this.#bodies.get(snapshot, variant.key);
     if (prebuilt) return ok(prebuilt);
-    const computed = answer(snapshot);
-    return computed.ok ? ok(this.#bodies.put(snapshot, variant, computed.value)) : computed;
+    const selected = variant.select(snapshot);
+    if (!selected.ok) return selected;
+    const { entries, statTime } = selected.value;
+    return ok(this.#bodies.put(snapshot, variant.key, priceListJson(entries, statTime, variant.item)));
   }
 }
 

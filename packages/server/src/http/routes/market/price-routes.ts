@@ -9,8 +9,15 @@ import { getEnterpriseFloatItems } from "../../../domain/market/get-enterprise-f
 import { getEnterpriseItems } from "../../../domain/market/get-enterprise-items.ts";
 import { getFloatItems } from "../../../domain/market/get-float-items.ts";
 import { getLiquidityRanks } from "../../../domain/market/get-liquidity-ranks.ts";
+import {
+  toEnterpriseFloatItem,
+  toEnterpriseItem,
+  toLiquidityRank,
+  type ItemShape,
+} from "../../../domain/market/price-entries.ts";
+import { selectPriceEntries, type PriceQuery } from "../../../domain/market/price-query.ts";
 import { registerOperation } from "../../operation-route.ts";
-import { namedGoods, type PriceAnswers } from "./price-answers.ts";
+import { namedGoods, type PriceAnswers, type WholeMarket } from "./price-answers.ts";
 
 /** The goods a price query names: `goods_id` or `market_hash_name`, when given. */
 function goodsChoice(query: { goods_id?: number; market_hash_name?: string }) {
@@ -28,10 +35,16 @@ function wholeMarketVariant(
   operationId: string,
   query: { goods_id?: number; market_hash_name?: string; min_price?: unknown },
   shape: Record<string, unknown>,
-): string | undefined {
+  selection: PriceQuery,
+  item: ItemShape,
+): WholeMarket | undefined {
   if (query.goods_id !== undefined || query.market_hash_name !== undefined || query.min_price !== undefined)
     return undefined;
-  return `${operationId}:${JSON.stringify(shape)}`;
+  return {
+    key: `${operationId}:${JSON.stringify(shape)}`,
+    select: (snapshot) => selectPriceEntries(snapshot, selection),
+    item,
+  };
 }
 
 /** `csgo` is CS2's other name: both share one prebuilt whole-market answer. */
@@ -66,7 +79,17 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
         : { game, include_sticker: query.include_sticker };
     return prices.answer(
       ctx,
-      wholeMarketVariant(enterpriseItems.id, query, shape),
+      wholeMarketVariant(
+        enterpriseItems.id,
+        query,
+        shape,
+        {
+          game: query.game,
+          includeSticker: query.include_sticker === 1,
+          highLiquidity: query.high_liquidity === 1,
+        },
+        toEnterpriseItem,
+      ),
       (snapshot) =>
         getEnterpriseItems(snapshot, {
           game: query.game,
@@ -82,7 +105,13 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
     const shape = { game: variantGame(query.game), include_sticker: query.include_sticker };
     return prices.answer(
       ctx,
-      wholeMarketVariant(enterpriseFloatItems.id, query, shape),
+      wholeMarketVariant(
+        enterpriseFloatItems.id,
+        query,
+        shape,
+        { game: query.game, includeSticker: query.include_sticker === 1 },
+        toEnterpriseFloatItem,
+      ),
       (snapshot) =>
         getEnterpriseFloatItems(snapshot, {
           game: query.game,
@@ -95,7 +124,14 @@ export function registerPriceRoutes(app: FastifyInstance, prices: PriceAnswers):
   });
   registerOperation(app, liquidityRanks, ({ ctx, query }) => {
     const shape = { include_sticker: query.include_sticker };
-    return prices.answer(ctx, wholeMarketVariant(liquidityRanks.id, query, shape), (snapshot) =>
+    const variant = wholeMarketVariant(
+      liquidityRanks.id,
+      query,
+      shape,
+      { includeSticker: query.include_sticker === 1 },
+      toLiquidityRank,
+    );
+    return prices.answer(ctx, variant, (snapshot) =>
       getLiquidityRanks(snapshot, { includeSticker: query.include_sticker === 1, ...goodsChoice(query) }),
     );
   });

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, test } from "node:test";
+import {
+  announceChange,
+  listenForChanges,
+  type ChangeListener,
+  type ChangeMessage,
+} from "../../src/storage/change-notifications.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
+import { describeOrSkip } from "../support/describe-or-skip.ts";
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+/** Notices between instances carry the goods a market change touched (docs/design.md section 4). */
+describeOrSkip(
+  "change notices name their goods",
+  { skip: serverUrl ? false : "needs TEST_DATABASE_URL (PostgreSQL LISTEN/NOTIFY)" },
+  () => {
+    let database: DatabaseHandle;
+    let listener: ChangeListener;
+    const from = randomUUID();
+    const heard: ChangeMessage[] = [];
+    let wake: (() => void) | undefined;
+
+    before(async () => {
+      database = await openDatabase({ kind: "postgres", url: serverUrl! });
+      listener = await listenForChanges({
+        url: serverUrl!,
+        onChange: (message) => {
+          // Other suites may announce on the same server: only this one's notices count.
+          if (message.from !== from) return;
+          heard.push(message);
+          wake?.();
+        },
+        onReconnect: () => undefined,
+        log: { warn() {} },
+      });
+    });
+    after(async () => {
+      await listener.close();
+      await database.close();
+    });
+
+    const announced = async (goods?: readonly number[]): Promise<ChangeMessage> => {
+      const arrived = new Promise<void>((resolve) => (wake = resolve));
+      await announceChange(database.db, "market", from, goods);
+      await arrived;
+      return heard.at(-1)!;
+    };
+
+    test("a notice with goods ids arrives with them; one without means everything", async () => {
+      assert.deepEqual(await announced([7, 11]), { kind: "market", from, goods: [7, 11] });
+      assert.deepEqual(await announced(), { kind: "market", from });
+    });
+  },
+);
