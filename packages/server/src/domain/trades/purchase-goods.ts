@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inOneStatement } from "../transaction.ts";
+import { inOneStatement, noteChangedGoods } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { noTradeUrl, notBound, resolveTradeUrl } from "./resolve-trade-url.ts";
@@ -208,6 +208,8 @@ async function buyOne(
           ${input.destination?.platformid ?? input.platformid ?? null}::text, ${audit.created_at},
           ${DELIVERY_WINDOW_MS}, ${audit.actor}, ${audit.request_id}::text)
       `.execute(tx.db);
+      // A sale changes this goods' figures alone: the snapshots re-read it, not the whole market.
+      noteChangedGoods(tx, [input.goodsId]);
       return rows[0]!;
     },
     (row) => row.outcome === "bought",

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { inOneStatement } from "../transaction.ts";
+import { inOneStatement, noteChangedGoods } from "../transaction.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
@@ -58,6 +58,8 @@ export async function purchaseListing(
           ${destination.value.platformid}, ${audit.created_at}, ${DELIVERY_WINDOW_MS}, ${audit.actor},
           ${audit.request_id}::text)
       `.execute(tx.db);
+      // A sale changes this goods' figures alone: the snapshots re-read it, not the whole market.
+      noteChangedGoods(tx, [input.goodsId]);
       return rows[0]!;
     },
     (row) => row.outcome === "bought",
