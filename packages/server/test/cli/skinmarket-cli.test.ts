@@ -5,28 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
-
-const MAIN = join(import.meta.dirname, "../../src/main.ts");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { MAIN, runSkinmarket, type Run } from "../support/skinmarket-process.ts";
 
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { ...process.env, ...env },
-      stdio: "pipe",
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runSkinmarket(args, { env });
 }
 
 /** The `skinmarket` command as an operator and a bot developer use it. */

@@ -1,27 +1,15 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
+import { runSkinmarket } from "../support/skinmarket-process.ts";
 
-const MAIN = join(import.meta.dirname, "../../src/main.ts");
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { ...process.env, DATABASE_URL: "", SECRET_KEY: "", DATA_DIR: "" },
-      stdio: "pipe",
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** The demo command on the configuration each test names, nothing of the runner's own. */
+function run(args: string[]) {
+  return runSkinmarket(args, { env: { DATABASE_URL: "", SECRET_KEY: "", DATA_DIR: "" } });
 }
 
 interface Summary {

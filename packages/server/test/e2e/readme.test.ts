@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { parseReadme, type ReadmeBlock } from "../support/readme-blocks.ts";
+import { freePort } from "../support/skinmarket-process.ts";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 /**
@@ -90,8 +90,7 @@ describeOrSkip("README", { skip: EMBEDDED_ONLY }, () => {
 
 /** The environment of a new user's terminal: nothing of the test runner's own configuration. */
 function newcomerEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
-  return env;
+  return { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
 }
 
 /** The README speaks of the default port; the test's server listens on a free one. */
@@ -132,16 +131,5 @@ async function waitForServing(child: ChildProcess, output: () => string): Promis
       child.off("exit", onExit);
       resolve();
     }, 200);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
   });
 }
