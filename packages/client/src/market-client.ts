@@ -21,6 +21,7 @@ import {
   listItems,
   repriceItems,
   getBalance,
+  listEvents,
   getBuyOrderStatus,
   getPlatformInventory,
   setBuyOrderStatus,
@@ -66,6 +67,21 @@ export class MarketClient {
 
   async getBalance(): Promise<OperationResponse<typeof getBalance>> {
     return (await callOperation(this.#options, getBalance)).body;
+  }
+
+  /**
+   * A page of the caller's account events after `after` (an event id), oldest first; `types` as
+   * `["trade.*", "balance.changed"]`. Read on from the last id while `has_more`.
+   */
+  async listEvents(
+    query: { after?: string; types?: readonly string[]; limit?: number } = {},
+  ): Promise<OperationResponse<typeof listEvents>> {
+    const full = {
+      ...(query.after !== undefined ? { after: query.after } : {}),
+      ...(query.types?.length ? { types: query.types.join(",") } : {}),
+      limit: query.limit ?? 100,
+    } as OperationQuery<typeof listEvents>;
+    return (await callOperation(this.#options, listEvents, { query: full })).body;
   }
 
   async getBuyOrderStatus(): Promise<OperationResponse<typeof getBuyOrderStatus>> {

@@ -16,6 +16,8 @@ export * from "./records.ts";
 export * from "./operations/sandbox.ts";
 export * from "./operations/sandbox-users.ts";
 export * from "./operations/wallet.ts";
+export * from "./operations/events.ts";
+export * from "./events.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";

@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
+import { EventLog } from "./domain/events/event-log.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
@@ -62,6 +63,11 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** The price snapshots, when the caller builds them (the server warms them up at start). */
   priceSnapshots?: PriceSnapshots;
+  /**
+   * The event log's view of this instance, when the caller runs it (the server: it also hears the
+   * other instances); otherwise the app runs one of its own, closed with the app.
+   */
+  eventLog?: EventLog;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -128,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodies(app);
   registerErrorHandling(app);
   const marketChanges = deps.marketChanges ?? new MarketChanges();
+  const eventLog = deps.eventLog ?? ownEventLog(app, deps);
   registerAuth(app, {
     baseContext: {
       db: deps.database.db,
@@ -135,7 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       platform: deps.platform,
       secretBox: deps.secretBox,
       rules: deps.rules ?? DEFAULT_MARKET_RULES,
-      afterCommit: (goods) => marketChanges.committed(goods),
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
       tokenCache: deps.tokenCache ?? new TokenCache(),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
@@ -155,10 +165,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sandboxClock: deps.sandbox?.clock,
     limiterStore: deps.limits?.store,
     marketChanges,
+    eventLog,
     snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
     snapshotServeStale: deps.snapshotServeStale ?? false,
     ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
   });
   await app.ready();
   return app;
+}
+
+/**
+ * An event log for an app built without one (tests): poked by its own commits, no sweeps; it reads
+ * the log only once something committed.
+ */
+function ownEventLog(app: FastifyInstance, deps: AppDeps): EventLog {
+  const eventLog = new EventLog({
+    db: deps.database.db,
+    clock: deps.clock,
+    actor: { kind: "system" },
+    log: app.log,
+    platform: deps.platform,
+    secretBox: deps.secretBox,
+    rules: deps.rules ?? DEFAULT_MARKET_RULES,
+  });
+  app.addHook("onClose", () => eventLog.close());
+  return eventLog;
 }

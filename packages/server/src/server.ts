@@ -21,6 +21,7 @@ import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
+import { EventLog } from "./domain/events/event-log.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -100,9 +101,15 @@ export async function startServer(
       platform,
       secretBox,
       rules,
-      afterCommit: (goods) => marketChanges.committed(goods),
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
       tokenCache,
     };
+    // Every commit here may have written events (the triggers of migration 0020): the sequencer
+    // runs after each, after other instances' notices, and once a second (docs/design.md section 14).
+    const eventLog = new EventLog(systemContext);
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
     const catalog = await loadCatalog(systemContext);
@@ -133,11 +140,13 @@ export async function startServer(
             if (message.kind === "market" && message.from !== instanceId)
               marketChanges.heard(message.goods ?? "all");
             if (message.kind === "tokens") tokenCache.forget();
+            if (message.kind === "events") eventLog.heard(message.last ?? Number.MAX_SAFE_INTEGER);
           },
           onReconnect: () => {
             if (sandboxClock) void reloadClock(systemContext, sandboxClock, log);
             marketChanges.heard();
             tokenCache.forget();
+            eventLog.heard(Number.MAX_SAFE_INTEGER);
           },
           log,
         })
@@ -182,6 +191,7 @@ export async function startServer(
       snapshotIntervalMs: config.snapshotIntervalMs,
       snapshotServeStale: true,
       priceSnapshots,
+      eventLog,
       ...(limiterStore
         ? {
             limits: {
@@ -207,6 +217,7 @@ export async function startServer(
     const stopSnapshots = priceSnapshots.keepFresh(systemContext, (snapshot, ms) =>
       log.debug({ goods: snapshot.entries.size, ms: Math.round(ms) }, "price snapshot rebuilt"),
     );
+    await eventLog.start();
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     // Recorded before "serving" is logged, so that a client started on that line finds it. Only a
@@ -223,6 +234,7 @@ export async function startServer(
         await app.close();
         stopSnapshots();
         await jobs.stop();
+        await eventLog.close();
         await limiterStore?.close();
         await changes?.close();
         await database.close();

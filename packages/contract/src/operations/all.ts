@@ -25,6 +25,7 @@ import {
 } from "./sandbox.ts";
 import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
 import { getBalance } from "./wallet.ts";
+import { listEvents } from "./events.ts";
 import {
   getEnterpriseFloatItems,
   getEnterpriseItems,
@@ -98,6 +99,7 @@ import {
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
   getBalance,
+  listEvents,
   getBuyOrderStatus,
   setBuyOrderStatus,
   createBuyOrder,

@@ -30,6 +30,9 @@ export interface Database {
   liquidity_ranks: LiquidityRanksTable;
   liquidity_rank_state: LiquidityRankStateTable;
   bookmarks: BookmarksTable;
+  event_outbox: EventOutboxTable;
+  events: EventsTable;
+  market_price_marks: MarketPriceMarksTable;
 }
 
 export interface GoodsTable {
@@ -375,4 +378,36 @@ export interface BookmarksTable {
   target_type: BookmarkTarget;
   target_id: number;
   created_at: ColumnType<Date, Date, never>;
+}
+
+/**
+ * A change not yet in the event log: written by the triggers of migration 0020 in the transaction
+ * of the change, given its event id by the sequencer (docs/design.md section 14).
+ */
+export interface EventOutboxTable {
+  seq: Generated<number>;
+  /** The writing transaction's id (`xid8`, as text). */
+  txid: Generated<string>;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  /** The changed row as the change left it (for balances: the user's balance per account kind). */
+  subject: ColumnType<Record<string, unknown>, string, never>;
+}
+
+/** The event log: an account's events (`user_id`) and the market's public ones (no `user_id`). */
+export interface EventsTable {
+  event_id: number;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  created_at: Date;
+  data: ColumnType<unknown, string, never>;
+}
+
+/** The lowest ask and highest bid last announced per goods (`market.price_changed`). */
+export interface MarketPriceMarksTable {
+  goods_id: number;
+  sell_min: number;
+  buy_max: number;
 }

@@ -1,3 +1,5 @@
+import type { EventLog } from "../../domain/events/event-log.ts";
+import { registerListEvents } from "./developer/list-events.ts";
 import type { FastifyInstance } from "fastify";
 import type { OffsetClock } from "../../domain/clock.ts";
 import type { LimiterStore } from "../limits/limiter-store.ts";
@@ -57,10 +59,13 @@ export interface RouteOptions extends SessionCookieOptions {
   snapshotServeStale: boolean;
   /** Built by the caller, or here from the three options above. */
   priceSnapshots?: PriceSnapshots;
+  /** The event log: polling reads it, the stream and webhooks listen to it. */
+  eventLog: EventLog;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
   registerGetBalance(app);
+  registerListEvents(app, options.eventLog);
   registerGetBuyOrderStatus(app);
   registerSetBuyOrderStatus(app);
   registerGetPlatformInventory(app);
