@@ -85,6 +85,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/developer/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's account events after a given id, oldest first, and whether more follow
+     * @description The caller's account events after a given id, oldest first, and whether more follow.
+     *
+     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/developer/buy_order/status": {
     parameters: {
       query?: never;
@@ -2147,6 +2173,42 @@ export interface components {
       /** @description price above the goods' lowest price, as a share of the stickers' lowest prices; 0 without */
       sticker_premium: number;
     };
+    EventRecord: {
+      /** @description an event id */
+      id: string;
+      /** @enum {unknown} */
+      type:
+        | "listing.created"
+        | "listing.repriced"
+        | "listing.changed"
+        | "listing.withdrawn"
+        | "listing.sold"
+        | "trade.created"
+        | "trade.state_changed"
+        | "trade.offer_sent"
+        | "trade.delivered"
+        | "trade.cancelled"
+        | "trade.rolled_back"
+        | "buy_order.created"
+        | "buy_order.changed"
+        | "buy_order.filled"
+        | "buy_order.state_changed"
+        | "buy_order.cancelled"
+        | "buy_order.expired"
+        | "buy_order.status_changed"
+        | "balance.changed"
+        | "platform.cookie_expired"
+        | "market.price_changed"
+        | "market.listing_added"
+        | "market.listing_repriced"
+        | "market.listing_removed"
+        | "market.reset";
+      /** @description Unix time in seconds, by the marketplace clock */
+      created_at: number;
+      goods_id: number | null;
+      /** @description the record the REST operations answer for the object */
+      data: unknown;
+    };
     FloatItemsEntry: {
       goods_id: number;
       market_hash_name: string;
@@ -3184,6 +3246,53 @@ export interface operations {
             wallet_balance: string;
             /** @example 12.50 */
             frozen_amount: string;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description an event id */
+        after?: string;
+        /** @description comma-separated event types; `trade.*` names a family, `*` every type */
+        types?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's account events after a given id, oldest first, and whether more follow */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["EventRecord"][];
+            has_more: boolean;
           };
         };
       };
