@@ -24,6 +24,8 @@ export interface Config {
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
   maxListingPriceFen: number;
+  /** How long the event log keeps events, in days (docs/design.md section 14). */
+  eventRetentionDays: number;
   /** Off only for local development (`LIMITS=off`); never off by default. */
   limits: boolean;
   redisUrl: string | undefined;
@@ -77,6 +79,7 @@ export const CONFIG_VARIABLES = {
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
+  EVENT_RETENTION_DAYS: "how long the event log keeps events, in days, at least 7 (default 30)",
   LIMITS:
     "on|off: the reference's rate limits per token and operation (default on; off only for local development)",
   REDIS_URL: "redis:// URL: limit counters shared by every instance (unset: each instance counts in memory)",
@@ -146,6 +149,7 @@ export function loadConfig(
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
     maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
+    eventRetentionDays: integer(source, "EVENT_RETENTION_DAYS", 30, 7, 3650),
     limits: onOff(source, "LIMITS", true),
     redisUrl: redisUrl(source),
     redisKeyPrefix: keyPrefix(source),

@@ -50,6 +50,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
   ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
+  ["--event-retention-days <days>", "EVENT_RETENTION_DAYS"],
   ["--limits <on|off>", "LIMITS"],
   ["--redis-url <url>", "REDIS_URL"],
   ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],

@@ -10,7 +10,7 @@ import { prettyStream } from "./pretty-log.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { writeServerFile } from "./server-file.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
-import type { DomainContext } from "./domain/context.ts";
+import type { DomainContext, MarketRules } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
 import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
@@ -60,6 +60,15 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   return database;
 }
 
+/** The marketplace's configurable rules, as the configuration sets them. */
+export function marketRules(config: Config): MarketRules {
+  return {
+    sellerFeeBasisPoints: config.sellerFeeBasisPoints,
+    maxListingPriceFen: config.maxListingPriceFen,
+    eventRetentionDays: config.eventRetentionDays,
+  };
+}
+
 /** Opens the database, migrates, loads the catalog, listens, and starts the jobs. */
 export async function startServer(
   config: Config,
@@ -73,10 +82,7 @@ export async function startServer(
     const clock: Clock = sandboxClock ?? systemClock;
     const platform = new SandboxPlatform();
     const secretBox = new SecretBox(await secretKey(config, log));
-    const rules = {
-      sellerFeeBasisPoints: config.sellerFeeBasisPoints,
-      maxListingPriceFen: config.maxListingPriceFen,
-    };
+    const rules = marketRules(config);
     // Commits here (requests and jobs) count as market changes; with a PostgreSQL server the
     // other instances hear of them, at most every ANNOUNCE_INTERVAL_MS.
     const instanceId = randomUUID();

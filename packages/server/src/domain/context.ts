@@ -16,11 +16,14 @@ export interface MarketRules {
   sellerFeeBasisPoints: number;
   /** The highest price a listing may ask, in fen. */
   maxListingPriceFen: number;
+  /** How long the event log keeps events, in days (`EVENT_RETENTION_DAYS`). */
+  eventRetentionDays: number;
 }
 
 export const DEFAULT_MARKET_RULES: MarketRules = {
   sellerFeeBasisPoints: 250,
   maxListingPriceFen: 100_000_000,
+  eventRetentionDays: 30,
 };
 
 export interface DomainLogger {

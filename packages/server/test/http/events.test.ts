@@ -301,4 +301,25 @@ describe("GET /api/market/developer/events", () => {
     });
     assert.deepEqual(await t.database.db.selectFrom("event_outbox").select("seq").execute(), []);
   });
+
+  // Last: it moves the sandbox clock.
+  test("events older than the retention window (30 days by default) are purged by the jobs", async () => {
+    await t.as(seller.token, "PUT", "/api/market/developer/buy_order/status", { buy_order_status: "online" });
+    const kept = await eventsOf(seller.token);
+    assert.ok(kept.length > 0);
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 29 * 86_400 });
+    await t.admin("POST", "/sandbox/jobs/run");
+    const after29 = new Set((await eventsOf(seller.token)).map((event) => event.id));
+    assert.ok(
+      kept.every((event) => after29.has(event.id)),
+      "29 days: all kept",
+    );
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 2 * 86_400 });
+    await t.admin("POST", "/sandbox/jobs/run");
+    const after31 = new Set((await eventsOf(seller.token)).map((event) => event.id));
+    assert.ok(
+      kept.every((event) => !after31.has(event.id)),
+      "31 days: purged",
+    );
+  });
 });

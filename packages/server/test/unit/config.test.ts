@@ -52,6 +52,7 @@ describe("configuration", () => {
       [{ SELLER_FEE_PERCENT: "2.555" }, "SELLER_FEE_PERCENT"],
       [{ SELLER_FEE_PERCENT: "60" }, "SELLER_FEE_PERCENT"],
       [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
+      [{ EVENT_RETENTION_DAYS: "6" }, "EVENT_RETENTION_DAYS"],
       [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
       [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
       [{ CORS_ORIGINS: "localhost:5173" }, "CORS_ORIGINS"],

@@ -98,3 +98,16 @@ export async function readEventsAfter(
     query = query.where(sql<boolean>`goods_id = ANY(${[...options.goodsIds]}::integer[])`);
   return (await whereTypes(query, options.types).execute()) as StoredEvent[];
 }
+
+/**
+ * Deletes events older than `EVENT_RETENTION_DAYS` by the marketplace clock, a batch at a time (a
+ * job, under its lock): the log is a window, not an archive (docs/design.md section 14).
+ */
+export async function purgeOldEvents(ctx: DomainContext): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.rules.eventRetentionDays * 24 * 3600 * 1000);
+  const purged = await sql<{ event_id: number }>`
+    DELETE FROM events WHERE event_id IN (
+      SELECT event_id FROM events WHERE created_at < ${before} ORDER BY event_id LIMIT 10000)
+    RETURNING event_id`.execute(ctx.db);
+  return purged.rows.length;
+}
