@@ -9,6 +9,7 @@ import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.ts";
+import { checkStoredCookies } from "../domain/platform-accounts/check-stored-cookies.ts";
 import { purgeOldEvents } from "../domain/events/read-events.ts";
 import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
 import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
@@ -29,6 +30,7 @@ export const JOBS: readonly Job[] = [
   { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys },
   { name: "purge-sign-in-failures", lockKey: 730_116, run: purgeSignInFailures },
   { name: "purge-old-events", lockKey: 730_121, run: purgeOldEvents },
+  { name: "check-platform-cookies", lockKey: 730_122, run: checkStoredCookies },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },

@@ -302,6 +302,23 @@ describe("GET /api/market/developer/events", () => {
     assert.deepEqual(await t.database.db.selectFrom("event_outbox").select("seq").execute(), []);
   });
 
+  test("happy: stored cookies the platform ended are found by the jobs: platform.cookie_expired, once", async () => {
+    const from = await lastId(seller.token);
+    await t.admin("POST", `/sandbox/platform/accounts/${seller.platformid}/cookies/expire`);
+    await t.admin("POST", "/sandbox/jobs/run");
+    await t.admin("POST", "/sandbox/jobs/run");
+    const events = await eventsOf(seller.token, from, "platform.*");
+    assert.equal(events.length, 1);
+    assert.equal(events[0]!.data.platformid, seller.platformid);
+    assert.equal(events[0]!.data.cookie_state, "expired");
+    assert.equal("cookies_sealed" in events[0]!.data, false, "no secret in an event");
+    await uploadCookies(
+      t,
+      seller,
+      (await t.admin("POST", `/sandbox/platform/accounts/${seller.platformid}/cookies`)).json().cookies,
+    );
+  });
+
   // Last: it moves the sandbox clock.
   test("events older than the retention window (30 days by default) are purged by the jobs", async () => {
     await t.as(seller.token, "PUT", "/api/market/developer/buy_order/status", { buy_order_status: "online" });
