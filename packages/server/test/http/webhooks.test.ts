@@ -620,6 +620,19 @@ describe("webhooks", () => {
       await eventLog.close();
     }
   });
+  // Last: it empties the world the other tests built.
+  test("the sandbox's reset empties the endpoints and their deliveries with the world", async () => {
+    assert.ok(
+      (await t.database.db.selectFrom("webhook_deliveries").select("delivery_id").execute()).length > 0,
+    );
+    const reset = await t.admin("POST", "/sandbox/reset");
+    assert.equal(reset.statusCode, 200, reset.body);
+    assert.deepEqual(await t.database.db.selectFrom("webhook_endpoints").select("endpoint_id").execute(), []);
+    assert.deepEqual(
+      await t.database.db.selectFrom("webhook_deliveries").select("delivery_id").execute(),
+      [],
+    );
+  });
 });
 
 describe("webhook receivers outside the sandbox", () => {
