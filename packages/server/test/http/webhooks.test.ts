@@ -599,6 +599,44 @@ describe("webhooks", () => {
     });
   });
 
+  test("one attempt at a time per endpoint: a redelivery while another is under way is Invalid State; a silent receiver times out", async () => {
+    let release: () => void = () => undefined;
+    let held: () => void = () => undefined;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    const slow = createServer((request, response) => {
+      request.resume();
+      held();
+      release = () => response.end();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const user = await t.createUser();
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
+      const hook = await createEndpoint(user.token, { url, types: ["balance.changed"] });
+      await t.fund(user.userId, "balance", 1);
+      await t.as(user.token, "GET", "/api/market/developer/events"); // sequenced
+      const [delivery] = await deliveries(user.token, hook.id);
+      const path = `${base}/${hook.id}/deliveries/${delivery!.id}/redeliver`;
+      const first = t.as(user.token, "POST", path);
+      await heldOnce;
+      const second = await t.as(user.token, "POST", path);
+      assert.equal(second.statusCode, 409, second.body);
+      assert.match(second.json<{ msg: string }>().msg, /under way/);
+      release();
+      assert.equal((await first).statusCode, 200);
+      // A receiver that never answers: the attempt ends with the timeout's error.
+      const sender = new HttpWebhookSender({ allowPrivate: true, timeoutMs: 50 });
+      const silent = await sender.send({ url, body: "{}", headers: {} });
+      assert.equal(silent.delivered, false);
+      assert.equal(silent.status, null);
+      assert.match(silent.error!, /no answer within/);
+      release();
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
   test("the server's worker delivers when woken, without a job run", async () => {
     const user = await t.createUser();
     const hook = await createEndpoint(user.token, { url: receiver.url, types: ["balance.changed"] });
