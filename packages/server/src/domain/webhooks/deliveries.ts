@@ -214,15 +214,21 @@ async function recordAttempt(
  * until it is delivered or failed. Several instances may run this at once: an endpoint is leased
  * to one. Answers the number of attempts made.
  */
-export async function deliverDueWebhooks(ctx: DomainContext): Promise<number> {
+export async function deliverDueWebhooks(
+  ctx: DomainContext,
+  options: { stopped?: () => boolean } = {},
+): Promise<number> {
   const sender = ctx.webhookSender;
   if (!sender) return 0;
+  const stopped = options.stopped ?? (() => false);
   let attempts = 0;
   // Takes again while endpoints come due (a success makes the next delivery the head at once).
-  for (let take = 0; take < 10; take++) {
+  for (let take = 0; take < 10 && !stopped(); take++) {
     const endpoints = await leaseEndpoints(ctx, { due: ctx.clock.now(), limit: ENDPOINTS_PER_TAKE });
     if (endpoints.length === 0) break;
-    const made = await Promise.all(endpoints.map((endpoint) => drainEndpoint(ctx, sender, endpoint)));
+    const made = await Promise.all(
+      endpoints.map((endpoint) => drainEndpoint(ctx, sender, endpoint, stopped)),
+    );
     attempts += made.reduce((sum, count) => sum + count, 0);
   }
   return attempts;
@@ -232,11 +238,13 @@ async function drainEndpoint(
   ctx: DomainContext,
   sender: WebhookSender,
   leased: LeasedEndpoint,
+  stopped: () => boolean,
 ): Promise<number> {
   let made = 0;
   let endpoint = leased;
   try {
-    for (; made < DELIVERIES_PER_ENDPOINT;) {
+    // A stopping server finishes the attempt under way, not the endpoint's whole queue.
+    while (made < DELIVERIES_PER_ENDPOINT && !stopped()) {
       const head = await ctx.db
         .selectFrom("webhook_deliveries")
         .selectAll()

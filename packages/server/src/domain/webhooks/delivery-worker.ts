@@ -38,7 +38,7 @@ export class WebhookWorker {
       this.#again = true;
       return;
     }
-    this.#running = deliverDueWebhooks(this.#ctx)
+    this.#running = deliverDueWebhooks(this.#ctx, { stopped: () => this.#closed })
       .then(() => undefined)
       .catch((error: unknown) => this.#ctx.log.error({ err: error }, "delivering webhooks failed"))
       .finally(() => {
@@ -50,6 +50,7 @@ export class WebhookWorker {
       });
   }
 
+  /** Stops taking work; an attempt under way (at most 10 s) is finished and recorded. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#unsubscribe?.();
