@@ -22,6 +22,14 @@ import {
   repriceItems,
   getBalance,
   listEvents,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rollWebhookSecret,
+  updateWebhookEndpoint,
   getBuyOrderStatus,
   getPlatformInventory,
   setBuyOrderStatus,
@@ -82,6 +90,73 @@ export class MarketClient {
       limit: query.limit ?? 100,
     } as OperationQuery<typeof listEvents>;
     return (await callOperation(this.#options, listEvents, { query: full })).body;
+  }
+
+  /**
+   * Registers a webhook endpoint for the caller's account events; the answer's `secret` (shown
+   * only here) verifies each delivery's `Skinmarket-Signature`.
+   */
+  async createWebhookEndpoint(
+    body: OperationBody<typeof createWebhookEndpoint>,
+  ): Promise<OperationResponse<typeof createWebhookEndpoint>> {
+    return (await callOperation(this.#options, createWebhookEndpoint, { body })).body;
+  }
+
+  async listWebhookEndpoints(): Promise<OperationResponse<typeof listWebhookEndpoints>> {
+    return (await callOperation(this.#options, listWebhookEndpoints)).body;
+  }
+
+  async getWebhookEndpoint(endpointId: string): Promise<OperationResponse<typeof getWebhookEndpoint>> {
+    return (await callOperation(this.#options, getWebhookEndpoint, { params: { endpoint_id: endpointId } }))
+      .body;
+  }
+
+  /** Changes an endpoint's `url`, `types`, `description`, or turns it off and on (`enabled`). */
+  async updateWebhookEndpoint(
+    endpointId: string,
+    body: OperationBody<typeof updateWebhookEndpoint>,
+  ): Promise<OperationResponse<typeof updateWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, updateWebhookEndpoint, { params: { endpoint_id: endpointId }, body })
+    ).body;
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<OperationResponse<typeof deleteWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, deleteWebhookEndpoint, { params: { endpoint_id: endpointId } })
+    ).body;
+  }
+
+  /** A new signing secret, answered once; the old one stops signing at once. */
+  async rollWebhookSecret(endpointId: string): Promise<OperationResponse<typeof rollWebhookSecret>> {
+    return (await callOperation(this.#options, rollWebhookSecret, { params: { endpoint_id: endpointId } }))
+      .body;
+  }
+
+  /** A page of an endpoint's deliveries, newest first; `state` keeps one state. */
+  async listWebhookDeliveries(
+    endpointId: string,
+    query: Partial<OperationQuery<typeof listWebhookDeliveries>> = {},
+  ): Promise<OperationResponse<typeof listWebhookDeliveries>> {
+    const full = { page_num: 1, page_size: 20, ...query } as OperationQuery<typeof listWebhookDeliveries>;
+    return (
+      await callOperation(this.#options, listWebhookDeliveries, {
+        params: { endpoint_id: endpointId },
+        query: full,
+      })
+    ).body;
+  }
+
+  /** Sends a delivery's event again now and answers how the attempt went. */
+  async redeliverWebhook(
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<OperationResponse<typeof redeliverWebhook>> {
+    return (
+      await callOperation(this.#options, redeliverWebhook, {
+        params: { endpoint_id: endpointId, delivery_id: deliveryId },
+      })
+    ).body;
   }
 
   async getBuyOrderStatus(): Promise<OperationResponse<typeof getBuyOrderStatus>> {

@@ -29,6 +29,9 @@ import {
   sandboxResetTokenLimits,
   sandboxRunJobs,
   sandboxUpdateUserSettings,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
@@ -228,6 +231,34 @@ export class SandboxClient {
       await callOperation(this.#options, sandboxCancelBuyOrders, {
         params: { user_id: userId },
         body: { buy_order_ids: buyOrderIds },
+      })
+    ).body;
+  }
+
+  /** Registers a webhook endpoint for a user; the answer holds its secret, shown only here. */
+  async createWebhookEndpoint(
+    userId: string,
+    body: OperationBody<typeof sandboxCreateWebhookEndpoint>,
+  ): Promise<Answer<typeof sandboxCreateWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, sandboxCreateWebhookEndpoint, { params: { user_id: userId }, body })
+    ).body;
+  }
+
+  async listWebhookEndpoints(userId: string): Promise<Answer<typeof sandboxListWebhookEndpoints>> {
+    return (await callOperation(this.#options, sandboxListWebhookEndpoints, { params: { user_id: userId } }))
+      .body;
+  }
+
+  /** Sends a synthetic, signed event of `type` (id `0`, `Skinmarket-Test: true`) to an endpoint now. */
+  async sendTestWebhook(
+    endpointId: string,
+    type: OperationBody<typeof sandboxSendTestWebhook>["type"],
+  ): Promise<Answer<typeof sandboxSendTestWebhook>> {
+    return (
+      await callOperation(this.#options, sandboxSendTestWebhook, {
+        params: { endpoint_id: endpointId },
+        body: { type },
       })
     ).body;
   }

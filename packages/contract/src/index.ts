@@ -17,6 +17,7 @@ export * from "./operations/sandbox.ts";
 export * from "./operations/sandbox-users.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/events.ts";
+export * from "./operations/webhooks.ts";
 export * from "./events.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";

@@ -10,6 +10,8 @@ import { EventLog } from "./domain/events/event-log.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
+import type { WebhookSender } from "./domain/webhooks/webhook-sender.ts";
+import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import { answerClientError } from "./http/client-errors.ts";
@@ -68,6 +70,11 @@ export interface AppDeps {
    * other instances); otherwise the app runs one of its own, closed with the app.
    */
   eventLog?: EventLog;
+  /**
+   * Sends webhook deliveries; by default over HTTP, receivers on private addresses allowed only
+   * with the sandbox on (docs/design.md section 11).
+   */
+  webhookSender?: WebhookSender;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -147,6 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         eventLog.poke();
       },
       tokenCache: deps.tokenCache ?? new TokenCache(),
+      webhookSender:
+        deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.sandbox !== undefined }),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
     secureCookies: deps.secureCookies ?? false,

@@ -34,6 +34,8 @@ export interface Config {
   rateOverrides: Record<string, Rate>;
   /** When the server builds the demo market at start (docs/sandbox.md). */
   demo: DemoMode;
+  /** Webhook receivers on loopback and private addresses are allowed (always in the sandbox). */
+  webhookAllowPrivateUrls: boolean;
 }
 
 export const DEMO_MODES = ["auto", "on", "off"] as const;
@@ -91,7 +93,9 @@ export const CONFIG_VARIABLES = {
     "per-operation rates replacing the reference's, e.g. listPurchaseOrders=50/s,getBalance=600/m (default none)",
   DEMO: "auto|on|off: build the demo market at start; auto: on the first start of a new embedded database with the sandbox on; on: whenever the market has no users (default auto)",
   SECRET_KEY:
-    "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
+    "64 hex characters: the key that seals stored platform cookies and webhook secrets (default: generated into DATA_DIR/secret-key)",
+  WEBHOOK_ALLOW_PRIVATE_URLS:
+    "true|false: allow webhook receivers on loopback and private addresses outside the sandbox (default false; the sandbox always allows them)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -156,6 +160,7 @@ export function loadConfig(
     defaultRate: rate("RATE_LIMIT_DEFAULT", optional(source, "RATE_LIMIT_DEFAULT") ?? "20/s"),
     rateOverrides: rateOverrides(source),
     demo: demoMode(source),
+    webhookAllowPrivateUrls: trueFalse(source, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
   };
 }
 
@@ -285,6 +290,14 @@ function integer(
     throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${text}"`);
   }
   return value;
+}
+
+function trueFalse(source: ConfigSource, variable: ConfigVariable, fallback: boolean): boolean {
+  const text = optional(source, variable);
+  if (text === undefined) return fallback;
+  if (text === "true" || text === "on") return true;
+  if (text === "false" || text === "off") return false;
+  throw new ConfigError(variable, `must be true or false, got "${text}"`);
 }
 
 function onOff(source: ConfigSource, variable: ConfigVariable, fallback: boolean): boolean {

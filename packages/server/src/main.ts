@@ -58,6 +58,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--rate-limits <list>", "RATE_LIMITS"],
   ["--demo <auto|on|off>", "DEMO"],
   ["--cors-origins <list>", "CORS_ORIGINS"],
+  ["--webhook-allow-private-urls <true|false>", "WEBHOOK_ALLOW_PRIVATE_URLS"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

@@ -22,6 +22,8 @@ import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
+import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
+import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -112,6 +114,10 @@ export async function startServer(
         eventLog.poke();
       },
       tokenCache,
+      // Receivers on private addresses: in the sandbox, or when the operator allows them.
+      webhookSender: new HttpWebhookSender({
+        allowPrivate: config.sandbox || config.webhookAllowPrivateUrls,
+      }),
     };
     // Every commit here may have written events (the triggers of migration 0020): the sequencer
     // runs after each, after other instances' notices, and once a second (docs/design.md section 14).
@@ -198,6 +204,7 @@ export async function startServer(
       snapshotServeStale: true,
       priceSnapshots,
       eventLog,
+      ...(systemContext.webhookSender ? { webhookSender: systemContext.webhookSender } : {}),
       ...(limiterStore
         ? {
             limits: {
@@ -224,6 +231,9 @@ export async function startServer(
       log.debug({ goods: snapshot.entries.size, ms: Math.round(ms) }, "price snapshot rebuilt"),
     );
     await eventLog.start();
+    // Webhook deliveries: woken by new events, and every few seconds for retries.
+    const webhooks = new WebhookWorker(systemContext);
+    webhooks.start(eventLog);
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     // Recorded before "serving" is logged, so that a client started on that line finds it. Only a
@@ -240,6 +250,7 @@ export async function startServer(
         await app.close();
         stopSnapshots();
         await jobs.stop();
+        await webhooks.close();
         await eventLog.close();
         await limiterStore?.close();
         await changes?.close();

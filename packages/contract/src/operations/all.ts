@@ -27,6 +27,19 @@ import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
 import { getBalance } from "./wallet.ts";
 import { listEvents } from "./events.ts";
 import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rollWebhookSecret,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
+  updateWebhookEndpoint,
+} from "./webhooks.ts";
+import {
   getEnterpriseFloatItems,
   getEnterpriseItems,
   getFloatItems,
@@ -100,6 +113,14 @@ import {
 export const OPERATIONS = [
   getBalance,
   listEvents,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rollWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
   getBuyOrderStatus,
   setBuyOrderStatus,
   createBuyOrder,
@@ -188,4 +209,7 @@ export const OPERATIONS = [
   sandboxCreateOffer,
   sandboxAcceptOffer,
   sandboxDeclineOffer,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
 ] as const;

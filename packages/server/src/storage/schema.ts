@@ -33,6 +33,8 @@ export interface Database {
   event_outbox: EventOutboxTable;
   events: EventsTable;
   market_price_marks: MarketPriceMarksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface GoodsTable {
@@ -410,4 +412,41 @@ export interface MarketPriceMarksTable {
   goods_id: number;
   sell_min: number;
   buy_max: number;
+}
+
+/** A user's webhook receiver (docs/design.md section 14, "Webhooks"). */
+export interface WebhookEndpointsTable {
+  endpoint_id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** The event type patterns it wants (`trade.*`, `balance.changed`, `*`). */
+  types: ColumnType<string[], string, string>;
+  /** The signing secret, sealed with the secret box (associated data: `webhook:<endpoint_id>`). */
+  secret_sealed: string;
+  description: Generated<string>;
+  enabled: Generated<boolean>;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  /** Until when an instance is delivering to it (the database's time). */
+  lease_until: Date | null;
+}
+
+export type WebhookDeliveryState = "pending" | "delivered" | "failed";
+
+/** One event owed to one endpoint. */
+export interface WebhookDeliveriesTable {
+  delivery_id: Generated<number>;
+  endpoint_id: number;
+  event_id: number;
+  event_type: string;
+  state: Generated<WebhookDeliveryState>;
+  attempts: Generated<number>;
+  created_at: Date;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  delivered_at: Date | null;
 }

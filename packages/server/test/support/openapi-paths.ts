@@ -111,6 +111,168 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/developer/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's webhook endpoints, oldest first (without their secrets)
+     * @description The caller's webhook endpoints, oldest first (without their secrets).
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listWebhookEndpoints"];
+    put?: never;
+    /**
+     * Registers a webhook endpoint that receives the caller's account events, and answers its secret once
+     * @description Registers a webhook endpoint that receives the caller's account events, and answers its secret once.
+     *
+     *     Each event is POSTed as JSON with `Skinmarket-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` and `Skinmarket-Event-Id`. A receiver answers 2xx within 10 s; anything else is retried with backoff for 3 days, the endpoint's later events waiting behind. At most 20 endpoints per user.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["createWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the caller's webhook endpoints
+     * @description One of the caller's webhook endpoints.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["getWebhookEndpoint"];
+    /**
+     * Changes a webhook endpoint's URL, event types, description, or turns it off and on
+     * @description Changes a webhook endpoint's URL, event types, description, or turns it off and on.
+     *
+     *     A disabled endpoint is owed no new events; its pending deliveries wait until it is enabled again.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    put: operations["updateWebhookEndpoint"];
+    post?: never;
+    /**
+     * Deletes a webhook endpoint; its pending deliveries are dropped as failed
+     * @description Deletes a webhook endpoint; its pending deliveries are dropped as failed.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/secret/roll": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replaces a webhook endpoint's signing secret and answers the new one once
+     * @description Replaces a webhook endpoint's signing secret and answers the new one once.
+     *
+     *     Deliveries are signed with the new secret from this answer on; the old one stops at once.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["rollWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of a webhook endpoint's deliveries, newest first, with their state and last attempt
+     * @description A page of a webhook endpoint's deliveries, newest first, with their state and last attempt.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a delivery's event again now, whatever its state, and answers how the attempt went
+     * @description Sends a delivery's event again now, whatever its state, and answers how the attempt went.
+     *
+     *     The attempt is made during the request (at most 10 s). A success marks a pending or failed delivery delivered; a failure leaves its state and schedule as they were. Answers `Invalid State` while another attempt to the same endpoint is under way.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["redeliverWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/developer/buy_order/status": {
     parameters: {
       query?: never;
@@ -1955,6 +2117,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/users/{user_id}/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user's webhook endpoints (without their secrets)
+     * @description A user's webhook endpoints (without their secrets).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListWebhookEndpoints"];
+    put?: never;
+    /**
+     * Registers a webhook endpoint for a user, as the user would, and answers its secret once
+     * @description Registers a webhook endpoint for a user, as the user would, and answers its secret once.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxCreateWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/webhooks/{endpoint_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a test event of any type to a webhook endpoint now, signed as every delivery is
+     * @description Sends a test event of any type to a webhook endpoint now, signed as every delivery is.
+     *
+     *     The event is synthetic and marked so: its id is `0` (real ids start at 1), it carries a sample record of its type, and the request has `Skinmarket-Test: true`. It is not in the log and no delivery is recorded; the endpoint's types do not filter it.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxSendTestWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2794,6 +3008,74 @@ export interface components {
       keychain_color_img: string;
       tags: components["schemas"]["GoodsTags"];
     };
+    WebhookAttemptRecord: {
+      /** @description the receiver answered 2xx */
+      delivered: boolean;
+      status: number | null;
+      error: string | null;
+      duration_ms: number;
+    };
+    WebhookDeliveryRecord: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      endpoint_id: string;
+      /** @description an event id */
+      event_id: string;
+      event_type: string;
+      /** @enum {unknown} */
+      state: "pending" | "delivered" | "failed";
+      /** @description attempts made so far */
+      attempts: number;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description when the next attempt is due (pending deliveries), by the marketplace clock */
+      next_attempt_at: number | null;
+      last_attempt_at: number | null;
+      /** @description the receiver's HTTP status at the last attempt; null when none came */
+      last_status: number | null;
+      last_error: string | null;
+      last_duration_ms: number | null;
+      delivered_at: number | null;
+    };
+    WebhookEndpointRecord: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      url: string;
+      types: string[];
+      description: string;
+      enabled: boolean;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description Unix time in seconds */
+      updated_at: number;
+    };
+    WebhookEndpointWithSecret: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      url: string;
+      types: string[];
+      description: string;
+      enabled: boolean;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description Unix time in seconds */
+      updated_at: number;
+      /** @description the signing secret (`whsec_` + 43 characters); shown only in this answer, keep it to verify signatures */
+      secret: string;
+    };
     WebInventoryItem: {
       appid: number;
       /** @enum {string} */
@@ -3293,6 +3575,414 @@ export interface operations {
           "application/json": {
             items: components["schemas"]["EventRecord"][];
             has_more: boolean;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's webhook endpoints, oldest first (without their secrets) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookEndpointRecord"][];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types: string[];
+          /** @description a note for the owner */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: registers a webhook endpoint that receives the caller's account events, and answers its secret once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One of the caller's webhook endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointRecord"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url?: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types?: string[];
+          /** @description a note for the owner */
+          description?: string;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: changes a webhook endpoint's URL, event types, description, or turns it off and on */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointRecord"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: deletes a webhook endpoint; its pending deliveries are dropped as failed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description a decimal id of at most 15 digits, such as 1001
+             * @example 1001
+             */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  rollWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: replaces a webhook endpoint's signing secret and answers the new one once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page_num?: number;
+        page_size?: number;
+        state?: "pending" | "delivered" | "failed";
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of a webhook endpoint's deliveries, newest first, with their state and last attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookDeliveryRecord"][];
+            page_num: number;
+            page_size: number;
+            total_count: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: sends a delivery's event again now, whatever its state, and answers how the attempt went */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            attempt: components["schemas"]["WebhookAttemptRecord"];
+            delivery: components["schemas"]["WebhookDeliveryRecord"];
           };
         };
       };
@@ -8886,6 +9576,195 @@ export interface operations {
             computed_at: number;
             /** @description goods with at least one trade in the window */
             ranked_goods: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxListWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user's webhook endpoints (without their secrets) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookEndpointRecord"][];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxCreateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types: string[];
+          /** @description a note for the owner */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: registers a webhook endpoint for a user, as the user would, and answers its secret once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxSendTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {unknown} */
+          type:
+            | "listing.created"
+            | "listing.repriced"
+            | "listing.changed"
+            | "listing.withdrawn"
+            | "listing.sold"
+            | "trade.created"
+            | "trade.state_changed"
+            | "trade.offer_sent"
+            | "trade.delivered"
+            | "trade.cancelled"
+            | "trade.rolled_back"
+            | "buy_order.created"
+            | "buy_order.changed"
+            | "buy_order.filled"
+            | "buy_order.state_changed"
+            | "buy_order.cancelled"
+            | "buy_order.expired"
+            | "buy_order.status_changed"
+            | "balance.changed"
+            | "platform.cookie_expired"
+            | "market.price_changed"
+            | "market.listing_added"
+            | "market.listing_repriced"
+            | "market.listing_removed"
+            | "market.reset";
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: sends a test event of any type to a webhook endpoint now, signed as every delivery is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            event: components["schemas"]["EventRecord"];
+            attempt: components["schemas"]["WebhookAttemptRecord"];
           };
         };
       };

@@ -6,6 +6,7 @@ import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { CHANGES_CHANNEL } from "../../storage/change-notifications.ts";
 import { formatEvents, type NewEvent, type OutboxRow } from "./format-events.ts";
+import { enqueueWebhookDeliveries } from "../webhooks/enqueue.ts";
 
 /** One sequencer at a time across every instance (docs/design.md section 14). */
 export const SEQUENCER_LOCK_KEY = 730_120;
@@ -61,6 +62,8 @@ export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound>
       .where(sql<boolean>`seq = ANY(${batch.map((row) => row.seq)}::bigint[])`)
       .execute();
     const events = await insertEvents(tx, formatted);
+    // Each event committed is a delivery owed to every matching webhook endpoint of its user.
+    await enqueueWebhookDeliveries(tx, events);
     if (events.length > 0) {
       const last = events[events.length - 1]!.event_id;
       await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ kind: "events", last })})`.execute(

@@ -1,5 +1,7 @@
 import type { EventLog } from "../../domain/events/event-log.ts";
 import { registerListEvents } from "./developer/list-events.ts";
+import { registerWebhookRoutes } from "./developer/webhooks.ts";
+import { registerSandboxWebhooks } from "./sandbox/webhooks.ts";
 import type { FastifyInstance } from "fastify";
 import type { OffsetClock } from "../../domain/clock.ts";
 import type { LimiterStore } from "../limits/limiter-store.ts";
@@ -66,6 +68,7 @@ export interface RouteOptions extends SessionCookieOptions {
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
   registerGetBalance(app);
   registerListEvents(app, options.eventLog);
+  registerWebhookRoutes(app);
   registerGetBuyOrderStatus(app);
   registerSetBuyOrderStatus(app);
   registerGetPlatformInventory(app);
@@ -114,11 +117,12 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxTokens(app, options.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);
-    registerSandboxWorld(app, options.sandboxClock);
+    registerSandboxWorld(app, options.sandboxClock, options.eventLog);
     registerSandboxPlatformAccounts(app);
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
+    registerSandboxWebhooks(app);
   }
 }
