@@ -100,8 +100,9 @@ export async function readEventsAfter(
 }
 
 /**
- * Deletes events older than `EVENT_RETENTION_DAYS` by the marketplace clock, a batch at a time (a
- * job, under its lock): the log is a window, not an archive (docs/design.md section 14).
+ * Deletes events older than `EVENT_RETENTION_DAYS` by the marketplace clock, and finished webhook
+ * deliveries as old, a batch at a time (a job, under its lock): the log is a window, not an archive
+ * (docs/design.md section 14).
  */
 export async function purgeOldEvents(ctx: DomainContext): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.rules.eventRetentionDays * 24 * 3600 * 1000);
@@ -109,5 +110,10 @@ export async function purgeOldEvents(ctx: DomainContext): Promise<number> {
     DELETE FROM events WHERE event_id IN (
       SELECT event_id FROM events WHERE created_at < ${before} ORDER BY event_id LIMIT 10000)
     RETURNING event_id`.execute(ctx.db);
+  // Finished webhook deliveries go with the window too (pending ones stay: they fail on their own).
+  await sql`
+    DELETE FROM webhook_deliveries WHERE delivery_id IN (
+      SELECT delivery_id FROM webhook_deliveries
+      WHERE created_at < ${before} AND state <> 'pending' ORDER BY delivery_id LIMIT 10000)`.execute(ctx.db);
   return purged.rows.length;
 }
