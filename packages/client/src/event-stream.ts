@@ -1,7 +1,7 @@
 import { unknownEventTypePattern, type MarketplaceEvent } from "@skinmarket/contract";
 import { StreamConnection, type ConnectionEnd } from "./stream-connection.ts";
 
-export const STREAM_PATH = "/api/market/developer/stream";
+const STREAM_PATH = "/api/market/developer/stream";
 
 /** The stream's close code for a token revoked or expired while connected. */
 const CLOSE_TOKEN_REVOKED = 4001;
@@ -140,7 +140,7 @@ export function streamUrl(baseUrl: string): string {
   return url.toString();
 }
 
-export function describeEnd(end: ConnectionEnd): string {
+function describeEnd(end: ConnectionEnd): string {
   switch (end.kind) {
     case "closed":
       return `closed by the server (code ${end.code}${end.reason ? `: ${end.reason}` : ""})`;

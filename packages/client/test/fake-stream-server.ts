@@ -36,7 +36,14 @@ export class FakeStreamServer {
 
   private constructor() {
     const wss = new WebSocketServer({ noServer: true });
-    this.#http = createServer();
+    // The polling operation, answered empty: `skinmarket listen` checks the token with it first.
+    this.#http = createServer((request, response) => {
+      const known = request.headers.authorization === `Bearer ${FAKE_TOKEN}`;
+      response.writeHead(known ? 200 : 401, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify(known ? { items: [], has_more: false } : { code: "Unauthorized", msg: "" }),
+      );
+    });
     this.#http.on("upgrade", (request, socket, head) => {
       this.upgrades.push(request.headers);
       const refusal =

@@ -5,9 +5,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { verifyWebhookSignature } from "@skinmarket/client";
 import type { MarketplaceEvent } from "@skinmarket/contract";
+import { FAKE_TOKEN, FakeStreamServer } from "../../../client/test/fake-stream-server.ts";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 import { freePort, runSkinmarket, spawnSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
 
@@ -209,5 +210,59 @@ describeOrSkip("skinmarket listen", { skip: EMBEDDED_ONLY }, () => {
     }
     assert.match(run.stdout, /Examples:\n\s+\$ skinmarket listen/);
     assert.match(run.stdout, /SKINMARKET_TOKEN/);
+  });
+});
+
+/**
+ * The stream mode against a fake of the stream's server side (client/test/fake-stream-server.ts),
+ * until the real stream's end-to-end test replaces it.
+ */
+describe("skinmarket listen over the stream (fake server)", () => {
+  test("happy: says where it listens, prints events as they come, resumes after a drop, Ctrl-C exits 0", async () => {
+    const fake = await FakeStreamServer.start();
+    try {
+      fake.publish("balance.changed", { market_balance: "5.00" });
+      const listener = new Listener(
+        spawnSkinmarket(["listen", "--url", fake.baseUrl, "--types", "balance.*,trade.*"], {
+          SKINMARKET_TOKEN: FAKE_TOKEN,
+        }),
+      );
+      await listener.waitFor(
+        "stderr",
+        /listening on ws:\/\/127\.0\.0\.1:\d+\/api\/market\/developer\/stream for account events of types balance\.\*,trade\.\* \(after event 101\)/,
+      );
+      assert.deepEqual(fake.subscriptions[0], {
+        channels: ["account"],
+        after: "101",
+        types: ["balance.*", "trade.*"],
+      });
+      fake.publish("balance.changed", { market_balance: "7.50" });
+      await listener.waitFor("stdout", /102\s+balance\.changed\s+market_balance 7\.50\n/);
+      fake.drop();
+      fake.publish("trade.created", { id: "T1", price: "7.00", state: 1 });
+      await listener.waitFor("stderr", /connection lost .*; reconnecting in/);
+      await listener.waitFor("stdout", /103\s+trade\.created\s+id T1\s+price 7\.00\s+state 1\n/);
+      assert.equal(fake.subscriptions.at(-1)!.after, "102");
+      listener.child.kill("SIGINT");
+      assert.equal(await listener.exited, 0, listener.stderr);
+      assert.equal(listener.stdout.trim().split("\n").length, 2, listener.stdout);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test("security: close code 4001 (token revoked) exits 1 and says why", async () => {
+    const fake = await FakeStreamServer.start();
+    try {
+      const listener = new Listener(
+        spawnSkinmarket(["listen", "--url", fake.baseUrl, "--token", FAKE_TOKEN]),
+      );
+      await listener.waitFor("stderr", /listening on/);
+      fake.closeAll(4001, "token revoked");
+      assert.equal(await listener.exited, 1, listener.stderr);
+      assert.match(listener.stderr, /the token was revoked or expired/);
+    } finally {
+      await fake.close();
+    }
   });
 });
