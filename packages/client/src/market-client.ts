@@ -36,10 +36,13 @@ import {
   setupPlatformAccount,
   uploadPlatformCookies,
   type ListItemsAnswer,
+  type MarketplaceEvent,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
+import { streamEvents, type EventsOptions } from "./event-stream.ts";
+import { pollEventsWith, type PollEventsOptions } from "./poll-events.ts";
 import { LimitTracker, type RateLimitState } from "./rate-limits.ts";
 import { callOperation, type TransportOptions } from "./transport.ts";
 
@@ -157,6 +160,27 @@ export class MarketClient {
         params: { endpoint_id: endpointId, delivery_id: deliveryId },
       })
     ).body;
+  }
+
+  /**
+   * The events of the stream's channels (default `account`), live, in id order, as an async
+   * iterator: `for await (const event of market.events({ types: ["trade.*"] }))`. A dropped
+   * connection is reopened with backoff and resumes after the last event delivered; a revoked
+   * token ends it with a `MarketStreamError`, aborting `signal` ends it quietly.
+   */
+  events(options: EventsOptions = {}): AsyncGenerator<MarketplaceEvent> {
+    return streamEvents(this.#options, options);
+  }
+
+  /**
+   * The account's events through polling (`listEvents` every `intervalMs`, default a second), for
+   * where a WebSocket cannot go; without `after` it starts from now, as `events()` does.
+   */
+  pollEvents(options: PollEventsOptions = {}): AsyncGenerator<MarketplaceEvent> {
+    return pollEventsWith(
+      async (query) => (await this.listEvents(query)) as { items: MarketplaceEvent[]; has_more: boolean },
+      options,
+    );
   }
 
   async getBuyOrderStatus(): Promise<OperationResponse<typeof getBuyOrderStatus>> {

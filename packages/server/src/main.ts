@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { adminCommand } from "./cli/admin-commands.ts";
 import { demoCommand } from "./cli/demo-command.ts";
+import { listenCommand } from "./cli/listen-command.ts";
 import {
   commanderMessage,
   EXIT_FAILURE,
@@ -153,6 +154,8 @@ program.addCommand(
     configFrom,
   ),
 );
+
+program.addCommand(listenCommand());
 
 applyConventions(program);
 try {
