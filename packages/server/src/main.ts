@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { adminCommand } from "./cli/admin-commands.ts";
+import { simulateCommand } from "./cli/simulate-command.ts";
 import { demoCommand } from "./cli/demo-command.ts";
 import {
   commanderMessage,
@@ -138,6 +139,7 @@ withConfigFlags(
 });
 
 program.addCommand(adminCommand());
+program.addCommand(simulateCommand());
 program.addCommand(
   demoCommand(
     (command) =>
