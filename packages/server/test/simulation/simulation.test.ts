@@ -158,6 +158,12 @@ describe("the simulated market", () => {
       await second.database.close();
     }
   });
+
+  test("a step that ends after a sandbox reset deleted the state does not bring it back", async () => {
+    await first.database.db.deleteFrom("system_settings").where("key", "=", "sandbox_simulation").execute();
+    await simulationStep(first.env, first.state);
+    assert.equal(await loadSimulationState(first.env.ctx), undefined);
+  });
 });
 
 describe("simulation settings", () => {

@@ -63,9 +63,21 @@ export async function loadSimulationState(ctx: DomainContext): Promise<Simulatio
   return row ? (row.value as SimulationState) : undefined;
 }
 
-/** Written after every step, so a restart resumes at the next step with the same draws. */
-export async function saveSimulationState(ctx: DomainContext, state: SimulationState): Promise<void> {
+/**
+ * Written after every step, so a restart resumes at the next step with the same draws. Only
+ * `create` (a start) writes a new row: a step that ends after a sandbox reset deleted the state
+ * must not bring it back.
+ */
+export async function saveSimulationState(
+  ctx: DomainContext,
+  state: SimulationState,
+  options: { create?: boolean } = {},
+): Promise<void> {
   const value = JSON.stringify(state);
+  if (!options.create) {
+    await ctx.db.updateTable("system_settings").set({ value }).where("key", "=", STATE_KEY).execute();
+    return;
+  }
   await ctx.db
     .insertInto("system_settings")
     .values({ key: STATE_KEY, value })

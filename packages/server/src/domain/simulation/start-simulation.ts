@@ -119,7 +119,7 @@ export async function startSimulation(
     clockCarryMs: 0,
     startedAt: ctx.clock.now().toISOString(),
   };
-  await saveSimulationState(ctx, state);
+  await saveSimulationState(ctx, state, { create: true });
   await recordAudit(ctx, {
     action: "sandbox.simulation.start",
     details: { seed: settings.seed, goods: state.goods.map((item) => item.goodsId), agents: agents.length },
