@@ -1,21 +1,16 @@
 import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
 import { DemoRandom, hash32 } from "../../demo/demo-random.ts";
-import { cancelBuyOrders } from "../buy-orders/cancel-buy-orders.ts";
-import { createBuyOrder } from "../buy-orders/create-buy-order.ts";
 import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
-import { repriceItems } from "../listings/change-listings.ts";
-import { listItems } from "../listings/list-items.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import type { Result } from "../result.ts";
 import { advanceClock } from "../sandbox/advance-clock.ts";
-import { purchaseGoods } from "../trades/purchase-goods.ts";
-import { sendOffer } from "../trades/send-offer.ts";
 import { syncTrades } from "../trades/sync-trades.ts";
 import { fundAccount } from "../wallet/fund-account.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import type { SandboxHands } from "./sandbox-hands.ts";
+import { directVerbs, type AgentVerbs } from "./agent-verbs.ts";
 import { MIN_FAIR_FEN } from "./start-simulation.ts";
 import {
   saveSimulationState,
@@ -30,7 +25,11 @@ export interface SimulationEnvironment {
   ctx: DomainContext;
   clock: OffsetClock;
   hands: SandboxHands;
+  /** How agents act; the domain verbs directly unless given (the benchmark sends them over HTTP). */
+  verbs?: AgentVerbs;
 }
+
+type Env = SimulationEnvironment & { verbs: AgentVerbs };
 
 /** One thing an agent did, as tests compare and `status` counts it (no ids: they differ between worlds). */
 export interface SimulationAction {
@@ -71,10 +70,11 @@ const REQUOTE_TOLERANCE = 0.01;
  * actions. The state (step, fair values, counts) is saved before the step answers.
  */
 export async function simulationStep(
-  env: SimulationEnvironment,
+  given: SimulationEnvironment,
   state: SimulationState,
   hook?: StepHook,
 ): Promise<StepReport> {
+  const env: Env = { ...given, verbs: given.verbs ?? directVerbs(given.ctx, given.hands) };
   const random = new DemoRandom(state.settings.seed, 1, state.step);
   const actions: SimulationAction[] = [];
   await moveClock(env, state);
@@ -97,7 +97,7 @@ export async function simulationStep(
 }
 
 /** Moves the sandbox clock so that it runs `clockSpeed` times real time at the settings' rate. */
-async function moveClock(env: SimulationEnvironment, state: SimulationState): Promise<void> {
+async function moveClock(env: Env, state: SimulationState): Promise<void> {
   const { clockSpeed, rate } = state.settings;
   const owedMs = state.clockCarryMs + ((clockSpeed - 1) / rate) * 1000;
   const seconds = Math.floor(owedMs / 1000);
@@ -119,10 +119,6 @@ function walkFairValues(state: SimulationState, random: DemoRandom): void {
   }
 }
 
-function asUser(env: SimulationEnvironment, agent: SimulationAgent): DomainContext {
-  return { ...env.ctx, actor: { kind: "user", userId: agent.userId } };
-}
-
 /** Seeded per trade, not per step: whether and when its seller delivers does not depend on when we look. */
 function deliveryPlan(state: SimulationState, tradeId: number): { never: boolean; delayMs: number } {
   const never = hash32(state.settings.seed, 2, tradeId) / 4_294_967_296 < state.behaviour.neverDeliver;
@@ -135,11 +131,7 @@ function deliveryPlan(state: SimulationState, tradeId: number): { never: boolean
 }
 
 /** Agents who sold send the offer once their delay is over (or never, for some sales). */
-async function deliverDueSales(
-  env: SimulationEnvironment,
-  state: SimulationState,
-  actions: SimulationAction[],
-): Promise<void> {
+async function deliverDueSales(env: Env, state: SimulationState, actions: SimulationAction[]): Promise<void> {
   const sellers = new Map(state.agents.map((agent) => [agent.userId, agent]));
   if (sellers.size === 0) return;
   const now = env.ctx.clock.now().getTime();
@@ -157,33 +149,29 @@ async function deliverDueSales(
     const plan = deliveryPlan(state, trade.trade_id);
     if (plan.never || trade.created_at.getTime() + plan.delayMs > now) continue;
     const seller = sellers.get(trade.seller_id)!;
-    const sent = await sendOffer(asUser(env, seller), { orderId: String(trade.trade_id) });
+    const outcome = await env.verbs.deliver(seller, trade.trade_id);
     actions.push({
       type: "deliver",
       agent: seller.name,
       goodsId: trade.goods_id,
       price: trade.price,
-      outcome: outcomeOf(sent),
+      outcome,
     });
     delivered += 1;
   }
 }
 
 /** Buyers accept the offers their accounts received (the platform side of a delivery). */
-async function acceptOffers(
-  env: SimulationEnvironment,
-  state: SimulationState,
-  actions: SimulationAction[],
-): Promise<void> {
+async function acceptOffers(env: Env, state: SimulationState, actions: SimulationAction[]): Promise<void> {
   let accepted = 0;
   for (const agent of state.agents) {
     for (const tradeofferid of await env.hands.incomingOffers(env.ctx, agent.platformid)) {
       if (accepted >= MAX_DELIVERIES_PER_STEP) return;
-      const answer = await env.hands.acceptOffer(asUser(env, agent), {
-        platformid: agent.platformid,
-        tradeofferid,
+      actions.push({
+        type: "accept",
+        agent: agent.name,
+        outcome: await env.verbs.accept(agent, tradeofferid),
       });
-      actions.push({ type: "accept", agent: agent.name, outcome: outcomeOf(answer) });
       accepted += 1;
     }
   }
@@ -194,7 +182,7 @@ async function acceptOffers(
  * turns first to a goods where it has no ask (sold since), else to one drawn from the seed.
  */
 async function makeMarket(
-  env: SimulationEnvironment,
+  env: Env,
   state: SimulationState,
   agent: SimulationAgent,
   random: DemoRandom,
@@ -216,13 +204,12 @@ async function makeMarket(
 }
 
 async function quoteAsk(
-  env: SimulationEnvironment,
+  env: Env,
   agent: SimulationAgent,
   goods: SimulatedGoods,
   price: number,
   actions: SimulationAction[],
 ): Promise<void> {
-  const user = asUser(env, agent);
   const listing = await env.ctx.db
     .selectFrom("listings")
     .select(["listing_id", "price"])
@@ -242,16 +229,8 @@ async function quoteAsk(
       });
       return;
     }
-    const repriced = await repriceItems(user, [
-      { sellOrderId: String(listing.listing_id), price: formatMoney(price) },
-    ]);
-    actions.push({
-      type: "reprice",
-      agent: agent.name,
-      goodsId: goods.goodsId,
-      price,
-      outcome: repriced.ok ? repriced.value[String(listing.listing_id)]! : repriced.failure.message,
-    });
+    const outcome = await env.verbs.reprice(agent, listing.listing_id, price);
+    actions.push({ type: "reprice", agent: agent.name, goodsId: goods.goodsId, price, outcome });
     return;
   }
   let [asset] = await env.hands.listableAssets(env.ctx, {
@@ -274,28 +253,22 @@ async function quoteAsk(
     });
     if (!asset) return;
   }
-  await list(user, agent, asset, price, actions);
+  await list(env, agent, asset, price, actions);
 }
 
 async function list(
-  user: DomainContext,
+  env: Env,
   agent: SimulationAgent,
   asset: { assetid: string; goodsId: number },
   price: number,
   actions: SimulationAction[],
 ): Promise<void> {
-  const listed = await listItems(user, [{ assetid: asset.assetid, price: formatMoney(price) }]);
-  actions.push({
-    type: "list",
-    agent: agent.name,
-    goodsId: asset.goodsId,
-    price,
-    outcome: listed.ok ? listed.value.results[asset.assetid]! : listed.failure.message,
-  });
+  const outcome = await env.verbs.list(agent, asset.assetid, price);
+  actions.push({ type: "list", agent: agent.name, goodsId: asset.goodsId, price, outcome });
 }
 
 async function quoteBid(
-  env: SimulationEnvironment,
+  env: Env,
   agent: SimulationAgent,
   goods: SimulatedGoods,
   price: number,
@@ -320,20 +293,19 @@ async function quoteBid(
       });
       return;
     }
-    const cancelled = await cancelBuyOrders(asUser(env, agent), [String(order.buy_order_id)]);
     actions.push({
       type: "cancel_bid",
       agent: agent.name,
       goodsId: goods.goodsId,
       price: order.price,
-      outcome: cancelled.ok ? cancelled.value[String(order.buy_order_id)]! : cancelled.failure.message,
+      outcome: await env.verbs.cancelBid(agent, order.buy_order_id),
     });
   }
   await bid(env, agent, goods.goodsId, price, 1, actions);
 }
 
 async function bid(
-  env: SimulationEnvironment,
+  env: Env,
   agent: SimulationAgent,
   goodsId: number,
   price: number,
@@ -341,13 +313,13 @@ async function bid(
   actions: SimulationAction[],
 ): Promise<void> {
   await ensureFunds(env, agent, price * num, actions);
-  const created = await createBuyOrder(asUser(env, agent), { goodsId, price: formatMoney(price), num });
-  actions.push({ type: "bid", agent: agent.name, goodsId, price, outcome: outcomeOf(created) });
+  const outcome = await env.verbs.bid(agent, goodsId, price, num);
+  actions.push({ type: "bid", agent: agent.name, goodsId, price, outcome });
 }
 
 /** An agent short of money is topped up from outside (the sandbox's deposit), as a trader would. */
 async function ensureFunds(
-  env: SimulationEnvironment,
+  env: Env,
   agent: SimulationAgent,
   needed: number,
   actions: SimulationAction[],
@@ -364,7 +336,7 @@ async function ensureFunds(
 }
 
 async function buy(
-  env: SimulationEnvironment,
+  env: Env,
   agent: SimulationAgent,
   type: string,
   goodsId: number,
@@ -372,27 +344,13 @@ async function buy(
   actions: SimulationAction[],
 ): Promise<void> {
   await ensureFunds(env, agent, maxPrice, actions);
-  const bought = await purchaseGoods(asUser(env, agent), {
-    items: [{ goodsId, maxPrice: formatMoney(maxPrice), quantity: 1 }],
-    payMethod: "balance",
-  });
-  const entry = bought.ok ? bought.value.result[String(goodsId)] : undefined;
-  actions.push({
-    type,
-    agent: agent.name,
-    goodsId,
-    price: maxPrice,
-    outcome: !bought.ok
-      ? bought.failure.message
-      : entry && entry.success_num > 0
-        ? "OK"
-        : (entry?.msg ?? "nothing at or below the price"),
-  });
+  const outcome = await env.verbs.buy(agent, goodsId, maxPrice);
+  actions.push({ type, agent: agent.name, goodsId, price: maxPrice, outcome });
 }
 
 /** A noise trader lists something it holds near the fair value, buys at market, or places a bid. */
 async function tradeAtRandom(
-  env: SimulationEnvironment,
+  env: Env,
   state: SimulationState,
   agent: SimulationAgent,
   random: DemoRandom,
@@ -410,7 +368,7 @@ async function tradeAtRandom(
       const asset = random.pick(assets);
       const fair = state.goods.find((item) => item.goodsId === asset.goodsId)!.fair;
       const price = Math.max(3, Math.round(fair * Math.exp(0.05 * random.normal())));
-      await list(asUser(env, agent), agent, asset, price, actions);
+      await list(env, agent, asset, price, actions);
       return;
     }
   }
@@ -426,13 +384,8 @@ async function tradeAtRandom(
     .orderBy("buy_order_id")
     .execute();
   if (orders.length >= NOISE_MAX_ORDERS) {
-    const oldest = String(orders[0]!.buy_order_id);
-    const cancelled = await cancelBuyOrders(asUser(env, agent), [oldest]);
-    actions.push({
-      type: "cancel_bid",
-      agent: agent.name,
-      outcome: cancelled.ok ? cancelled.value[oldest]! : cancelled.failure.message,
-    });
+    const outcome = await env.verbs.cancelBid(agent, orders[0]!.buy_order_id);
+    actions.push({ type: "cancel_bid", agent: agent.name, outcome });
   }
   const price = Math.max(3, Math.round(goods.fair * (1 - 0.01 - 0.07 * random.next())));
   await bid(env, agent, goods.goodsId, price, 1, actions);
@@ -440,7 +393,7 @@ async function tradeAtRandom(
 
 /** A sniper takes the listing furthest under its goods' fair value, if one is far enough under. */
 async function snipe(
-  env: SimulationEnvironment,
+  env: Env,
   state: SimulationState,
   agent: SimulationAgent,
   actions: SimulationAction[],
