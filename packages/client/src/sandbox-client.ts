@@ -28,6 +28,9 @@ import {
   sandboxRevokeToken,
   sandboxResetTokenLimits,
   sandboxRunJobs,
+  sandboxGetSimulation,
+  sandboxStartSimulation,
+  sandboxStopSimulation,
   sandboxUpdateUserSettings,
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
@@ -261,5 +264,23 @@ export class SandboxClient {
         body: { type },
       })
     ).body;
+  }
+
+  /**
+   * Starts simulated traders with these settings (docs/design.md section 15); the seed of a
+   * stopped simulation resumes it.
+   */
+  async startSimulation(
+    settings: OperationBody<typeof sandboxStartSimulation> = {},
+  ): Promise<Answer<typeof sandboxStartSimulation>> {
+    return (await callOperation(this.#options, sandboxStartSimulation, { body: settings })).body;
+  }
+
+  async stopSimulation(): Promise<Answer<typeof sandboxStopSimulation>> {
+    return (await callOperation(this.#options, sandboxStopSimulation)).body;
+  }
+
+  async getSimulation(): Promise<Answer<typeof sandboxGetSimulation>> {
+    return (await callOperation(this.#options, sandboxGetSimulation)).body;
   }
 }

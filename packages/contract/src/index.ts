@@ -15,6 +15,7 @@ export * from "./operations/sandbox-platform.ts";
 export * from "./records.ts";
 export * from "./operations/sandbox.ts";
 export * from "./operations/sandbox-users.ts";
+export * from "./operations/sandbox-simulation.ts";
 export * from "./operations/wallet.ts";
 export * from "./operations/events.ts";
 export * from "./operations/webhooks.ts";

@@ -32,6 +32,8 @@ import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
+import { SimulationRunner } from "./domain/simulation/simulation-runner.ts";
+import { sandboxHands } from "./platform/sandbox/simulation-hands.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -40,7 +42,12 @@ export interface AppDeps {
   secretBox: SecretBox;
   rules?: MarketRules;
   /** Present when the sandbox is on: its API is registered and moves this clock. */
-  sandbox?: { clock: OffsetClock; adminToken: string };
+  sandbox?: {
+    clock: OffsetClock;
+    adminToken: string;
+    /** Resume a simulation saved as running (the server, at its start: docs/design.md section 15). */
+    resumeSimulation?: boolean;
+  };
   sessionTtlSeconds?: number;
   secureCookies?: boolean;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -142,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   const marketChanges = deps.marketChanges ?? new MarketChanges();
   const eventLog = deps.eventLog ?? ownEventLog(app, deps);
+  const simulation = deps.sandbox ? simulationRunner(app, deps, marketChanges, eventLog) : undefined;
   registerAuth(app, {
     baseContext: {
       db: deps.database.db,
@@ -172,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
     sandboxClock: deps.sandbox?.clock,
+    ...(simulation ? { simulation } : {}),
     limiterStore: deps.limits?.store,
     marketChanges,
     eventLog,
@@ -180,7 +189,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
   });
   await app.ready();
+  // A simulation saved as running goes on (docs/design.md section 15).
+  if (deps.sandbox?.resumeSimulation) await simulation?.resume();
   return app;
+}
+
+/**
+ * The simulated traders act as the sandbox admin and as their users, with the same context a
+ * request has: their commits reach the market snapshots and the event log like anyone's.
+ */
+function simulationRunner(
+  app: FastifyInstance,
+  deps: AppDeps,
+  marketChanges: MarketChanges,
+  eventLog: EventLog,
+): SimulationRunner {
+  const runner = new SimulationRunner({
+    ctx: {
+      db: deps.database.db,
+      clock: deps.clock,
+      actor: { kind: "admin" },
+      log: app.log,
+      platform: deps.platform,
+      secretBox: deps.secretBox,
+      rules: deps.rules ?? DEFAULT_MARKET_RULES,
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
+    },
+    clock: deps.sandbox!.clock,
+    hands: sandboxHands,
+  });
+  app.addHook("onClose", () => runner.close());
+  return runner;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { adminCommand } from "./cli/admin-commands.ts";
+import { simulateCommand } from "./cli/simulate-command.ts";
 import { demoCommand } from "./cli/demo-command.ts";
 import { listenCommand } from "./cli/listen-command.ts";
 import {
@@ -140,6 +141,7 @@ withConfigFlags(
 });
 
 program.addCommand(adminCommand());
+program.addCommand(simulateCommand());
 program.addCommand(
   demoCommand(
     (command) =>

@@ -192,7 +192,13 @@ export async function startServer(
       secretBox,
       rules,
       ...(sandboxClock
-        ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } }
+        ? {
+            sandbox: {
+              clock: sandboxClock,
+              adminToken: await sandboxAdminToken(config, log),
+              resumeSimulation: true,
+            },
+          }
         : {}),
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,

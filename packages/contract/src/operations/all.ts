@@ -24,6 +24,7 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
+import { sandboxGetSimulation, sandboxStartSimulation, sandboxStopSimulation } from "./sandbox-simulation.ts";
 import { getBalance } from "./wallet.ts";
 import { listEvents } from "./events.ts";
 import {
@@ -212,4 +213,7 @@ export const OPERATIONS = [
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxStartSimulation,
+  sandboxStopSimulation,
+  sandboxGetSimulation,
 ] as const;

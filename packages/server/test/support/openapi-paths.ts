@@ -2169,6 +2169,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/simulation/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Starts simulated traders (or resumes the stopped simulation of the same seed)
+     * @description Starts simulated traders (or resumes the stopped simulation of the same seed).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxStartSimulation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stops the simulated traders; their world stays
+     * @description Stops the simulated traders; their world stays.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxStopSimulation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The simulation's state: running, steps, actions per type, settings, goods and agents
+     * @description The simulation's state: running, steps, actions per type, settings, goods and agents.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxGetSimulation"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2781,6 +2847,63 @@ export interface components {
       tradeofferid: string;
       trade_offer_status: string;
       rollback_by: string;
+    };
+    SimulationSettingsBody: {
+      /** @description Every draw comes from it (default 1) */
+      seed?: number;
+      /** @description Actions per second (default 2) */
+      rate?: number;
+      /** @description How many goods trade, drawn from the seed among goods with prices (default 8), or their ids */
+      goods?: number | number[];
+      /** @description Market makers (default 2) */
+      makers?: number;
+      /** @description Noise traders (default 4) */
+      noise?: number;
+      /** @description Snipers (default 1) */
+      snipers?: number;
+      /** @description Sandbox seconds per real second while it runs (default 60) */
+      clock_speed?: number;
+      /** @description The share of sales whose seller never sends the offer (default 0.05) */
+      never_deliver?: number;
+    };
+    SimulationStatus: {
+      /** @description Started and not stopped (a restart resumes it) */
+      running: boolean;
+      /** @description This server instance is taking its steps now */
+      stepping: boolean;
+      steps: number;
+      /** @description Actions taken, per type (list, reprice, bid, cancel_bid, buy, snipe, deliver, accept, ...) */
+      actions: {
+        [key: string]: number;
+      };
+      settings: {
+        /** @description Every draw comes from it (default 1) */
+        seed: number;
+        /** @description Actions per second (default 2) */
+        rate: number;
+        /** @description How many goods trade, drawn from the seed among goods with prices (default 8), or their ids */
+        goods: number | number[];
+        /** @description Market makers (default 2) */
+        makers: number;
+        /** @description Noise traders (default 4) */
+        noise: number;
+        /** @description Snipers (default 1) */
+        snipers: number;
+        /** @description Sandbox seconds per real second while it runs (default 60) */
+        clock_speed: number;
+        /** @description The share of sales whose seller never sends the offer (default 0.05) */
+        never_deliver: number;
+      } | null;
+      goods: {
+        goods_id: number;
+        /** @example 12.50 */
+        fair_value: string;
+      }[];
+      agents: {
+        name: string;
+        kind: "maker" | "noise" | "sniper";
+        user_id: string;
+      }[];
     };
     Specific: {
       /** @enum {unknown} */
@@ -9766,6 +9889,124 @@ export interface operations {
             event: components["schemas"]["EventRecord"];
             attempt: components["schemas"]["WebhookAttemptRecord"];
           };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxStartSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SimulationSettingsBody"];
+      };
+    };
+    responses: {
+      /** @description Done and committed: starts simulated traders (or resumes the stopped simulation of the same seed) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxStopSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: stops the simulated traders; their world stays */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxGetSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The simulation's state: running, steps, actions per type, settings, goods and agents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
         };
       };
       /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */

@@ -38,6 +38,8 @@ import { registerSandboxFunds } from "./sandbox/funds.ts";
 import { registerSandboxSettings } from "./sandbox/settings.ts";
 import { registerSandboxTokens } from "./sandbox/tokens.ts";
 import { registerSandboxWorld } from "./sandbox/world.ts";
+import { registerSandboxSimulation } from "./sandbox/simulation.ts";
+import type { SimulationRunner } from "../../domain/simulation/simulation-runner.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
@@ -52,6 +54,8 @@ import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
   sandboxClock: OffsetClock | undefined;
+  /** The simulated traders' runner, with the sandbox on (docs/design.md section 15). */
+  simulation?: SimulationRunner;
   /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
   limiterStore: LimiterStore | undefined;
   /** The commits the market snapshots watch. */
@@ -124,5 +128,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
     registerSandboxWebhooks(app);
+    if (options.simulation) registerSandboxSimulation(app, options.simulation);
   }
 }
