@@ -16,6 +16,7 @@ import {
 import { startSimulation } from "../../src/domain/simulation/start-simulation.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
+import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import { openTestDatabase } from "../support/test-database.ts";
 import { silentLog, testPlatform } from "../support/test-context.ts";
@@ -192,4 +193,26 @@ describe("simulation settings", () => {
       if (!parsed.ok) assert.match(parsed.failure.message, new RegExp(`^${field}: `));
     });
   }
+
+  test("two instances resume one simulation: only the runner holding the lease steps, another takes over when it stops", async () => {
+    const world = await openWorld();
+    try {
+      const steps = [0, 0];
+      const runners = [0, 1].map(
+        (index) => new SimulationRunner(world.env, { leaseSeconds: 3, onStep: () => (steps[index]! += 1) }),
+      );
+      await runners[0]!.resume();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await runners[1]!.resume();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.ok(steps[0]! > 0, "the first runner steps");
+      assert.equal(steps[1], 0, "the second waits while the lease is renewed");
+      await runners[0]!.close();
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      assert.ok(steps[1]! > 0, "the second takes over once the lease ran out");
+      await runners[1]!.close();
+    } finally {
+      await world.database.close();
+    }
+  });
 });

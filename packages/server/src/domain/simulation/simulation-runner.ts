@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import type { SimulationSettings } from "./simulation-settings.ts";
@@ -7,6 +9,8 @@ import { startSimulation, stopSimulation } from "./start-simulation.ts";
 
 /** After this many failed steps in a row the runner stops stepping (the state says running). */
 const MAX_FAILED_STEPS = 20;
+/** How long a runner's claim on the simulation lasts without a step renewing it (database time). */
+const LEASE_SECONDS = 10;
 
 /**
  * Calls the step function at the settings' rate, one step at a time: the next step is timed from
@@ -20,9 +24,14 @@ export class SimulationRunner {
   #stepping: Promise<void> = Promise.resolve();
   #failures = 0;
   #closed = false;
+  /** Names this runner in the lease that keeps the other instances' runners from stepping too. */
+  readonly #instance = randomUUID();
 
-  constructor(env: SimulationEnvironment) {
+  readonly #options: { leaseSeconds: number; onStep?: () => void };
+
+  constructor(env: SimulationEnvironment, options: { leaseSeconds?: number; onStep?: () => void } = {}) {
     this.#env = env;
+    this.#options = { leaseSeconds: options.leaseSeconds ?? LEASE_SECONDS, ...options };
   }
 
   /** At the server's start: a simulation saved as running runs on from its next step. */
@@ -86,7 +95,12 @@ export class SimulationRunner {
         return;
       }
       intervalMs = 1000 / state.settings.rate;
-      await simulationStep(this.#env, state);
+      // With several instances on one database, each resumes a running simulation at start; only
+      // the one holding the lease steps, and another takes over once it stops renewing it.
+      if (await this.#holdsLease()) {
+        await simulationStep(this.#env, state);
+        this.#options.onStep?.();
+      }
       this.#failures = 0;
     } catch (error) {
       this.#failures += 1;
@@ -98,5 +112,19 @@ export class SimulationRunner {
     }
     if (this.#timer === undefined) return;
     this.#schedule(Math.max(0, intervalMs - (Date.now() - began)));
+  }
+
+  /** Takes or renews the runner's lease (`system_settings`), unless another live runner holds it. */
+  async #holdsLease(): Promise<boolean> {
+    const claimed = await sql<{ key: string }>`
+      INSERT INTO system_settings (key, value)
+      VALUES ('sandbox_simulation_runner',
+        jsonb_build_object('instance', ${this.#instance}::text,
+          'until', now() + make_interval(secs => ${this.#options.leaseSeconds})))
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value
+      WHERE system_settings.value->>'instance' = ${this.#instance}::text
+        OR (system_settings.value->>'until')::timestamptz < now()
+      RETURNING key`.execute(this.#env.ctx.db);
+    return claimed.rows.length > 0;
   }
 }
