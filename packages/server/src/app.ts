@@ -28,6 +28,7 @@ import { registerFailureLogging, RequestLogController } from "./http/plugins/req
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
+import { registerWebsite } from "./http/plugins/website.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
 
 export interface AppDeps {
@@ -62,6 +63,8 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** The price snapshots, when the caller builds them (the server warms them up at start). */
   priceSnapshots?: PriceSnapshots;
+  /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
+  website?: { root?: string; imageBaseUrl?: string | undefined };
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -149,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
+  await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
   registerRoutes(app, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,

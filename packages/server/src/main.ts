@@ -57,6 +57,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--rate-limits <list>", "RATE_LIMITS"],
   ["--demo <auto|on|off>", "DEMO"],
   ["--cors-origins <list>", "CORS_ORIGINS"],
+  ["--image-base-url <url>", "IMAGE_BASE_URL"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

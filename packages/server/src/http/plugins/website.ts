@@ -1,0 +1,83 @@
+import fastifyStatic from "@fastify/static";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyReply } from "fastify";
+
+/** Where `npm run build -w @skinmarket/web` writes the website (docs/design.md, "The website"). */
+export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
+
+/**
+ * The website's pages: paths the single-page app draws itself. Each answers the same HTML, so a
+ * deep link or a reload works; none clashes with the API (`/api/*`, `/account/api/*`, `/sandbox/*`,
+ * `/docs*`, `/openapi*`, `/healthz`, `/readyz`, `/metrics`).
+ */
+export const WEBSITE_PAGES = ["/", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
+
+export interface WebsiteOptions {
+  /** The built website (`packages/web/dist` unless told). */
+  root?: string;
+  /** Where item images are read from (`IMAGE_BASE_URL`); none: drawn placeholders. */
+  imageBaseUrl?: string | undefined;
+  /** Whether the sandbox API is on: the developer console is offered only then. */
+  sandbox: boolean;
+}
+
+/** What every page tells the app before its script runs; read by `packages/web/src/config.ts`. */
+export interface WebsiteSettings {
+  imageBaseUrl: string | null;
+  sandbox: boolean;
+}
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>skinmarket: the website is not built</title></head>
+<body><h1>The website is not built</h1>
+<p>This server serves the API; the website's files are missing (<code>packages/web/dist</code>).
+Build them with <code>npm run build -w @skinmarket/web</code> (<code>npm start</code> does it when
+they are missing or older than their sources), then reload.</p>
+<p>The API reference is at <a href="/docs">/docs</a>.</p></body></html>
+`;
+
+/**
+ * Serves the built website on the API's port: its hashed assets under `/assets/` (kept a year,
+ * precompressed copies preferred) and the page HTML at every page path, with the settings the
+ * app needs written into it. Without a build, the pages answer 404 with a page saying how to
+ * build it, and the API works as before.
+ */
+export async function registerWebsite(app: FastifyInstance, options: WebsiteOptions): Promise<void> {
+  const root = options.root ?? WEBSITE_ROOT;
+  const indexPath = join(root, "index.html");
+  const built = existsSync(indexPath);
+  const settings: WebsiteSettings = { imageBaseUrl: options.imageBaseUrl ?? null, sandbox: options.sandbox };
+  // `<` is escaped so that no value can close the script element.
+  const settingsScript = `<script>window.__SKINMARKET__=${JSON.stringify(settings).replaceAll("<", "\\u003c")}</script>`;
+  const page = built
+    ? readFileSync(indexPath, "utf8").replace("<!--skinmarket-settings-->", settingsScript)
+    : NOT_BUILT;
+
+  await app.register(async (website) => {
+    website.addHook("onRoute", (route) => {
+      route.config = { ...route.config, access: "public", envelope: "official" };
+      route.schema = { ...route.schema, hide: true };
+    });
+    const answerPage = (_request: unknown, reply: FastifyReply) =>
+      reply
+        .code(built ? 200 : 404)
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", "no-cache")
+        .header("x-content-type-options", "nosniff")
+        .send(page);
+    for (const path of WEBSITE_PAGES) website.get(path, answerPage);
+    // The same routes whether built or not, so that the app's route list does not depend on it.
+    if (!built || !existsSync(join(root, "assets"))) website.get("/assets/*", answerPage);
+    else {
+      await website.register(fastifyStatic, {
+        root: join(root, "assets"),
+        prefix: "/assets/",
+        preCompressed: true,
+        index: false,
+        immutable: true,
+        maxAge: "365d",
+      });
+    }
+  });
+}
