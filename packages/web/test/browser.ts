@@ -41,6 +41,7 @@ export function launchChromium(): Promise<Browser> {
 
 export interface RunningServer {
   url: string;
+  dataDir: string;
   sandbox: SandboxClient;
   stop(): Promise<void>;
 }
@@ -57,6 +58,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   return {
     url,
+    dataDir,
     sandbox: new SandboxClient({ baseUrl: url, token: ADMIN_TOKEN }),
     stop: async () => {
       await stopProcess(server);

@@ -174,7 +174,7 @@ function Inventory() {
                 <td class="with-image">
                   <ItemImage
                     iconUrl={item.icon_url}
-                    name={item.market_hash_name}
+                    name={name}
                     rarity={goods[String(item.goods_id)]?.tags?.rarity?.internal_name}
                   />
                   <a href={`/goods/${item.goods_id}`}>{name}</a>

@@ -169,7 +169,7 @@ function Catalog(props: { query: URLSearchParams }) {
                 <a href={`/goods/${item.id}`}>
                   <ItemImage
                     iconUrl={item.goods_info.icon_url}
-                    name={item.market_hash_name}
+                    name={goodsName(item)}
                     rarity={item.goods_info.info.tags.rarity?.internal_name}
                   />
                   <span class="name">{goodsName(item)}</span>
@@ -330,7 +330,7 @@ function PopularListings() {
                 <a href={`/goods/${item.goods_id}`}>
                   <ItemImage
                     iconUrl={goods?.icon_url}
-                    name={goods?.market_hash_name ?? ""}
+                    name={goodsName(goods)}
                     rarity={goods?.tags?.rarity?.internal_name}
                   />
                   <span class="name">{goodsName(goods)}</span>

@@ -132,7 +132,7 @@ export function ItemPage(props: { goodsId: number }) {
       <header class="item-head">
         <ItemImage
           iconUrl={info.goods_info.icon_url}
-          name={info.market_hash_name}
+          name={goodsName(info)}
           rarity={tags.rarity?.internal_name}
           size="large"
         />
