@@ -87,4 +87,7 @@ function App() {
 }
 
 void loadUser();
-render(<App />, document.getElementById("app")!);
+// The page's HTML carries a static header, painted before this script runs; it is replaced here.
+const root = document.getElementById("app")!;
+root.textContent = "";
+render(<App />, root);

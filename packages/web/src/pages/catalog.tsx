@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { web } from "../api.ts";
+import { ApiError, web } from "../api.ts";
 import { ItemImage } from "../components/item-image.tsx";
 import { goodsName, money } from "../format.ts";
 import { language, t } from "../i18n.ts";
@@ -71,13 +71,15 @@ function urlOf(values: Record<string, string>): string {
 /** The catalog: every goods, searched, filtered, sorted and paged by the server (signed in). */
 export function CatalogPage(props: { query: URLSearchParams }) {
   const user = useStore(currentUser);
+  const [refused, setRefused] = useState(false);
   useStore(language);
-  if (user === null) return <PopularListings />;
-  if (user === undefined) return <p aria-busy="true">{t("Loading…")}</p>;
-  return <Catalog query={props.query} />;
+  // The catalog is asked for at once, beside the user's own record: a visitor's 401 shows the
+  // popular listings instead, without a round trip spent on finding out who is there first.
+  if (user === null || refused) return <PopularListings />;
+  return <Catalog query={props.query} onRefused={() => setRefused(true)} />;
 }
 
-function Catalog(props: { query: URLSearchParams }) {
+function Catalog(props: { query: URLSearchParams; onRefused: () => void }) {
   const values = readQuery(props.query);
   const [page, setPage] = useState<CatalogPage | null>(null);
   const [error, setError] = useState("");
@@ -90,7 +92,11 @@ function Catalog(props: { query: URLSearchParams }) {
       query: { game: "csgo", page_size: 24, sort_by: "sell_num.desc", ...values },
     })
       .then((answer) => current && setPage(answer))
-      .catch((failure: Error) => current && setError(failure.message));
+      .catch((failure: Error) => {
+        if (!current) return;
+        if (failure instanceof ApiError && failure.status === 401) props.onRefused();
+        else setError(failure.message);
+      });
     return () => {
       current = false;
     };
@@ -160,7 +166,7 @@ function Catalog(props: { query: URLSearchParams }) {
       {error ? <p role="alert">{error}</p> : null}
       {page ? (
         <>
-          <p class="muted" aria-live="polite">
+          <p class="muted count" aria-live="polite">
             {t("{n} goods", { n: page.total_count })}
           </p>
           <ul class="grid" aria-label={t("Goods")}>

@@ -1,5 +1,5 @@
 import fastifyStatic from "@fastify/static";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
 
@@ -50,9 +50,18 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
   const settings: WebsiteSettings = { imageBaseUrl: options.imageBaseUrl ?? null, sandbox: options.sandbox };
   // `<` is escaped so that no value can close the script element.
   const settingsScript = `<script>window.__SKINMARKET__=${JSON.stringify(settings).replaceAll("<", "\\u003c")}</script>`;
-  const page = built
-    ? readFileSync(indexPath, "utf8").replace("<!--skinmarket-settings-->", settingsScript)
-    : NOT_BUILT;
+  // Read again when a new build replaces it (`npm run dev` rebuilds while the server runs): the
+  // page names the hashed assets of its own build.
+  let page = { html: NOT_BUILT, modifiedMs: -1 };
+  const currentPage = (): string => {
+    if (!built) return NOT_BUILT;
+    const modifiedMs = statSync(indexPath, { throwIfNoEntry: false })?.mtimeMs ?? page.modifiedMs;
+    if (modifiedMs !== page.modifiedMs) {
+      const html = readFileSync(indexPath, "utf8").replace("<!--skinmarket-settings-->", settingsScript);
+      page = { html, modifiedMs };
+    }
+    return page.html;
+  };
 
   await app.register(async (website) => {
     website.addHook("onRoute", (route) => {
@@ -65,7 +74,7 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
         .header("content-type", "text/html; charset=utf-8")
         .header("cache-control", "no-cache")
         .header("x-content-type-options", "nosniff")
-        .send(page);
+        .send(currentPage());
     for (const path of WEBSITE_PAGES) website.get(path, answerPage);
     // The same routes whether built or not, so that the app's route list does not depend on it.
     if (!built || !existsSync(join(root, "assets"))) website.get("/assets/*", answerPage);
