@@ -128,7 +128,7 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await row.getByText("¥ 3.50").waitFor();
   });
 
-  test("places a buy order with a float condition, and cancels it", async () => {
+  test("places a buy order with a float condition, cancels it, and takes buy orders offline", async () => {
     await page.goto(`${server.url}/goods/${redlineId}`);
     await page.getByRole("tab", { name: /Buy orders/ }).click();
     const form = page.getByRole("form", { name: "Place a buy order" });
@@ -146,6 +146,10 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await page.getByRole("status").filter({ hasText: "1 done" }).waitFor();
     const { items } = await buyer.market.listBuyOrders({ order_state: "progressing" });
     assert.equal(items.length, 0, "no buy order left open");
+
+    await page.getByRole("button", { name: "Take buy orders offline" }).click();
+    await page.getByRole("button", { name: "Put buy orders online" }).waitFor();
+    assert.equal((await buyer.market.getBuyOrderStatus()).buy_order_status, "offline");
   });
 
   test("switches to Chinese and back, and the choice survives a reload", async () => {

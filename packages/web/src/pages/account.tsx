@@ -549,6 +549,7 @@ function MyBuyOrders() {
       ) : (
         <TokenField />
       )}
+      {token ? <BuyOrderStatus token={token} /> : null}
       {error ? <p role="alert">{error}</p> : null}
       {orders ? (
         <table aria-label={t("Buy orders")}>
@@ -595,6 +596,44 @@ function MyBuyOrders() {
       ) : null}
       <Outcome results={results} error="" />
     </section>
+  );
+}
+
+/** Whether the user's buy orders buy now (online) or wait (offline), through the official operation. */
+function BuyOrderStatus(props: { token: string }) {
+  const [status, setStatus] = useState<{ buy_order_status: string; buy_order_auto_offline: boolean } | null>(
+    null,
+  );
+  const [error, setError] = useState("");
+  const path = "/api/market/developer/buy_order/status";
+  useEffect(() => {
+    official<{ buy_order_status: string; buy_order_auto_offline: boolean }>("GET", path, props.token)
+      .then(setStatus)
+      .catch((failure: Error) => setError(failure.message));
+  }, [props.token]);
+  if (error) return <p role="alert">{error}</p>;
+  if (!status) return null;
+  const online = status.buy_order_status === "online";
+  return (
+    <p class="row">
+      <span>
+        {online
+          ? t("Your buy orders are online: they buy as items are listed.")
+          : t("Your buy orders are offline: they wait.")}
+      </span>
+      <button
+        type="button"
+        onClick={() =>
+          official<{ buy_order_status: string; buy_order_auto_offline: boolean }>("PUT", path, props.token, {
+            body: { buy_order_status: online ? "offline" : "online" },
+          })
+            .then(setStatus)
+            .catch((failure: Error) => setError(failure.message))
+        }
+      >
+        {online ? t("Take buy orders offline") : t("Put buy orders online")}
+      </button>
+    </p>
   );
 }
 
