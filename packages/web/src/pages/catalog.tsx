@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { listCatalogGoods, OperationResponse } from "@skinmarket/contract";
 import { ApiError, web } from "../api.ts";
 import { ItemImage } from "../components/item-image.tsx";
 import { goodsName, money } from "../format.ts";
@@ -8,26 +9,8 @@ import { currentUser } from "../session.ts";
 import { useStore } from "../store.ts";
 import TAGS from "../tags.json";
 
-interface Tag {
-  internal_name: string;
-  localized_name: string;
-}
-interface CatalogItem {
-  id: number;
-  name: string;
-  market_hash_name: string;
-  sell_min_price: string;
-  sell_num: number;
-  buy_max_price: string;
-  transacted_num: number;
-  goods_info: { icon_url: string; info: { tags: Record<string, Tag | undefined> } };
-}
-interface CatalogPage {
-  items: CatalogItem[];
-  page_num: number;
-  total_page: number;
-  total_count: number;
-}
+/** What the catalog route answers, typed by the contract (erased at build: no schema reaches the page). */
+type CatalogPage = OperationResponse<typeof listCatalogGoods>["data"];
 
 const FILTERS = [
   ["category_group", "Type"],
@@ -300,6 +283,11 @@ function SearchBox(props: { initial: string; onSearch: (text: string) => void })
       ) : null}
     </form>
   );
+}
+
+interface Tag {
+  internal_name: string;
+  localized_name: string;
 }
 
 interface PopularAnswer {

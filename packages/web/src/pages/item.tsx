@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import type { getGoodsSellOrders, OperationResponse } from "@skinmarket/contract";
 import { ApiError, web } from "../api.ts";
 import { BuyOrderForm } from "../components/buy-order-form.tsx";
 import { ItemImage } from "../components/item-image.tsx";
@@ -33,39 +34,10 @@ export interface GoodsInfo {
   paintseed_filters: unknown[];
   goods_info: { icon_url: string; info: { tags: Record<string, Tag | undefined> } };
 }
-interface Sticker {
-  market_hash_name: string;
-  slot: number;
-  wear: number;
-}
-export interface Listing {
-  id: string;
-  user_id: string;
-  price: string;
-  mode: number;
-  tradable_cooldown: unknown;
-  asset_info: {
-    paintwear: string;
-    action_link?: string;
-    has_tradable_cooldown: boolean;
-    tradable_unfrozen_time: number | null;
-    info: {
-      fraudwarnings: string | null;
-      paintseed: number | null;
-      stickers: Sticker[];
-      metaphysic?: { data: { name: string }; title: string };
-      phase_data?: { name: string };
-      inspect_info?: { inspect_url: string };
-    };
-  };
-}
-interface ListingPage {
-  items: Listing[];
-  total_count: number;
-  page_num: number;
-  total_page: number;
-  user_infos: Record<string, { nickname: string }>;
-}
+/** The listings page and one listing, typed by the contract (erased at build). */
+type ListingPage = OperationResponse<typeof getGoodsSellOrders>["data"];
+export type Listing = ListingPage["items"][number];
+
 interface BookOrder {
   id: string;
   price: string;
