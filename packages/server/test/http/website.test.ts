@@ -7,7 +7,8 @@ import { gzipSync } from "node:zlib";
 import { WEBSITE_PAGES } from "../../src/http/plugins/website.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
-const PAGE = `<!doctype html><html><head><!--skinmarket-settings--></head><body><div id="app"></div></body></html>`;
+const PAGE = `<!doctype html><html><head><!--skinmarket-settings--><link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head><body><div id="app"></div></body></html>`;
+const STYLE = "main { color: #e8eaed; }";
 const SCRIPT = "console.log('skinmarket');\n";
 
 /** A website build as `npm run build -w @skinmarket/web` writes it, in a folder of its own. */
@@ -16,6 +17,7 @@ async function fakeBuild(): Promise<string> {
   await mkdir(join(root, "assets"));
   await writeFile(join(root, "index.html"), PAGE);
   await writeFile(join(root, "assets", "index-abc.js"), SCRIPT);
+  await writeFile(join(root, "assets", "index-abc.css"), STYLE);
   await writeFile(join(root, "assets", "index-abc.js.gz"), gzipSync(SCRIPT));
   await writeFile(join(root, "secret.txt"), "not an asset");
   return root;
@@ -56,6 +58,12 @@ describe("the website, served on the API's port", () => {
       assert.deepEqual(settingsOf(response.body), { imageBaseUrl: "https://cdn.example/cs2", sandbox: true });
     }
     assert.ok(WEBSITE_PAGES.includes("/goods/*"));
+  });
+
+  test("the build's small style sheet is written into the page: no second request before the first paint", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/" });
+    assert.ok(response.body.includes(`<style>${STYLE}</style>`));
+    assert.ok(!response.body.includes('rel="stylesheet"'));
   });
 
   test("hashed assets are kept a year and sent precompressed to browsers that take it", async () => {
