@@ -31,6 +31,7 @@ import { registerFailureLogging, RequestLogController } from "./http/plugins/req
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
+import { registerWebsite } from "./http/plugins/website.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
 import { SimulationRunner } from "./domain/simulation/simulation-runner.ts";
 import { sandboxHands } from "./platform/sandbox/simulation-hands.ts";
@@ -82,6 +83,8 @@ export interface AppDeps {
    * with the sandbox on (docs/design.md section 11).
    */
   webhookSender?: WebhookSender;
+  /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
+  website?: { root?: string; imageBaseUrl?: string | undefined };
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -176,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
+  await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
   registerRoutes(app, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,

@@ -36,6 +36,8 @@ export interface Config {
   demo: DemoMode;
   /** Webhook receivers on loopback and private addresses are allowed (always in the sandbox). */
   webhookAllowPrivateUrls: boolean;
+  /** Where the website reads item images from (`IMAGE_BASE_URL`); unset: drawn placeholders. */
+  imageBaseUrl: string | undefined;
 }
 
 export const DEMO_MODES = ["auto", "on", "off"] as const;
@@ -92,6 +94,8 @@ export const CONFIG_VARIABLES = {
   RATE_LIMITS:
     "per-operation rates replacing the reference's, e.g. listPurchaseOrders=50/s,getBalance=600/m (default none)",
   DEMO: "auto|on|off: build the demo market at start; auto: on the first start of a new embedded database with the sandbox on; on: whenever the market has no users (default auto)",
+  IMAGE_BASE_URL:
+    "http(s) URL the website reads item images from, the catalog's icon path appended (default none: drawn placeholders)",
   SECRET_KEY:
     "64 hex characters: the key that seals stored platform cookies and webhook secrets (default: generated into DATA_DIR/secret-key)",
   WEBHOOK_ALLOW_PRIVATE_URLS:
@@ -161,6 +165,7 @@ export function loadConfig(
     rateOverrides: rateOverrides(source),
     demo: demoMode(source),
     webhookAllowPrivateUrls: trueFalse(source, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    imageBaseUrl: imageBaseUrl(source),
   };
 }
 
@@ -194,6 +199,24 @@ function corsOrigins(source: ConfigSource): string[] {
       );
   }
   return origins.map((origin) => origin.replace(/\/$/, ""));
+}
+
+/** An http(s) URL without a query or fragment, kept without its trailing slash. */
+function imageBaseUrl(source: ConfigSource): string | undefined {
+  const text = optional(source, "IMAGE_BASE_URL");
+  if (text === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search !== "" || parsed.hash !== "")
+    throw new ConfigError(
+      "IMAGE_BASE_URL",
+      `"${text}" is not an http(s) URL without a query, e.g. https://cdn.example`,
+    );
+  return text.replace(/\/+$/, "");
 }
 
 function demoMode(source: ConfigSource): DemoMode {

@@ -61,6 +61,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--demo <auto|on|off>", "DEMO"],
   ["--cors-origins <list>", "CORS_ORIGINS"],
   ["--webhook-allow-private-urls <true|false>", "WEBHOOK_ALLOW_PRIVATE_URLS"],
+  ["--image-base-url <url>", "IMAGE_BASE_URL"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

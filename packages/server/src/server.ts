@@ -203,6 +203,7 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
+      website: { imageBaseUrl: config.imageBaseUrl },
       logger: log,
       marketChanges,
       tokenCache,

@@ -292,6 +292,15 @@ const PUBLIC_ROUTES = [
   "GET /api/market/goods/price_history/buff/v2",
   "POST /account/api/login",
   "POST /account/api/logout",
+  // The website's pages and assets (http/plugins/website.ts).
+  "GET /",
+  "GET /goods/*",
+  "GET /signin",
+  "GET /me",
+  "GET /me/*",
+  "GET /console",
+  "GET /console/*",
+  "GET /assets/*",
 ];
 
 describe("every route of the built app", () => {

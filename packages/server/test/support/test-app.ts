@@ -84,6 +84,8 @@ export async function createTestApp(
     secureCookies?: boolean;
     catalog?: boolean;
     corsOrigins?: string[];
+    /** The website's build and image base (default: `packages/web/dist`, no image base). */
+    website?: { root?: string; imageBaseUrl?: string };
     /** The reference's limits (off unless asked: most suites send more than they allow). */
     limits?: { store: LimiterStore; settings?: Partial<LimitSettings> };
     /**
@@ -109,6 +111,7 @@ export async function createTestApp(
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.website ? { website: options.website } : {}),
     ...(options.limits
       ? {
           limits: {

@@ -35,6 +35,14 @@ describe("configuration", () => {
     assert.deepEqual(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins, ["*"]);
   });
 
+  test("the website draws placeholders unless IMAGE_BASE_URL names an http(s) base", () => {
+    assert.equal(loadConfig({}).imageBaseUrl, undefined);
+    assert.equal(
+      loadConfig({ IMAGE_BASE_URL: "https://cdn.example/cs2/" }).imageBaseUrl,
+      "https://cdn.example/cs2",
+    );
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -58,6 +66,9 @@ describe("configuration", () => {
       [{ CORS_ORIGINS: "localhost:5173" }, "CORS_ORIGINS"],
       [{ CORS_ORIGINS: "https://dash.example/app" }, "CORS_ORIGINS"],
       [{ CORS_ORIGINS: "*, https://dash.example" }, "CORS_ORIGINS"],
+      [{ IMAGE_BASE_URL: "cdn.example" }, "IMAGE_BASE_URL"],
+      [{ IMAGE_BASE_URL: "ftp://cdn.example" }, "IMAGE_BASE_URL"],
+      [{ IMAGE_BASE_URL: "https://cdn.example/?size=2" }, "IMAGE_BASE_URL"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(
