@@ -185,6 +185,7 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
+      stream: { maxBufferBytes: config.streamMaxBufferBytes },
       logger: log,
       marketChanges,
       tokenCache,
