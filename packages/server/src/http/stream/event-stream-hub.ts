@@ -32,7 +32,7 @@ const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
 const SHUTDOWN_GRACE_MS = 2_000;
 
 /** A frame per event and channel, serialized once for every connection it goes to. */
-type FrameOf = (event: StoredEvent, channel: StreamChannel) => string;
+type FrameOf = (event: StoredEvent, channel: StreamChannel) => string | Buffer;
 
 /**
  * Every stream of this instance (docs/design.md section 14): one listener on the event log, and
@@ -116,12 +116,13 @@ export class EventStreamHub {
     if (this.#connections.size === 0) return;
     for (const event of events) {
       let wire: string | undefined;
-      const frames = new Map<StreamChannel, string>();
+      // Encoded once: `ws` would encode a string again for every connection it is sent to.
+      const frames = new Map<StreamChannel, Buffer>();
       const frameOf: FrameOf = (stored, channel) => {
         let frame = frames.get(channel);
         if (frame === undefined) {
           wire ??= JSON.stringify(toWireEvent(stored));
-          frame = `{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`;
+          frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
           frames.set(channel, frame);
         }
         return frame;
@@ -354,9 +355,10 @@ export class StreamConnection {
     this.#sendFrame(JSON.stringify(message));
   }
 
-  #sendFrame(frame: string): void {
+  #sendFrame(frame: string | Buffer): void {
     if (this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
-    this.#socket.send(frame);
+    // A text frame either way: the buffers hold JSON's UTF-8.
+    this.#socket.send(frame, { binary: false });
     const buffered = this.#socket.bufferedAmount;
     this.#hub.noteBuffered(buffered);
     if (buffered > this.#hub.settings.maxBufferBytes) this.#drop();
