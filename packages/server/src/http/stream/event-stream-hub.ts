@@ -28,6 +28,8 @@ const MAX_HELD_DURING_REPLAY = 50_000;
 const DROP_GRACE_MS = 10_000;
 /** How long a replay waits for a client to read what it was sent before dropping it. */
 const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
+/** The longest stretch of the event loop the fan-out takes before letting other work run. */
+const FAN_OUT_SLICE_MS = 5;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -49,6 +51,9 @@ export class EventStreamHub {
   readonly #everyPublic = new Set<StreamConnection>();
   readonly #stopListening: () => void;
   readonly #heartbeat: NodeJS.Timeout;
+  /** Events told by the log and not yet offered to the connections, oldest first. */
+  #pending: StoredEvent[] = [];
+  #draining = false;
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
   /** The most bytes any connection had waiting right after a send (bounded by the drop). */
@@ -57,7 +62,10 @@ export class EventStreamHub {
   constructor(eventLog: EventLog, settings: StreamSettings) {
     this.#eventLog = eventLog;
     this.settings = settings;
-    this.#stopListening = eventLog.onEvents((events) => this.#deliver(events));
+    this.#stopListening = eventLog.onEvents((events) => {
+      this.#pending.push(...events);
+      if (!this.#draining) this.#drain();
+    });
     this.#heartbeat = setInterval(() => {
       for (const connection of this.#connections) connection.beat();
     }, settings.heartbeatMs);
@@ -112,32 +120,61 @@ export class EventStreamHub {
       if (connections.delete(connection) && connections.size === 0) this.#byGoods.delete(goodsId);
   }
 
-  #deliver(events: readonly StoredEvent[]): void {
+  /**
+   * The highest id offered to every connection concerned: a connection starts there, and a replay
+   * reads the log up to it (what is above is still to be offered, live).
+   */
+  get lastOffered(): number {
+    // Told and not pending (the pending are the newest told): offered, or older than the log's
+    // start here, which nobody was offered and a replay reads.
+    return this.#pending.length > 0 ? this.#pending[0]!.event_id - 1 : this.#eventLog.lastTold;
+  }
+
+  /**
+   * Offers the pending events in slices of a few milliseconds, the event loop free between them
+   * (for the next round's answers and the sockets): a batch of hundreds of events to a thousand
+   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice.
+   */
+  #drain(): void {
+    this.#draining = true;
+    const started = performance.now();
+    let offered = 0;
+    while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
+      this.#deliver(this.#pending[offered]!);
+      offered++;
+    }
+    this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
+    if (this.#pending.length === 0) {
+      this.#draining = false;
+      return;
+    }
+    setImmediate(() => this.#drain());
+  }
+
+  #deliver(event: StoredEvent): void {
     if (this.#connections.size === 0) return;
-    for (const event of events) {
-      let wire: string | undefined;
-      // Encoded once: `ws` would encode a string again for every connection it is sent to.
-      const frames = new Map<StreamChannel, Buffer>();
-      const frameOf: FrameOf = (stored, channel) => {
-        let frame = frames.get(channel);
-        if (frame === undefined) {
-          wire ??= JSON.stringify(toWireEvent(stored));
-          frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
-          frames.set(channel, frame);
-        }
-        return frame;
-      };
-      if (event.user_id !== null) {
-        const owners = this.#byUser.get(event.user_id);
-        if (owners) for (const connection of owners) connection.offer(event, frameOf);
-        continue;
+    let wire: string | undefined;
+    // Encoded once: `ws` would encode a string again for every connection it is sent to.
+    const frames = new Map<StreamChannel, Buffer>();
+    const frameOf: FrameOf = (stored, channel) => {
+      let frame = frames.get(channel);
+      if (frame === undefined) {
+        wire ??= JSON.stringify(toWireEvent(stored));
+        frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        frames.set(channel, frame);
       }
-      // A connection in both sets is offered the event twice and takes it once (its watermark).
-      for (const connection of this.#everyPublic) connection.offer(event, frameOf);
-      if (event.goods_id !== null) {
-        const watchers = this.#byGoods.get(event.goods_id);
-        if (watchers) for (const connection of watchers) connection.offer(event, frameOf);
-      }
+      return frame;
+    };
+    if (event.user_id !== null) {
+      const owners = this.#byUser.get(event.user_id);
+      if (owners) for (const connection of owners) connection.offer(event, frameOf);
+      return;
+    }
+    // A connection in both sets is offered the event twice and takes it once (its watermark).
+    for (const connection of this.#everyPublic) connection.offer(event, frameOf);
+    if (event.goods_id !== null) {
+      const watchers = this.#byGoods.get(event.goods_id);
+      if (watchers) for (const connection of watchers) connection.offer(event, frameOf);
     }
   }
 
@@ -149,6 +186,7 @@ export class EventStreamHub {
   async close(): Promise<void> {
     this.#stopListening();
     clearInterval(this.#heartbeat);
+    this.#pending = [];
     const closing = [...this.#connections].map((connection) => connection.shutDown());
     await Promise.all(closing);
   }
@@ -198,7 +236,7 @@ export class StreamConnection {
     this.#ctx = options.ctx;
     this.userId = options.userId;
     this.#credential = options.credential;
-    this.#watermark = hub.eventLog.lastTold;
+    this.#watermark = hub.lastOffered;
   }
 
   start(): void {
@@ -225,7 +263,7 @@ export class StreamConnection {
     this.#send({
       type: "welcome",
       user_id: String(this.userId),
-      last_event_id: String(this.#hub.eventLog.lastTold),
+      last_event_id: String(this.#hub.lastOffered),
       heartbeat_ms: this.#hub.settings.heartbeatMs,
     });
   }
@@ -290,7 +328,7 @@ export class StreamConnection {
     this.#held = [];
     // Everything committed before now is told first, so that the log holds all below `upTo`.
     await this.#hub.eventLog.catchUp();
-    const upTo = this.#hub.eventLog.lastTold;
+    const upTo = this.#hub.lastOffered;
     const events = replayEvents(this.#ctx, {
       userId: this.userId,
       subscriptions: added,
@@ -393,7 +431,7 @@ export class StreamConnection {
     }
     this.#missedPongs++;
     this.#socket.ping();
-    this.#send({ type: "heartbeat", last_event_id: String(this.#hub.eventLog.lastTold) });
+    this.#send({ type: "heartbeat", last_event_id: String(this.#hub.lastOffered) });
     if (this.#checking) return;
     this.#checking = true;
     credentialHolds(this.#ctx, this.#credential, this.userId)
