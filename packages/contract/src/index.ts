@@ -26,3 +26,4 @@ export * from "./operations/web-selling.ts";
 export * from "./operations/web-buying.ts";
 export * from "./operations/web-market.ts";
 export { OPERATIONS } from "./operations/all.ts";
+export * from "./event-stream.ts";

@@ -30,6 +30,13 @@ import { registerCors } from "./http/plugins/cors.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
+import websocket from "@fastify/websocket";
+import { registerEventStream } from "./http/routes/developer/event-stream.ts";
+import {
+  DEFAULT_STREAM_SETTINGS,
+  EventStreamHub,
+  type StreamSettings,
+} from "./http/stream/event-stream-hub.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
 import { registerWebsite } from "./http/plugins/website.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
@@ -85,7 +92,12 @@ export interface AppDeps {
   webhookSender?: WebhookSender;
   /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
   website?: { root?: string; imageBaseUrl?: string | undefined };
+  /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
+  stream?: Partial<StreamSettings>;
 }
+
+/** The largest frame a stream client may send: a subscription to 100 channels fits many times over. */
+const STREAM_MAX_MESSAGE_BYTES = 64 * 1024;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -141,6 +153,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFailureLogging(app);
+  // Before the auth plugin: its hooks mark an upgrade request first, so that a refused upgrade's
+  // socket is closed after the refusal is written. The server's close() closes the streams (1001)
+  // before it stops listening.
+  const streams: { hub?: EventStreamHub } = {};
+  await app.register(websocket, {
+    options: { maxPayload: STREAM_MAX_MESSAGE_BYTES },
+    preClose: async () => {
+      await streams.hub?.close();
+      app.websocketServer.close();
+    },
+  });
   await registerCors(app, deps.corsOrigins ?? []);
 
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
@@ -170,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
     secureCookies: deps.secureCookies ?? false,
+    sessionOrigins: (deps.corsOrigins ?? []).filter((origin) => origin !== "*"),
     ...(deps.limits ? { refusedCredentials: new RefusedCredentialLimit(deps.limits.store) } : {}),
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
@@ -180,6 +204,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
   await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
+  // The event stream: one hub listens to the log for every connection of this instance.
+  const hub = new EventStreamHub(eventLog, { ...DEFAULT_STREAM_SETTINGS, ...deps.stream });
+  streams.hub = hub;
+  app.decorate("eventStreams", hub);
+  metrics.gauge("skinmarket_event_streams", "Open event streams (WebSocket connections)", () => hub.size);
+  registerEventStream(app, hub);
   registerRoutes(app, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,

@@ -20,6 +20,8 @@ export interface Config {
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   snapshotIntervalMs: number;
+  /** Bytes a stream may have waiting to be sent before it is dropped as a slow consumer. */
+  streamMaxBufferBytes: number;
   secureCookies: boolean;
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
@@ -80,6 +82,8 @@ export const CONFIG_VARIABLES = {
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
+  STREAM_MAX_BUFFER_BYTES:
+    "bytes an event stream may have waiting to be sent before it is dropped as a slow consumer (default 1048576)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
@@ -153,6 +157,13 @@ export function loadConfig(
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
+    streamMaxBufferBytes: integer(
+      source,
+      "STREAM_MAX_BUFFER_BYTES",
+      1024 * 1024,
+      16 * 1024,
+      1024 * 1024 * 1024,
+    ),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),

@@ -48,6 +48,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],
+  ["--stream-max-buffer-bytes <bytes>", "STREAM_MAX_BUFFER_BYTES"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],

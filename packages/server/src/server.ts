@@ -204,6 +204,7 @@ export async function startServer(
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
       website: { imageBaseUrl: config.imageBaseUrl },
+      stream: { maxBufferBytes: config.streamMaxBufferBytes },
       logger: log,
       marketChanges,
       tokenCache,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
+import { StreamClient } from "../support/stream-client.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -170,6 +171,49 @@ describeOrSkip(
       t.diagnostic(
         `last request accepted by the other instance was sent ${Math.round(Math.max(...accepted) - revokedAt)} ms after the revocation's answer (${sent.length} requests)`,
       );
+    });
+
+    test("the event stream: events made through one instance reach the other's subscribers, once each", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const onB = await StreamClient.withToken(b.url, seller.token);
+      const granted = (
+        await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+          market_hash_name: STICKER,
+          count: 1,
+        })
+      ).body as { assets: Array<{ assetid: string; goods_id: number }> };
+      const goodsId = granted.assets[0]!.goods_id;
+      const subscribed = await onB.subscribe({ channels: ["account", `book:${goodsId}`] });
+      assert.equal(subscribed.type, "subscribed");
+      await call(a, ADMIN, "POST", `/sandbox/users/${seller.user_id}/funds`, {
+        account: "balance",
+        amount: "3",
+      });
+      const listed = await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid: granted.assets[0]!.assetid, price: 9 }],
+      });
+      assert.equal(listed.status, 200);
+      const funded = await onB.next((message) => message.event?.type === "balance.changed");
+      assert.equal(funded.channel, "account");
+      assert.equal(funded.event!.data.market_balance, "3.00");
+      const created = await onB.next((message) => message.event?.type === "listing.created");
+      assert.equal(created.channel, "account");
+      const added = await onB.next((message) => message.event?.type === "market.listing_added");
+      assert.equal(added.channel, `book:${goodsId}`);
+      // What B sent is what the log holds for the account, polled through A: no gap, no duplicate.
+      const polled = (await call(a, seller.token, "GET", "/api/market/developer/events?limit=1000")).body as {
+        items: Array<{ id: string }>;
+      };
+      const lastAccountId = polled.items.at(-1)!.id;
+      const streamed = (await onB.eventsUpTo(Number(lastAccountId)))
+        .filter((message) => message.channel === "account")
+        .map((message) => message.event!.id);
+      const since = polled.items.map((item) => item.id).filter((id) => Number(id) > Number(subscribed.after));
+      assert.deepEqual(streamed, since);
+      assert.ok(streamed.length >= 2);
+      await onB.close();
     });
 
     test("concurrent purchases through both instances sell each listing exactly once", async () => {

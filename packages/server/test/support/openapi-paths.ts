@@ -61,6 +61,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/developer/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The event stream: the account's and the market's events as they happen, over a WebSocket
+     * @description A WebSocket (docs/design.md section 14): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.
+     *
+     *     The client sends JSON text frames: `{"op":"subscribe","channels":["account","market","prices","prices:<goods_id>","book:<goods_id>"],"after":"<event id>","types":["trade.*"]}` (`after` replays from the log first: no gap, no duplicate), `{"op":"unsubscribe","channels":[...]}`, `{"op":"ping"}`.
+     *
+     *     The server sends `welcome`, `subscribed`, `{"type":"event","channel":...,"event":{...}}` (the events of `GET /api/market/developer/events`), `heartbeat` every `heartbeat_ms`, `pong`, `error` (the field named; the stream stays), and `dropped` before closing a client that reads too slowly (4008).
+     *
+     *     Close codes: 1000 normal, 1001 server shutting down, 4001 credentials revoked or expired, 4008 slow consumer. A refused upgrade answers HTTP 401 or 403 with the usual error body.
+     */
+    get: operations["openEventStream"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/developer/balance": {
     parameters: {
       query?: never;
@@ -3623,6 +3649,35 @@ export interface operations {
               | "Internal Error";
             msg: string;
           };
+        };
+      };
+    };
+  };
+  openEventStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switching Protocols: the WebSocket is open; the server sends `welcome` first */
+      101: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
         };
       };
     };
