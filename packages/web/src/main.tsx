@@ -6,7 +6,7 @@ import { language, setLanguage, t } from "./i18n.ts";
 import { AccountPage } from "./pages/account.tsx";
 import { CatalogPage } from "./pages/catalog.tsx";
 import { ConsolePage } from "./pages/console.tsx";
-import { startLiveUpdates, stopLiveUpdates } from "./live.ts";
+import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
 import { ItemPage } from "./pages/item.tsx";
 import { SignInPage } from "./pages/signin.tsx";
 import { navigate, useLocation } from "./router.ts";

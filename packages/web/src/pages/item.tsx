@@ -7,7 +7,8 @@ import { PriceChart } from "../components/price-chart.tsx";
 import { WearBar } from "../components/wear-bar.tsx";
 import { dateTime, goodsName, money, tagName } from "../format.ts";
 import { language, t } from "../i18n.ts";
-import { onLiveEvent, watchGoods } from "../live.ts";
+import { watchGoods } from "../live-stream.ts";
+import { onLiveEvent } from "../live.ts";
 import { currentUser } from "../session.ts";
 import { useStore } from "../store.ts";
 
