@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
 import {
   ADMIN_TOKEN,
@@ -162,6 +162,49 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await seller.market.listItems([{ assetid: another!.assetid, price: "14.50" }]);
     await page.getByRole("button", { name: "Buy for ¥ 14.50" }).waitFor();
     assert.equal(loads(), 0, "the item page was not reloaded");
+    await page.getByRole("link", { name: "My account" }).click();
+  });
+
+  test("a stream that drops is opened again and resumes: a listing made meanwhile still appears", async () => {
+    // The page's streams go through the test: the first is cut once subscribed; the next is held
+    // until the listing exists, so only the resume can bring it.
+    const streams: WebSocketRoute[] = [];
+    let listed!: () => void;
+    const listingMade = new Promise<void>((resolve) => (listed = resolve));
+    let bookSubscribed!: () => void;
+    const firstSubscribed = new Promise<void>((resolve) => (bookSubscribed = resolve));
+    await page.routeWebSocket(/\/api\/market\/developer\/stream$/, async (stream) => {
+      streams.push(stream);
+      const first = streams.length === 1;
+      if (!first) await listingMade;
+      const upstream = stream.connectToServer();
+      stream.onMessage((message) => upstream.send(message));
+      upstream.onMessage((message) => {
+        stream.send(message);
+        if (
+          first &&
+          String(message).includes(`"subscribed"`) &&
+          String(message).includes(`book:${redlineId}`)
+        )
+          bookSubscribed();
+      });
+    });
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await firstSubscribed;
+    const loads = countLoads(page);
+
+    await streams[0]!.close({ code: 4000, reason: "cut by the test" });
+    const [another] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: another!.assetid, price: "16.25" }]);
+    listed();
+
+    await page.getByRole("button", { name: "Buy for ¥ 16.25" }).waitFor();
+    assert.equal(streams.length, 2, "the stream was opened once more");
+    assert.equal(loads(), 0, "the item page was not reloaded");
+    await page.unrouteAll();
     await page.getByRole("link", { name: "My account" }).click();
   });
 
