@@ -1,8 +1,9 @@
+import type { MarketplaceEvent } from "@skinmarket/contract";
+
 /**
- * The seam for live updates. Pages say what they show with `onMarketChange`, and refresh when told;
- * today nothing tells them (they refresh on their own actions and on reload). The event stream,
- * built separately, plugs in here: its subscription calls `announce` with each event's kind and
- * goods, and every page subscribed to that kind refreshes without a reload.
+ * Live updates (docs/design.md section 16). Pages say what they show with `onLiveEvent` and
+ * refresh when told; the event stream (`live-stream.ts`) maps each event it receives with
+ * `liveEventOf` and `announce`s it.
  */
 
 export type LiveEvent =
@@ -20,7 +21,21 @@ export function onLiveEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Called by the stream subscription (to come) for each event it receives. */
+/** Tells every subscribed page; the stream calls it for each event it receives. */
 export function announce(event: LiveEvent): void {
   for (const listener of listeners) listener(event);
+}
+
+/** What an event changes, as the pages know it; `undefined` for what no page shows. */
+export function liveEventOf(event: MarketplaceEvent): LiveEvent | undefined {
+  const goodsId = event.goods_id ?? undefined;
+  if (event.type.startsWith("listing.") || event.type.startsWith("market.listing_"))
+    return { kind: "listing", goodsId };
+  if (event.type === "market.price_changed") return { kind: "listing", goodsId };
+  if (event.type === "buy_order.filled") return { kind: "fill", goodsId };
+  if (event.type.startsWith("trade.")) {
+    const id = (event.data as { id?: unknown } | null)?.id;
+    return { kind: "trade", billOrderId: typeof id === "string" ? id : undefined };
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import { language, setLanguage, t } from "./i18n.ts";
 import { AccountPage } from "./pages/account.tsx";
 import { CatalogPage } from "./pages/catalog.tsx";
 import { ConsolePage } from "./pages/console.tsx";
+import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
 import { ItemPage } from "./pages/item.tsx";
 import { SignInPage } from "./pages/signin.tsx";
 import { navigate, useLocation } from "./router.ts";
@@ -86,6 +87,15 @@ function App() {
   );
 }
 
+// The event stream is open while a session is signed in (reopened for another user).
+let liveFor: string | undefined;
+currentUser.subscribe(() => {
+  const userId = currentUser.value?.user_id;
+  if (userId === liveFor) return;
+  stopLiveUpdates();
+  liveFor = userId;
+  if (userId) startLiveUpdates();
+});
 void loadUser();
 // The page's HTML carries a static header, painted before this script runs; it is replaced here.
 const root = document.getElementById("app")!;

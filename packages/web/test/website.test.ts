@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
 import {
   ADMIN_TOKEN,
@@ -44,7 +44,41 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     page = await (
       await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })
     ).newPage();
+    // What the page's event stream is subscribed to, from the server's answers.
+    page.on("websocket", (socket) => {
+      subscribed.clear();
+      socket.on("framereceived", ({ payload }) => {
+        const frame = JSON.parse(String(payload)) as { type: string; channels?: string[] };
+        for (const channel of frame.channels ?? []) {
+          if (frame.type === "subscribed") subscribed.add(channel);
+          if (frame.type === "unsubscribed") subscribed.delete(channel);
+        }
+        for (const waiter of [...waiters]) waiter();
+      });
+    });
   });
+
+  const subscribed = new Set<string>();
+  const waiters = new Set<() => void>();
+  /** Resolves once the page's stream is subscribed to `channel`. */
+  function streamSubscribed(channel: string): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!subscribed.has(channel)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+
+  /** Counts the page's loads from now on (a reload or a navigation outside the app). */
+  function countLoads(target: Page): () => number {
+    let loads = 0;
+    target.on("load", () => (loads += 1));
+    return () => loads;
+  }
 
   after(async () => {
     await browser?.close();
@@ -87,34 +121,91 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await dialog.getByRole("button", { name: "Close" }).click();
   });
 
-  test("the purchase waits for the seller's offer, which the console accepts; then it is complete", async () => {
+  test("the purchase waits for the seller's offer, which the console accepts; the page shows it complete without a reload", async () => {
     await page.getByRole("link", { name: "My account" }).click();
     await page.getByRole("link", { name: "Purchases" }).click();
     const row = page.getByRole("row").filter({ hasText: REDLINE });
     await row.getByText("Waiting for the seller's offer").waitFor();
+    await streamSubscribed("account");
+    const loads = countLoads(page);
 
     const [sale] = (await seller.market.sellOrderHistory({ state: "SELLER_TO_SEND_OFFER" })).items;
     assert.ok(sale, "the seller has a sale to deliver");
     await seller.market.sendOffer(sale.id);
+    await row.getByText("Offer sent", { exact: true }).waitFor();
 
-    await page.getByRole("link", { name: "Console" }).click();
-    await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
-    await page.getByRole("button", { name: "Open the console" }).click();
-    const offers = page.getByRole("region", { name: "Trade offers" });
+    // The console in another tab of the same browser; the account page stays as it is.
+    const consolePage = await page.context().newPage();
+    await consolePage.goto(server.url + "/console");
+    await consolePage.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
+    await consolePage.getByRole("button", { name: "Open the console" }).click();
+    const offers = consolePage.getByRole("region", { name: "Trade offers" });
     await offers.getByRole("button", { name: /^Accept offer / }).click();
     await offers.getByRole("status").filter({ hasText: "accepted" }).waitFor();
-    const clock = page.getByRole("region", { name: "Clock and jobs" });
+    const clock = consolePage.getByRole("region", { name: "Clock and jobs" });
     await clock.getByRole("button", { name: "Run due jobs" }).click();
     await clock.getByRole("status").waitFor();
+    await consolePage.close();
 
+    await row.getByText("Completed", { exact: true }).first().waitFor();
+    assert.equal(loads(), 0, "the account page was not reloaded");
+  });
+
+  test("a listing another user makes through the API appears on the item page without a reload", async () => {
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await streamSubscribed(`book:${redlineId}`);
+    const loads = countLoads(page);
+    const [another] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: another!.assetid, price: "14.50" }]);
+    await page.getByRole("button", { name: "Buy for ¥ 14.50" }).waitFor();
+    assert.equal(loads(), 0, "the item page was not reloaded");
     await page.getByRole("link", { name: "My account" }).click();
-    await page.getByRole("link", { name: "Purchases" }).click();
-    await page
-      .getByRole("row")
-      .filter({ hasText: REDLINE })
-      .getByText("Completed", { exact: true })
-      .first()
-      .waitFor();
+  });
+
+  test("a stream that drops is opened again and resumes: a listing made meanwhile still appears", async () => {
+    // The page's streams go through the test: the first is cut once subscribed; the next is held
+    // until the listing exists, so only the resume can bring it.
+    const streams: WebSocketRoute[] = [];
+    let listed!: () => void;
+    const listingMade = new Promise<void>((resolve) => (listed = resolve));
+    let bookSubscribed!: () => void;
+    const firstSubscribed = new Promise<void>((resolve) => (bookSubscribed = resolve));
+    await page.routeWebSocket(/\/api\/market\/developer\/stream$/, async (stream) => {
+      streams.push(stream);
+      const first = streams.length === 1;
+      if (!first) await listingMade;
+      const upstream = stream.connectToServer();
+      stream.onMessage((message) => upstream.send(message));
+      upstream.onMessage((message) => {
+        stream.send(message);
+        if (
+          first &&
+          String(message).includes(`"subscribed"`) &&
+          String(message).includes(`book:${redlineId}`)
+        )
+          bookSubscribed();
+      });
+    });
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await firstSubscribed;
+    const loads = countLoads(page);
+
+    await streams[0]!.close({ code: 4000, reason: "cut by the test" });
+    const [another] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: another!.assetid, price: "16.25" }]);
+    listed();
+
+    await page.getByRole("button", { name: "Buy for ¥ 16.25" }).waitFor();
+    assert.equal(streams.length, 2, "the stream was opened once more");
+    assert.equal(loads(), 0, "the item page was not reloaded");
+    await page.unrouteAll();
+    await page.getByRole("link", { name: "My account" }).click();
   });
 
   test("lists an item of the inventory, showing the current lowest price", async () => {

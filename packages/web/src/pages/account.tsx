@@ -381,10 +381,11 @@ function Trades(props: { kind: "purchases" | "sales" }) {
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
 
+  // Another list is blanked while it loads; a live refresh of the same list is not.
+  useEffect(() => setTrades(null), [props.kind]);
   useEffect(() => {
     const path =
       props.kind === "purchases" ? "/api/market/buy_order/history" : "/api/market/sell_order/history";
-    setTrades(null);
     web<{ items: BillOrder[]; goods_infos: GoodsInfos }>("GET", path, {
       query: { game: "csgo", page_size: 50 },
     })

@@ -7,6 +7,7 @@ import { PriceChart } from "../components/price-chart.tsx";
 import { WearBar } from "../components/wear-bar.tsx";
 import { dateTime, goodsName, money, tagName } from "../format.ts";
 import { language, t } from "../i18n.ts";
+import { watchGoods } from "../live-stream.ts";
 import { onLiveEvent } from "../live.ts";
 import { currentUser } from "../session.ts";
 import { useStore } from "../store.ts";
@@ -69,6 +70,7 @@ export function ItemPage(props: { goodsId: number }) {
       .catch((failure: Error) => setError(failure.message));
   }, [props.goodsId, version, user]);
 
+  useEffect(() => watchGoods(props.goodsId), [props.goodsId]);
   useEffect(
     () =>
       onLiveEvent((event) => {
