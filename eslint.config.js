@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", "packages/server/catalog/", "coverage/"] },
+  { ignores: ["node_modules/", "data/", "packages/server/catalog/", "coverage/", "packages/web/dist/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -21,16 +21,28 @@ import {
   listItems,
   repriceItems,
   getBalance,
+  listEvents,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rollWebhookSecret,
+  updateWebhookEndpoint,
   getBuyOrderStatus,
   getPlatformInventory,
   setBuyOrderStatus,
   setupPlatformAccount,
   uploadPlatformCookies,
   type ListItemsAnswer,
+  type MarketplaceEvent,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
+import { streamEvents, type EventsOptions } from "./event-stream.ts";
+import { pollEventsWith, type PollEventsOptions } from "./poll-events.ts";
 import { LimitTracker, type RateLimitState } from "./rate-limits.ts";
 import { callOperation, type TransportOptions } from "./transport.ts";
 
@@ -66,6 +78,109 @@ export class MarketClient {
 
   async getBalance(): Promise<OperationResponse<typeof getBalance>> {
     return (await callOperation(this.#options, getBalance)).body;
+  }
+
+  /**
+   * A page of the caller's account events after `after` (an event id), oldest first; `types` as
+   * `["trade.*", "balance.changed"]`. Read on from the last id while `has_more`.
+   */
+  async listEvents(
+    query: { after?: string; types?: readonly string[]; limit?: number } = {},
+  ): Promise<OperationResponse<typeof listEvents>> {
+    const full = {
+      ...(query.after !== undefined ? { after: query.after } : {}),
+      ...(query.types?.length ? { types: query.types.join(",") } : {}),
+      limit: query.limit ?? 100,
+    } as OperationQuery<typeof listEvents>;
+    return (await callOperation(this.#options, listEvents, { query: full })).body;
+  }
+
+  /**
+   * Registers a webhook endpoint for the caller's account events; the answer's `secret` (shown
+   * only here) verifies each delivery's `Skinmarket-Signature`.
+   */
+  async createWebhookEndpoint(
+    body: OperationBody<typeof createWebhookEndpoint>,
+  ): Promise<OperationResponse<typeof createWebhookEndpoint>> {
+    return (await callOperation(this.#options, createWebhookEndpoint, { body })).body;
+  }
+
+  async listWebhookEndpoints(): Promise<OperationResponse<typeof listWebhookEndpoints>> {
+    return (await callOperation(this.#options, listWebhookEndpoints)).body;
+  }
+
+  async getWebhookEndpoint(endpointId: string): Promise<OperationResponse<typeof getWebhookEndpoint>> {
+    return (await callOperation(this.#options, getWebhookEndpoint, { params: { endpoint_id: endpointId } }))
+      .body;
+  }
+
+  /** Changes an endpoint's `url`, `types`, `description`, or turns it off and on (`enabled`). */
+  async updateWebhookEndpoint(
+    endpointId: string,
+    body: OperationBody<typeof updateWebhookEndpoint>,
+  ): Promise<OperationResponse<typeof updateWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, updateWebhookEndpoint, { params: { endpoint_id: endpointId }, body })
+    ).body;
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<OperationResponse<typeof deleteWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, deleteWebhookEndpoint, { params: { endpoint_id: endpointId } })
+    ).body;
+  }
+
+  /** A new signing secret, answered once; the old one stops signing at once. */
+  async rollWebhookSecret(endpointId: string): Promise<OperationResponse<typeof rollWebhookSecret>> {
+    return (await callOperation(this.#options, rollWebhookSecret, { params: { endpoint_id: endpointId } }))
+      .body;
+  }
+
+  /** A page of an endpoint's deliveries, newest first; `state` keeps one state. */
+  async listWebhookDeliveries(
+    endpointId: string,
+    query: Partial<OperationQuery<typeof listWebhookDeliveries>> = {},
+  ): Promise<OperationResponse<typeof listWebhookDeliveries>> {
+    const full = { page_num: 1, page_size: 20, ...query } as OperationQuery<typeof listWebhookDeliveries>;
+    return (
+      await callOperation(this.#options, listWebhookDeliveries, {
+        params: { endpoint_id: endpointId },
+        query: full,
+      })
+    ).body;
+  }
+
+  /** Sends a delivery's event again now and answers how the attempt went. */
+  async redeliverWebhook(
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<OperationResponse<typeof redeliverWebhook>> {
+    return (
+      await callOperation(this.#options, redeliverWebhook, {
+        params: { endpoint_id: endpointId, delivery_id: deliveryId },
+      })
+    ).body;
+  }
+
+  /**
+   * The events of the stream's channels (default `account`), live, in id order, as an async
+   * iterator: `for await (const event of market.events({ types: ["trade.*"] }))`. A dropped
+   * connection is reopened with backoff and resumes after the last event delivered; a revoked
+   * token ends it with a `MarketStreamError`, aborting `signal` ends it quietly.
+   */
+  events(options: EventsOptions = {}): AsyncGenerator<MarketplaceEvent> {
+    return streamEvents(this.#options, options);
+  }
+
+  /**
+   * The account's events through polling (`listEvents` every `intervalMs`, default a second), for
+   * where a WebSocket cannot go; without `after` it starts from now, as `events()` does.
+   */
+  pollEvents(options: PollEventsOptions = {}): AsyncGenerator<MarketplaceEvent> {
+    return pollEventsWith(
+      async (query) => (await this.listEvents(query)) as { items: MarketplaceEvent[]; has_more: boolean },
+      options,
+    );
   }
 
   async getBuyOrderStatus(): Promise<OperationResponse<typeof getBuyOrderStatus>> {

@@ -28,7 +28,13 @@ import {
   sandboxRevokeToken,
   sandboxResetTokenLimits,
   sandboxRunJobs,
+  sandboxGetSimulation,
+  sandboxStartSimulation,
+  sandboxStopSimulation,
   sandboxUpdateUserSettings,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
@@ -230,5 +236,51 @@ export class SandboxClient {
         body: { buy_order_ids: buyOrderIds },
       })
     ).body;
+  }
+
+  /** Registers a webhook endpoint for a user; the answer holds its secret, shown only here. */
+  async createWebhookEndpoint(
+    userId: string,
+    body: OperationBody<typeof sandboxCreateWebhookEndpoint>,
+  ): Promise<Answer<typeof sandboxCreateWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, sandboxCreateWebhookEndpoint, { params: { user_id: userId }, body })
+    ).body;
+  }
+
+  async listWebhookEndpoints(userId: string): Promise<Answer<typeof sandboxListWebhookEndpoints>> {
+    return (await callOperation(this.#options, sandboxListWebhookEndpoints, { params: { user_id: userId } }))
+      .body;
+  }
+
+  /** Sends a synthetic, signed event of `type` (id `0`, `Skinmarket-Test: true`) to an endpoint now. */
+  async sendTestWebhook(
+    endpointId: string,
+    type: OperationBody<typeof sandboxSendTestWebhook>["type"],
+  ): Promise<Answer<typeof sandboxSendTestWebhook>> {
+    return (
+      await callOperation(this.#options, sandboxSendTestWebhook, {
+        params: { endpoint_id: endpointId },
+        body: { type },
+      })
+    ).body;
+  }
+
+  /**
+   * Starts simulated traders with these settings (docs/design.md section 15); the seed of a
+   * stopped simulation resumes it.
+   */
+  async startSimulation(
+    settings: OperationBody<typeof sandboxStartSimulation> = {},
+  ): Promise<Answer<typeof sandboxStartSimulation>> {
+    return (await callOperation(this.#options, sandboxStartSimulation, { body: settings })).body;
+  }
+
+  async stopSimulation(): Promise<Answer<typeof sandboxStopSimulation>> {
+    return (await callOperation(this.#options, sandboxStopSimulation)).body;
+  }
+
+  async getSimulation(): Promise<Answer<typeof sandboxGetSimulation>> {
+    return (await callOperation(this.#options, sandboxGetSimulation)).body;
   }
 }

@@ -17,7 +17,9 @@ import { benchPurchases } from "./purchases.ts";
 import { benchMarket, type Figure } from "./market.ts";
 import { benchTwoInstanceFreshness } from "./two-instances.ts";
 import { benchListingQueries, type ListingQueryFigures } from "./listing-queries.ts";
+import { benchEvents } from "./events.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
+import { benchSimulate } from "./simulate.ts";
 
 /**
  * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
@@ -33,6 +35,9 @@ const { values: flags, positionals } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
     listings: { type: "string", default: "1000000" },
+    steps: { type: "string", default: "200" },
+    subscribers: { type: "string", default: "1000" },
+    rate: { type: "string", default: "1000" },
     plans: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean" },
@@ -40,11 +45,13 @@ const { values: flags, positionals } = parseArgs({
 });
 if (flags.help) {
   process.stdout.write(
-    "usage: npm run bench -- [purchases|market] [--duration seconds] [--json]\n" +
+    "usage: npm run bench -- [purchases|market|simulate|events] [--duration seconds] [--json]\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n" +
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
-      "          listings (default 1000000; --plans prints the plans)\n",
+      "          listings (default 1000000; --plans prints the plans)\n" +
+      "  simulate: simulated traders' actions/s calling the verbs vs the same actions over HTTP\n" +
+      "          (--steps, default 200)\n",
   );
   process.exit(0);
 }
@@ -250,6 +257,12 @@ if (positionals[0] === "purchases") {
   process.exit(0);
 }
 
+if (positionals[0] === "simulate") {
+  figures.push(...(await benchSimulate(Number(flags.steps), progress)));
+  report();
+  process.exit(0);
+}
+
 if (positionals[0] === "market") {
   figures.push(...(await benchMarket(duration, progress)));
   const server = process.env.BENCH_DATABASE_URL;
@@ -260,6 +273,17 @@ if (positionals[0] === "market") {
     progress(
       "freshness across two instances and listing queries skipped: set BENCH_DATABASE_URL to a PostgreSQL server",
     );
+  report();
+  process.exit(0);
+}
+
+if (positionals[0] === "events") {
+  const options = { subscribers: Number(flags.subscribers), rate: Number(flags.rate), seconds: duration };
+  figures.push(...(await benchEvents({ kind: "pglite" }, "PGlite", options, progress)));
+  const server = process.env.BENCH_DATABASE_URL;
+  if (server)
+    figures.push(...(await benchEvents({ kind: "postgres", url: server }, "PostgreSQL", options, progress)));
+  else progress("events on PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL server");
   report();
   process.exit(0);
 }

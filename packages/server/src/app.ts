@@ -6,9 +6,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
+import { EventLog } from "./domain/events/event-log.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
+import type { WebhookSender } from "./domain/webhooks/webhook-sender.ts";
+import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import { answerClientError } from "./http/client-errors.ts";
@@ -27,8 +30,18 @@ import { registerCors } from "./http/plugins/cors.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
+import websocket from "@fastify/websocket";
+import { registerEventStream } from "./http/routes/developer/event-stream.ts";
+import {
+  DEFAULT_STREAM_SETTINGS,
+  EventStreamHub,
+  type StreamSettings,
+} from "./http/stream/event-stream-hub.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
+import { registerWebsite } from "./http/plugins/website.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
+import { SimulationRunner } from "./domain/simulation/simulation-runner.ts";
+import { sandboxHands } from "./platform/sandbox/simulation-hands.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -37,7 +50,12 @@ export interface AppDeps {
   secretBox: SecretBox;
   rules?: MarketRules;
   /** Present when the sandbox is on: its API is registered and moves this clock. */
-  sandbox?: { clock: OffsetClock; adminToken: string };
+  sandbox?: {
+    clock: OffsetClock;
+    adminToken: string;
+    /** Resume a simulation saved as running (the server, at its start: docs/design.md section 15). */
+    resumeSimulation?: boolean;
+  };
   sessionTtlSeconds?: number;
   secureCookies?: boolean;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -62,7 +80,24 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** The price snapshots, when the caller builds them (the server warms them up at start). */
   priceSnapshots?: PriceSnapshots;
+  /**
+   * The event log's view of this instance, when the caller runs it (the server: it also hears the
+   * other instances); otherwise the app runs one of its own, closed with the app.
+   */
+  eventLog?: EventLog;
+  /**
+   * Sends webhook deliveries; by default over HTTP, receivers on private addresses allowed only
+   * with the sandbox on (docs/design.md section 11).
+   */
+  webhookSender?: WebhookSender;
+  /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
+  website?: { root?: string; imageBaseUrl?: string | undefined };
+  /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
+  stream?: Partial<StreamSettings>;
 }
+
+/** The largest frame a stream client may send: a subscription to 100 channels fits many times over. */
+const STREAM_MAX_MESSAGE_BYTES = 64 * 1024;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -118,6 +153,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFailureLogging(app);
+  // Before the auth plugin: its hooks mark an upgrade request first, so that a refused upgrade's
+  // socket is closed after the refusal is written. The server's close() closes the streams (1001)
+  // before it stops listening.
+  const streams: { hub?: EventStreamHub } = {};
+  await app.register(websocket, {
+    options: { maxPayload: STREAM_MAX_MESSAGE_BYTES },
+    preClose: async () => {
+      await streams.hub?.close();
+      app.websocketServer.close();
+    },
+  });
   await registerCors(app, deps.corsOrigins ?? []);
 
   // The decoy hash that makes unknown-nickname logins cost as much as wrong passwords is ready
@@ -128,6 +174,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodies(app);
   registerErrorHandling(app);
   const marketChanges = deps.marketChanges ?? new MarketChanges();
+  const eventLog = deps.eventLog ?? ownEventLog(app, deps);
+  const simulation = deps.sandbox ? simulationRunner(app, deps, marketChanges, eventLog) : undefined;
   registerAuth(app, {
     baseContext: {
       db: deps.database.db,
@@ -135,11 +183,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       platform: deps.platform,
       secretBox: deps.secretBox,
       rules: deps.rules ?? DEFAULT_MARKET_RULES,
-      afterCommit: (goods) => marketChanges.committed(goods),
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
       tokenCache: deps.tokenCache ?? new TokenCache(),
+      webhookSender:
+        deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.sandbox !== undefined }),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
     secureCookies: deps.secureCookies ?? false,
+    sessionOrigins: (deps.corsOrigins ?? []).filter((origin) => origin !== "*"),
     ...(deps.limits ? { refusedCredentials: new RefusedCredentialLimit(deps.limits.store) } : {}),
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
@@ -149,16 +203,76 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
+  await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
+  // The event stream: one hub listens to the log for every connection of this instance.
+  const hub = new EventStreamHub(eventLog, { ...DEFAULT_STREAM_SETTINGS, ...deps.stream });
+  streams.hub = hub;
+  app.decorate("eventStreams", hub);
+  metrics.gauge("skinmarket_event_streams", "Open event streams (WebSocket connections)", () => hub.size);
+  registerEventStream(app, hub);
   registerRoutes(app, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
     sandboxClock: deps.sandbox?.clock,
+    ...(simulation ? { simulation } : {}),
     limiterStore: deps.limits?.store,
     marketChanges,
+    eventLog,
     snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
     snapshotServeStale: deps.snapshotServeStale ?? false,
     ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
   });
   await app.ready();
+  // A simulation saved as running goes on (docs/design.md section 15).
+  if (deps.sandbox?.resumeSimulation) await simulation?.resume();
   return app;
+}
+
+/**
+ * The simulated traders act as the sandbox admin and as their users, with the same context a
+ * request has: their commits reach the market snapshots and the event log like anyone's.
+ */
+function simulationRunner(
+  app: FastifyInstance,
+  deps: AppDeps,
+  marketChanges: MarketChanges,
+  eventLog: EventLog,
+): SimulationRunner {
+  const runner = new SimulationRunner({
+    ctx: {
+      db: deps.database.db,
+      clock: deps.clock,
+      actor: { kind: "admin" },
+      log: app.log,
+      platform: deps.platform,
+      secretBox: deps.secretBox,
+      rules: deps.rules ?? DEFAULT_MARKET_RULES,
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
+    },
+    clock: deps.sandbox!.clock,
+    hands: sandboxHands,
+  });
+  app.addHook("onClose", () => runner.close());
+  return runner;
+}
+
+/**
+ * An event log for an app built without one (tests): poked by its own commits, no sweeps; it reads
+ * the log only once something committed.
+ */
+function ownEventLog(app: FastifyInstance, deps: AppDeps): EventLog {
+  const eventLog = new EventLog({
+    db: deps.database.db,
+    clock: deps.clock,
+    actor: { kind: "system" },
+    log: app.log,
+    platform: deps.platform,
+    secretBox: deps.secretBox,
+    rules: deps.rules ?? DEFAULT_MARKET_RULES,
+  });
+  app.addHook("onClose", () => eventLog.close());
+  return eventLog;
 }

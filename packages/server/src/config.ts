@@ -20,10 +20,14 @@ export interface Config {
   sessionTtlSeconds: number;
   jobsIntervalMs: number;
   snapshotIntervalMs: number;
+  /** Bytes a stream may have waiting to be sent before it is dropped as a slow consumer. */
+  streamMaxBufferBytes: number;
   secureCookies: boolean;
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
   maxListingPriceFen: number;
+  /** How long the event log keeps events, in days (docs/design.md section 14). */
+  eventRetentionDays: number;
   /** Off only for local development (`LIMITS=off`); never off by default. */
   limits: boolean;
   redisUrl: string | undefined;
@@ -32,6 +36,10 @@ export interface Config {
   rateOverrides: Record<string, Rate>;
   /** When the server builds the demo market at start (docs/sandbox.md). */
   demo: DemoMode;
+  /** Webhook receivers on loopback and private addresses are allowed (always in the sandbox). */
+  webhookAllowPrivateUrls: boolean;
+  /** Where the website reads item images from (`IMAGE_BASE_URL`); unset: drawn placeholders. */
+  imageBaseUrl: string | undefined;
 }
 
 export const DEMO_MODES = ["auto", "on", "off"] as const;
@@ -74,9 +82,12 @@ export const CONFIG_VARIABLES = {
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
   SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
+  STREAM_MAX_BUFFER_BYTES:
+    "bytes an event stream may have waiting to be sent before it is dropped as a slow consumer (default 1048576)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
+  EVENT_RETENTION_DAYS: "how long the event log keeps events, in days, at least 7 (default 30)",
   LIMITS:
     "on|off: the reference's rate limits per token and operation (default on; off only for local development)",
   REDIS_URL: "redis:// URL: limit counters shared by every instance (unset: each instance counts in memory)",
@@ -87,8 +98,12 @@ export const CONFIG_VARIABLES = {
   RATE_LIMITS:
     "per-operation rates replacing the reference's, e.g. listPurchaseOrders=50/s,getBalance=600/m (default none)",
   DEMO: "auto|on|off: build the demo market at start; auto: on the first start of a new embedded database with the sandbox on; on: whenever the market has no users (default auto)",
+  IMAGE_BASE_URL:
+    "http(s) URL the website reads item images from, the catalog's icon path appended (default none: drawn placeholders)",
   SECRET_KEY:
-    "64 hex characters: the key that seals stored platform cookies (default: generated into DATA_DIR/secret-key)",
+    "64 hex characters: the key that seals stored platform cookies and webhook secrets (default: generated into DATA_DIR/secret-key)",
+  WEBHOOK_ALLOW_PRIVATE_URLS:
+    "true|false: allow webhook receivers on loopback and private addresses outside the sandbox (default false; the sandbox always allows them)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -142,16 +157,26 @@ export function loadConfig(
     sessionTtlSeconds: integer(source, "SESSION_TTL_HOURS", 168, 1, 24 * 365) * 3600,
     jobsIntervalMs: integer(source, "JOBS_INTERVAL_MS", 5000, 100, 3_600_000),
     snapshotIntervalMs: integer(source, "SNAPSHOT_INTERVAL_MS", 1000, 100, 60_000),
+    streamMaxBufferBytes: integer(
+      source,
+      "STREAM_MAX_BUFFER_BYTES",
+      1024 * 1024,
+      16 * 1024,
+      1024 * 1024 * 1024,
+    ),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
     maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
+    eventRetentionDays: integer(source, "EVENT_RETENTION_DAYS", 30, 7, 3650),
     limits: onOff(source, "LIMITS", true),
     redisUrl: redisUrl(source),
     redisKeyPrefix: keyPrefix(source),
     defaultRate: rate("RATE_LIMIT_DEFAULT", optional(source, "RATE_LIMIT_DEFAULT") ?? "20/s"),
     rateOverrides: rateOverrides(source),
     demo: demoMode(source),
+    webhookAllowPrivateUrls: trueFalse(source, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    imageBaseUrl: imageBaseUrl(source),
   };
 }
 
@@ -185,6 +210,24 @@ function corsOrigins(source: ConfigSource): string[] {
       );
   }
   return origins.map((origin) => origin.replace(/\/$/, ""));
+}
+
+/** An http(s) URL without a query or fragment, kept without its trailing slash. */
+function imageBaseUrl(source: ConfigSource): string | undefined {
+  const text = optional(source, "IMAGE_BASE_URL");
+  if (text === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search !== "" || parsed.hash !== "")
+    throw new ConfigError(
+      "IMAGE_BASE_URL",
+      `"${text}" is not an http(s) URL without a query, e.g. https://cdn.example`,
+    );
+  return text.replace(/\/+$/, "");
 }
 
 function demoMode(source: ConfigSource): DemoMode {
@@ -281,6 +324,14 @@ function integer(
     throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${text}"`);
   }
   return value;
+}
+
+function trueFalse(source: ConfigSource, variable: ConfigVariable, fallback: boolean): boolean {
+  const text = optional(source, variable);
+  if (text === undefined) return fallback;
+  if (text === "true" || text === "on") return true;
+  if (text === "false" || text === "off") return false;
+  throw new ConfigError(variable, `must be true or false, got "${text}"`);
 }
 
 function onOff(source: ConfigSource, variable: ConfigVariable, fallback: boolean): boolean {

@@ -2,7 +2,9 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { adminCommand } from "./cli/admin-commands.ts";
+import { simulateCommand } from "./cli/simulate-command.ts";
 import { demoCommand } from "./cli/demo-command.ts";
+import { listenCommand } from "./cli/listen-command.ts";
 import {
   commanderMessage,
   EXIT_FAILURE,
@@ -46,10 +48,12 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--session-ttl-hours <hours>", "SESSION_TTL_HOURS"],
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],
+  ["--stream-max-buffer-bytes <bytes>", "STREAM_MAX_BUFFER_BYTES"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
   ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
+  ["--event-retention-days <days>", "EVENT_RETENTION_DAYS"],
   ["--limits <on|off>", "LIMITS"],
   ["--redis-url <url>", "REDIS_URL"],
   ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],
@@ -57,6 +61,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--rate-limits <list>", "RATE_LIMITS"],
   ["--demo <auto|on|off>", "DEMO"],
   ["--cors-origins <list>", "CORS_ORIGINS"],
+  ["--webhook-allow-private-urls <true|false>", "WEBHOOK_ALLOW_PRIVATE_URLS"],
+  ["--image-base-url <url>", "IMAGE_BASE_URL"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
@@ -137,6 +143,7 @@ withConfigFlags(
 });
 
 program.addCommand(adminCommand());
+program.addCommand(simulateCommand());
 program.addCommand(
   demoCommand(
     (command) =>
@@ -151,6 +158,8 @@ program.addCommand(
     configFrom,
   ),
 );
+
+program.addCommand(listenCommand());
 
 applyConventions(program);
 try {

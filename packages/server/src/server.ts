@@ -10,7 +10,7 @@ import { prettyStream } from "./pretty-log.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { writeServerFile } from "./server-file.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
-import type { DomainContext } from "./domain/context.ts";
+import type { DomainContext, MarketRules } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
 import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
@@ -21,6 +21,9 @@ import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
+import { EventLog } from "./domain/events/event-log.ts";
+import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
+import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
@@ -59,6 +62,15 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   return database;
 }
 
+/** The marketplace's configurable rules, as the configuration sets them. */
+export function marketRules(config: Config): MarketRules {
+  return {
+    sellerFeeBasisPoints: config.sellerFeeBasisPoints,
+    maxListingPriceFen: config.maxListingPriceFen,
+    eventRetentionDays: config.eventRetentionDays,
+  };
+}
+
 /** Opens the database, migrates, loads the catalog, listens, and starts the jobs. */
 export async function startServer(
   config: Config,
@@ -72,10 +84,7 @@ export async function startServer(
     const clock: Clock = sandboxClock ?? systemClock;
     const platform = new SandboxPlatform();
     const secretBox = new SecretBox(await secretKey(config, log));
-    const rules = {
-      sellerFeeBasisPoints: config.sellerFeeBasisPoints,
-      maxListingPriceFen: config.maxListingPriceFen,
-    };
+    const rules = marketRules(config);
     // Commits here (requests and jobs) count as market changes; with a PostgreSQL server the
     // other instances hear of them, at most every ANNOUNCE_INTERVAL_MS.
     const instanceId = randomUUID();
@@ -100,9 +109,19 @@ export async function startServer(
       platform,
       secretBox,
       rules,
-      afterCommit: (goods) => marketChanges.committed(goods),
+      afterCommit: (goods) => {
+        marketChanges.committed(goods);
+        eventLog.poke();
+      },
       tokenCache,
+      // Receivers on private addresses: in the sandbox, or when the operator allows them.
+      webhookSender: new HttpWebhookSender({
+        allowPrivate: config.sandbox || config.webhookAllowPrivateUrls,
+      }),
     };
+    // Every commit here may have written events (the triggers of migration 0020): the sequencer
+    // runs after each, after other instances' notices, and once a second (docs/design.md section 14).
+    const eventLog = new EventLog(systemContext);
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
     const catalog = await loadCatalog(systemContext);
@@ -133,11 +152,13 @@ export async function startServer(
             if (message.kind === "market" && message.from !== instanceId)
               marketChanges.heard(message.goods ?? "all");
             if (message.kind === "tokens") tokenCache.forget();
+            if (message.kind === "events") eventLog.heard(message.last ?? Number.MAX_SAFE_INTEGER);
           },
           onReconnect: () => {
             if (sandboxClock) void reloadClock(systemContext, sandboxClock, log);
             marketChanges.heard();
             tokenCache.forget();
+            eventLog.heard(Number.MAX_SAFE_INTEGER);
           },
           log,
         })
@@ -171,17 +192,27 @@ export async function startServer(
       secretBox,
       rules,
       ...(sandboxClock
-        ? { sandbox: { clock: sandboxClock, adminToken: await sandboxAdminToken(config, log) } }
+        ? {
+            sandbox: {
+              clock: sandboxClock,
+              adminToken: await sandboxAdminToken(config, log),
+              resumeSimulation: true,
+            },
+          }
         : {}),
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
+      website: { imageBaseUrl: config.imageBaseUrl },
+      stream: { maxBufferBytes: config.streamMaxBufferBytes },
       logger: log,
       marketChanges,
       tokenCache,
       snapshotIntervalMs: config.snapshotIntervalMs,
       snapshotServeStale: true,
       priceSnapshots,
+      eventLog,
+      ...(systemContext.webhookSender ? { webhookSender: systemContext.webhookSender } : {}),
       ...(limiterStore
         ? {
             limits: {
@@ -207,6 +238,10 @@ export async function startServer(
     const stopSnapshots = priceSnapshots.keepFresh(systemContext, (snapshot, ms) =>
       log.debug({ goods: snapshot.entries.size, ms: Math.round(ms) }, "price snapshot rebuilt"),
     );
+    await eventLog.start();
+    // Webhook deliveries: woken by new events, and every few seconds for retries.
+    const webhooks = new WebhookWorker(systemContext);
+    webhooks.start(eventLog);
     const url = await app.listen({ port: config.port, host: config.host });
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     // Recorded before "serving" is logged, so that a client started on that line finds it. Only a
@@ -223,6 +258,8 @@ export async function startServer(
         await app.close();
         stopSnapshots();
         await jobs.stop();
+        await webhooks.close();
+        await eventLog.close();
         await limiterStore?.close();
         await changes?.close();
         await database.close();

@@ -24,7 +24,22 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
+import { sandboxGetSimulation, sandboxStartSimulation, sandboxStopSimulation } from "./sandbox-simulation.ts";
 import { getBalance } from "./wallet.ts";
+import { listEvents } from "./events.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rollWebhookSecret,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
+  updateWebhookEndpoint,
+} from "./webhooks.ts";
 import {
   getEnterpriseFloatItems,
   getEnterpriseItems,
@@ -98,6 +113,15 @@ import {
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
   getBalance,
+  listEvents,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rollWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
   getBuyOrderStatus,
   setBuyOrderStatus,
   createBuyOrder,
@@ -186,4 +210,10 @@ export const OPERATIONS = [
   sandboxCreateOffer,
   sandboxAcceptOffer,
   sandboxDeclineOffer,
+  sandboxCreateWebhookEndpoint,
+  sandboxListWebhookEndpoints,
+  sandboxSendTestWebhook,
+  sandboxStartSimulation,
+  sandboxStopSimulation,
+  sandboxGetSimulation,
 ] as const;

@@ -15,28 +15,11 @@ export type AccessLevelChoice = "developer" | "enterprise" | "none";
  * over HTTP, because the embedded database belongs to that server while it runs.
  */
 export function adminCommand(): Command {
-  const admin = new Command("admin")
-    .description(
-      "drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, liquidity, " +
-        "reset, platform accounts, items, trade offers, buy orders",
-    )
-    .addOption(
-      new Option(
-        "--url <url>",
-        "base URL of the server (default: the running server of the data dir, else http://HOST:PORT as serve reads them, else http://127.0.0.1:8080)",
-      ).env("SKINMARKET_URL"),
-    )
-    .addOption(
-      new Option("--admin-token <token>", "sandbox admin token (default: DATA_DIR/sandbox-admin-token)").env(
-        "SANDBOX_ADMIN_TOKEN",
-      ),
-    )
-    .addOption(
-      new Option("--data-dir <dir>", "the server's data dir: its admin token and where it listens")
-        .env("DATA_DIR")
-        .default("./data"),
-    )
-    .option("--json", "print the answer as JSON");
+  const admin = new Command("admin").description(
+    "drive the sandbox of a running server: users, tokens, funds, settings, clock, jobs, liquidity, " +
+      "reset, platform accounts, items, trade offers, buy orders",
+  );
+  withServerOptions(admin);
 
   addUserCommands(admin);
 
@@ -186,6 +169,28 @@ export function adminCommand(): Command {
   addPlatformCommands(admin);
   addBuyOrderCommands(admin);
   return admin;
+}
+
+/** The options every command that calls a running server's sandbox API takes. */
+export function withServerOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        "--url <url>",
+        "base URL of the server (default: the running server of the data dir, else http://HOST:PORT as serve reads them, else http://127.0.0.1:8080)",
+      ).env("SKINMARKET_URL"),
+    )
+    .addOption(
+      new Option("--admin-token <token>", "sandbox admin token (default: DATA_DIR/sandbox-admin-token)").env(
+        "SANDBOX_ADMIN_TOKEN",
+      ),
+    )
+    .addOption(
+      new Option("--data-dir <dir>", "the server's data dir: its admin token and where it listens")
+        .env("DATA_DIR")
+        .default("./data"),
+    )
+    .option("--json", "print the answer as JSON");
 }
 
 export async function execute<Answer>(

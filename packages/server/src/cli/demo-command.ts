@@ -16,7 +16,7 @@ import {
   showcaseTrader,
   writeDemoCredentials,
 } from "../demo/demo-credentials.ts";
-import { createLogger, openConfiguredDatabase, secretKey } from "../server.ts";
+import { createLogger, marketRules, openConfiguredDatabase, secretKey } from "../server.ts";
 import { UsageError } from "./admin-commands.ts";
 
 interface DemoFlags {
@@ -147,10 +147,7 @@ async function demoContext(config: Config, db: DomainContext["db"], log: Logger)
     log,
     platform: new SandboxPlatform(),
     secretBox: new SecretBox(await secretKey(config, log)),
-    rules: {
-      sellerFeeBasisPoints: config.sellerFeeBasisPoints,
-      maxListingPriceFen: config.maxListingPriceFen,
-    },
+    rules: marketRules(config),
   };
   if (sandboxClock) await loadClockOffset(ctx, sandboxClock);
   return { clock, ctx };

@@ -1,4 +1,4 @@
-import { MarketApiError } from "@skinmarket/client";
+import { MarketApiError, MarketStreamError } from "@skinmarket/client";
 import { CommanderError } from "commander";
 import { ConfigError } from "../config.ts";
 import { PortUnavailableError } from "../port-check.ts";
@@ -62,6 +62,7 @@ function describe(error: unknown): [ReportedError, number] {
     return [{ code: "data_dir_locked", message: error.message }, EXIT_FAILURE];
   if (error instanceof MarketApiError)
     return [{ code: error.code, message: `${error.code}: ${error.msg}`, status: error.status }, EXIT_FAILURE];
+  if (error instanceof MarketStreamError) return [{ code: error.code, message: error.message }, EXIT_FAILURE];
   if (error instanceof ServerUnreachableError)
     return [{ code: "unreachable", message: error.message, url: error.url }, EXIT_FAILURE];
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

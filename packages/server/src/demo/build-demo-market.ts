@@ -161,6 +161,8 @@ export async function buildDemoMarket(
   );
 
   const report = await kysely.transaction().execute(async (tx) => {
+    // A starting picture, not history: the build writes no events (docs/design.md section 14).
+    await sql`SELECT set_config('skinmarket.events', 'off', true)`.execute(tx);
     const world = new DemoWorld(tx, settings, { trades, buyOrders, now, rules, batch, onProgress, secrets });
     await world.check(options.add ?? false);
     await world.loadCatalog();

@@ -6,6 +6,7 @@ import type { Clock } from "./clock.ts";
 import type { HeldKey } from "./idempotency/idempotency-keys.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { TokenCache } from "./tokens/token-cache.ts";
+import type { WebhookSender } from "./webhooks/webhook-sender.ts";
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =
@@ -16,11 +17,14 @@ export interface MarketRules {
   sellerFeeBasisPoints: number;
   /** The highest price a listing may ask, in fen. */
   maxListingPriceFen: number;
+  /** How long the event log keeps events, in days (`EVENT_RETENTION_DAYS`). */
+  eventRetentionDays: number;
 }
 
 export const DEFAULT_MARKET_RULES: MarketRules = {
   sellerFeeBasisPoints: 250,
   maxListingPriceFen: 100_000_000,
+  eventRetentionDays: 30,
 };
 
 export interface DomainLogger {
@@ -60,6 +64,8 @@ export interface DomainContext {
   changedGoods?: { goods: Set<number>; noted: boolean };
   /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
   tokenCache?: TokenCache;
+  /** Sends webhook deliveries (docs/design.md section 14); without one, none are sent. */
+  webhookSender?: WebhookSender;
 }
 
 export function actorLabel(actor: Actor): string {

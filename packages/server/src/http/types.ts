@@ -3,6 +3,10 @@ import type { Actor, DomainContext } from "../domain/context.ts";
 import type { SessionUser } from "../domain/sessions/resolve-session.ts";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** The event streams of this instance (`/api/market/developer/stream`). */
+    eventStreams: import("./stream/event-stream-hub.ts").EventStreamHub;
+  }
   interface FastifyContextConfig {
     /** Who may call the route: declared once per route, checked by the auth plugin. */
     access?: AccessLevel;
@@ -11,6 +15,11 @@ declare module "fastify" {
     operationId?: string;
     limits?: OperationLimits;
     readOnly?: boolean;
+    /**
+     * A developer route that also takes the website session when no Authorization header is
+     * sent, from a page of an allowed origin (the event stream).
+     */
+    sessionToo?: boolean;
   }
   interface FastifyRequest {
     /** The matched route's options once read (`routeOf`). */

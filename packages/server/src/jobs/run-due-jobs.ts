@@ -9,7 +9,10 @@ import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.ts";
+import { checkStoredCookies } from "../domain/platform-accounts/check-stored-cookies.ts";
+import { purgeOldEvents } from "../domain/events/read-events.ts";
 import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
+import { deliverDueWebhooks } from "../domain/webhooks/deliveries.ts";
 import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 
 export interface Job {
@@ -20,6 +23,11 @@ export interface Job {
    */
   lockKey: number | null;
   run(ctx: DomainContext): Promise<number>;
+  /**
+   * Run only when asked (`/sandbox/jobs/run`), not by the scheduler: the server runs it on its own
+   * (webhook deliveries: the `WebhookWorker`, woken by new events).
+   */
+  onDemandOnly?: boolean;
 }
 
 export const JOBS: readonly Job[] = [
@@ -27,6 +35,8 @@ export const JOBS: readonly Job[] = [
   { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
   { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys },
   { name: "purge-sign-in-failures", lockKey: 730_116, run: purgeSignInFailures },
+  { name: "purge-old-events", lockKey: 730_121, run: purgeOldEvents },
+  { name: "check-platform-cookies", lockKey: 730_122, run: checkStoredCookies },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },
@@ -36,6 +46,8 @@ export const JOBS: readonly Job[] = [
   { name: "cross-standing-orders", lockKey: null, run: crossStandingOrders },
   // Due once a day by the marketplace clock; the lock is the one the sandbox's recomputation takes.
   { name: "refresh-liquidity-ranks", lockKey: LIQUIDITY_LOCK_KEY, run: refreshLiquidityRanks },
+  // Each endpoint leased to one instance: no job-wide lock. Last: it sends what the others wrote.
+  { name: "deliver-webhooks", lockKey: null, run: deliverDueWebhooks, onDemandOnly: true },
 ];
 
 export interface JobRun {
@@ -71,9 +83,10 @@ export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS
 export function startJobScheduler(ctx: DomainContext, intervalMs: number): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = runDueJobs(ctx).catch((error: unknown) =>
-      ctx.log.error({ err: error }, "scheduled jobs failed"),
-    );
+    running = runDueJobs(
+      ctx,
+      JOBS.filter((job) => !job.onDemandOnly),
+    ).catch((error: unknown) => ctx.log.error({ err: error }, "scheduled jobs failed"));
   }, intervalMs);
   timer.unref();
   return {

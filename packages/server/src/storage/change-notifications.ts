@@ -13,6 +13,8 @@ export interface ChangeMessage {
   kind: string;
   from?: string;
   goods?: number[];
+  /** For `events`: the last event id the sequencer wrote. */
+  last?: number;
 }
 
 function isGoodsIds(value: unknown): value is number[] {
@@ -47,12 +49,14 @@ export async function listenForChanges(options: {
           kind?: unknown;
           from?: unknown;
           goods?: unknown;
+          last?: unknown;
         };
         if (typeof message.kind === "string")
           options.onChange({
             kind: message.kind,
             ...(typeof message.from === "string" ? { from: message.from } : {}),
             ...(isGoodsIds(message.goods) ? { goods: message.goods } : {}),
+            ...(Number.isSafeInteger(message.last) ? { last: message.last as number } : {}),
           });
       } catch {
         options.log.warn({ payload: notification.payload }, "ignored a change notification that is not JSON");

@@ -30,6 +30,11 @@ export interface Database {
   liquidity_ranks: LiquidityRanksTable;
   liquidity_rank_state: LiquidityRankStateTable;
   bookmarks: BookmarksTable;
+  event_outbox: EventOutboxTable;
+  events: EventsTable;
+  market_price_marks: MarketPriceMarksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface GoodsTable {
@@ -375,4 +380,73 @@ export interface BookmarksTable {
   target_type: BookmarkTarget;
   target_id: number;
   created_at: ColumnType<Date, Date, never>;
+}
+
+/**
+ * A change not yet in the event log: written by the triggers of migration 0020 in the transaction
+ * of the change, given its event id by the sequencer (docs/design.md section 14).
+ */
+export interface EventOutboxTable {
+  seq: Generated<number>;
+  /** The writing transaction's id (`xid8`, as text). */
+  txid: Generated<string>;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  /** The changed row as the change left it (for balances: the user's balance per account kind). */
+  subject: ColumnType<Record<string, unknown>, string, never>;
+}
+
+/** The event log: an account's events (`user_id`) and the market's public ones (no `user_id`). */
+export interface EventsTable {
+  event_id: number;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  created_at: Date;
+  data: ColumnType<unknown, string, never>;
+}
+
+/** The lowest ask and highest bid last announced per goods (`market.price_changed`). */
+export interface MarketPriceMarksTable {
+  goods_id: number;
+  sell_min: number;
+  buy_max: number;
+}
+
+/** A user's webhook receiver (docs/design.md section 14, "Webhooks"). */
+export interface WebhookEndpointsTable {
+  endpoint_id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** The event type patterns it wants (`trade.*`, `balance.changed`, `*`). */
+  types: ColumnType<string[], string, string>;
+  /** The signing secret, sealed with the secret box (associated data: `webhook:<endpoint_id>`). */
+  secret_sealed: string;
+  description: Generated<string>;
+  enabled: Generated<boolean>;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  /** Until when an instance is delivering to it (the database's time). */
+  lease_until: Date | null;
+}
+
+export type WebhookDeliveryState = "pending" | "delivered" | "failed";
+
+/** One event owed to one endpoint. */
+export interface WebhookDeliveriesTable {
+  delivery_id: Generated<number>;
+  endpoint_id: number;
+  event_id: number;
+  event_type: string;
+  state: Generated<WebhookDeliveryState>;
+  attempts: Generated<number>;
+  created_at: Date;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  delivered_at: Date | null;
 }

@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
+import { StreamClient } from "../support/stream-client.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -168,6 +171,49 @@ describeOrSkip(
       t.diagnostic(
         `last request accepted by the other instance was sent ${Math.round(Math.max(...accepted) - revokedAt)} ms after the revocation's answer (${sent.length} requests)`,
       );
+    });
+
+    test("the event stream: events made through one instance reach the other's subscribers, once each", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const seller = await trader(a);
+      const onB = await StreamClient.withToken(b.url, seller.token);
+      const granted = (
+        await call(a, ADMIN, "POST", `/sandbox/platform/accounts/${seller.platformid}/items`, {
+          market_hash_name: STICKER,
+          count: 1,
+        })
+      ).body as { assets: Array<{ assetid: string; goods_id: number }> };
+      const goodsId = granted.assets[0]!.goods_id;
+      const subscribed = await onB.subscribe({ channels: ["account", `book:${goodsId}`] });
+      assert.equal(subscribed.type, "subscribed");
+      await call(a, ADMIN, "POST", `/sandbox/users/${seller.user_id}/funds`, {
+        account: "balance",
+        amount: "3",
+      });
+      const listed = await call(a, seller.token, "POST", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid: granted.assets[0]!.assetid, price: 9 }],
+      });
+      assert.equal(listed.status, 200);
+      const funded = await onB.next((message) => message.event?.type === "balance.changed");
+      assert.equal(funded.channel, "account");
+      assert.equal(funded.event!.data.market_balance, "3.00");
+      const created = await onB.next((message) => message.event?.type === "listing.created");
+      assert.equal(created.channel, "account");
+      const added = await onB.next((message) => message.event?.type === "market.listing_added");
+      assert.equal(added.channel, `book:${goodsId}`);
+      // What B sent is what the log holds for the account, polled through A: no gap, no duplicate.
+      const polled = (await call(a, seller.token, "GET", "/api/market/developer/events?limit=1000")).body as {
+        items: Array<{ id: string }>;
+      };
+      const lastAccountId = polled.items.at(-1)!.id;
+      const streamed = (await onB.eventsUpTo(Number(lastAccountId)))
+        .filter((message) => message.channel === "account")
+        .map((message) => message.event!.id);
+      const since = polled.items.map((item) => item.id).filter((id) => Number(id) > Number(subscribed.after));
+      assert.deepEqual(streamed, since);
+      assert.ok(streamed.length >= 2);
+      await onB.close();
     });
 
     test("concurrent purchases through both instances sell each listing exactly once", async () => {
@@ -368,6 +414,79 @@ describeOrSkip(
       assert.ok(refunds.rows.some((row) => row.reference === `trade:${tradeId}`));
       const balance = await call(a, buyer.token, "GET", "/api/market/developer/balance");
       assert.equal(balance.body.market_balance, "10.00");
+    });
+
+    test("webhooks: events made through both instances reach the receiver once each, in order, by the servers' own workers", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const received: Array<{ id: string; body: string; signature: string }> = [];
+      let arrived: () => void = () => undefined;
+      const receiver = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+          const body = Buffer.concat(chunks).toString("utf8");
+          received.push({
+            id: String(request.headers["skinmarket-event-id"]),
+            body,
+            signature: String(request.headers["skinmarket-signature"]),
+          });
+          response.end();
+          arrived();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+      try {
+        const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+        const user = (await call(a, ADMIN, "POST", "/sandbox/users", {})).body as {
+          user_id: string;
+          token: string;
+        };
+        const endpoint = (
+          await call(b, user.token, "POST", "/api/market/developer/webhooks", {
+            url,
+            types: ["balance.changed"],
+          })
+        ).body as { id: string; secret: string };
+        const deposits = 10;
+        await Promise.all(
+          Array.from({ length: deposits }, (_, index) =>
+            call(index % 2 === 0 ? a : b, ADMIN, "POST", `/sandbox/users/${user.user_id}/funds`, {
+              account: "balance",
+              amount: 1,
+            }),
+          ),
+        );
+        // No job run: each server's worker is woken by the events it hears of.
+        while (received.length < deposits) await new Promise<void>((resolve) => (arrived = resolve));
+        const events = (await call(a, user.token, "GET", "/api/market/developer/events?limit=100")).body as {
+          items: Array<{ id: string }>;
+        };
+        assert.deepEqual(
+          received.map((request) => request.id),
+          events.items.map((event) => event.id),
+          "every event once, in the log's order",
+        );
+        const deliveries = (
+          await call(
+            a,
+            user.token,
+            "GET",
+            `/api/market/developer/webhooks/${endpoint.id}/deliveries?page_size=100`,
+          )
+        ).body as { items: Array<{ state: string; attempts: number }> };
+        assert.equal(deliveries.items.length, deposits);
+        assert.ok(
+          deliveries.items.every((delivery) => delivery.state === "delivered" && delivery.attempts === 1),
+          "no delivery was sent twice",
+        );
+        for (const request of received) {
+          const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(request.signature) ?? [];
+          const expected = createHmac("sha256", endpoint.secret).update(`${t}.${request.body}`).digest("hex");
+          assert.equal(v1, expected, "signed with the endpoint's secret");
+        }
+      } finally {
+        await new Promise((resolve) => receiver.close(resolve));
+      }
     });
   },
 );

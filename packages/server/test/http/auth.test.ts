@@ -266,6 +266,7 @@ function requestsOf(routes: RouteOptions[]) {
       url: route.url,
       path: route.url.replace(/:([a-z_]+)/g, "1001").replace("*", "index.html"),
       access: (route.config as { access?: string } | undefined)?.access,
+      sessionToo: (route.config as { sessionToo?: boolean } | undefined)?.sessionToo === true,
     })),
   );
 }
@@ -292,6 +293,15 @@ const PUBLIC_ROUTES = [
   "GET /api/market/goods/price_history/buff/v2",
   "POST /account/api/login",
   "POST /account/api/logout",
+  // The website's pages and assets (http/plugins/website.ts).
+  "GET /",
+  "GET /goods/*",
+  "GET /signin",
+  "GET /me",
+  "GET /me/*",
+  "GET /console",
+  "GET /console/*",
+  "GET /assets/*",
 ];
 
 describe("every route of the built app", () => {
@@ -352,9 +362,13 @@ describe("every route of the built app", () => {
       const operation = document.paths[path]?.[request.method.toLowerCase()];
       if (!operation) continue;
       documented += 1;
-      assert.deepEqual(operation.security, security[request.access!], `${request.method} ${request.url}`);
+      // The event stream takes the website session too (from an allowed origin).
+      const expected = request.sessionToo
+        ? [...security[request.access!]!, { sessionCookie: [] }]
+        : security[request.access!];
+      assert.deepEqual(operation.security, expected, `${request.method} ${request.url}`);
     }
-    // Every contract operation, and the operators' /healthz, /readyz and /metrics.
-    assert.equal(documented, OPERATIONS.length + 3, "every operation is in the document");
+    // Every contract operation, the operators' /healthz, /readyz and /metrics, and the event stream.
+    assert.equal(documented, OPERATIONS.length + 4, "every operation is in the document");
   });
 });

@@ -61,6 +61,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/developer/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The event stream: the account's and the market's events as they happen, over a WebSocket
+     * @description A WebSocket (docs/design.md section 14): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.
+     *
+     *     The client sends JSON text frames: `{"op":"subscribe","channels":["account","market","prices","prices:<goods_id>","book:<goods_id>"],"after":"<event id>","types":["trade.*"]}` (`after` replays from the log first: no gap, no duplicate), `{"op":"unsubscribe","channels":[...]}`, `{"op":"ping"}`.
+     *
+     *     The server sends `welcome`, `subscribed`, `{"type":"event","channel":...,"event":{...}}` (the events of `GET /api/market/developer/events`), `heartbeat` every `heartbeat_ms`, `pong`, `error` (the field named; the stream stays), and `dropped` before closing a client that reads too slowly (4008).
+     *
+     *     Close codes: 1000 normal, 1001 server shutting down, 4001 credentials revoked or expired, 4008 slow consumer. A refused upgrade answers HTTP 401 or 403 with the usual error body.
+     */
+    get: operations["openEventStream"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/developer/balance": {
     parameters: {
       query?: never;
@@ -79,6 +105,194 @@ export interface paths {
     get: operations["getBalance"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's account events after a given id, oldest first, and whether more follow
+     * @description The caller's account events after a given id, oldest first, and whether more follow.
+     *
+     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's webhook endpoints, oldest first (without their secrets)
+     * @description The caller's webhook endpoints, oldest first (without their secrets).
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listWebhookEndpoints"];
+    put?: never;
+    /**
+     * Registers a webhook endpoint that receives the caller's account events, and answers its secret once
+     * @description Registers a webhook endpoint that receives the caller's account events, and answers its secret once.
+     *
+     *     Each event is POSTed as JSON with `Skinmarket-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` and `Skinmarket-Event-Id`. A receiver answers 2xx within 10 s; anything else is retried with backoff for 3 days, the endpoint's later events waiting behind. At most 20 endpoints per user.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["createWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the caller's webhook endpoints
+     * @description One of the caller's webhook endpoints.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["getWebhookEndpoint"];
+    /**
+     * Changes a webhook endpoint's URL, event types, description, or turns it off and on
+     * @description Changes a webhook endpoint's URL, event types, description, or turns it off and on.
+     *
+     *     A disabled endpoint is owed no new events; its pending deliveries wait until it is enabled again.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    put: operations["updateWebhookEndpoint"];
+    post?: never;
+    /**
+     * Deletes a webhook endpoint; its pending deliveries are dropped as failed
+     * @description Deletes a webhook endpoint; its pending deliveries are dropped as failed.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/secret/roll": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replaces a webhook endpoint's signing secret and answers the new one once
+     * @description Replaces a webhook endpoint's signing secret and answers the new one once.
+     *
+     *     Deliveries are signed with the new secret from this answer on; the old one stops at once.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["rollWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of a webhook endpoint's deliveries, newest first, with their state and last attempt
+     * @description A page of a webhook endpoint's deliveries, newest first, with their state and last attempt.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/developer/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a delivery's event again now, whatever its state, and answers how the attempt went
+     * @description Sends a delivery's event again now, whatever its state, and answers how the attempt went.
+     *
+     *     The attempt is made during the request (at most 10 s). A success marks a pending or failed delivery delivered; a failure leaves its state and schedule as they were. Answers `Invalid State` while another attempt to the same endpoint is under way.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: the server's default rate.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["redeliverWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1929,6 +2143,124 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/users/{user_id}/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user's webhook endpoints (without their secrets)
+     * @description A user's webhook endpoints (without their secrets).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListWebhookEndpoints"];
+    put?: never;
+    /**
+     * Registers a webhook endpoint for a user, as the user would, and answers its secret once
+     * @description Registers a webhook endpoint for a user, as the user would, and answers its secret once.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxCreateWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/webhooks/{endpoint_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a test event of any type to a webhook endpoint now, signed as every delivery is
+     * @description Sends a test event of any type to a webhook endpoint now, signed as every delivery is.
+     *
+     *     The event is synthetic and marked so: its id is `0` (real ids start at 1), it carries a sample record of its type, and the request has `Skinmarket-Test: true`. It is not in the log and no delivery is recorded; the endpoint's types do not filter it.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxSendTestWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Starts simulated traders (or resumes the stopped simulation of the same seed)
+     * @description Starts simulated traders (or resumes the stopped simulation of the same seed).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxStartSimulation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stops the simulated traders; their world stays
+     * @description Stops the simulated traders; their world stays.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxStopSimulation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The simulation's state: running, steps, actions per type, settings, goods and agents
+     * @description The simulation's state: running, steps, actions per type, settings, goods and agents.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxGetSimulation"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2146,6 +2478,42 @@ export interface components {
       recent_deliver_rate: number;
       /** @description price above the goods' lowest price, as a share of the stickers' lowest prices; 0 without */
       sticker_premium: number;
+    };
+    EventRecord: {
+      /** @description an event id */
+      id: string;
+      /** @enum {unknown} */
+      type:
+        | "listing.created"
+        | "listing.repriced"
+        | "listing.changed"
+        | "listing.withdrawn"
+        | "listing.sold"
+        | "trade.created"
+        | "trade.state_changed"
+        | "trade.offer_sent"
+        | "trade.delivered"
+        | "trade.cancelled"
+        | "trade.rolled_back"
+        | "buy_order.created"
+        | "buy_order.changed"
+        | "buy_order.filled"
+        | "buy_order.state_changed"
+        | "buy_order.cancelled"
+        | "buy_order.expired"
+        | "buy_order.status_changed"
+        | "balance.changed"
+        | "platform.cookie_expired"
+        | "market.price_changed"
+        | "market.listing_added"
+        | "market.listing_repriced"
+        | "market.listing_removed"
+        | "market.reset";
+      /** @description Unix time in seconds, by the marketplace clock */
+      created_at: number;
+      goods_id: number | null;
+      /** @description the record the REST operations answer for the object */
+      data: unknown;
     };
     FloatItemsEntry: {
       goods_id: number;
@@ -2506,6 +2874,63 @@ export interface components {
       trade_offer_status: string;
       rollback_by: string;
     };
+    SimulationSettingsBody: {
+      /** @description Every draw comes from it (default 1) */
+      seed?: number;
+      /** @description Actions per second (default 2) */
+      rate?: number;
+      /** @description How many goods trade, drawn from the seed among goods with prices (default 8), or their ids */
+      goods?: number | number[];
+      /** @description Market makers (default 2) */
+      makers?: number;
+      /** @description Noise traders (default 4) */
+      noise?: number;
+      /** @description Snipers (default 1) */
+      snipers?: number;
+      /** @description Sandbox seconds per real second while it runs (default 60) */
+      clock_speed?: number;
+      /** @description The share of sales whose seller never sends the offer (default 0.05) */
+      never_deliver?: number;
+    };
+    SimulationStatus: {
+      /** @description Started and not stopped (a restart resumes it) */
+      running: boolean;
+      /** @description This server instance is taking its steps now */
+      stepping: boolean;
+      steps: number;
+      /** @description Actions taken, per type (list, reprice, bid, cancel_bid, buy, snipe, deliver, accept, ...) */
+      actions: {
+        [key: string]: number;
+      };
+      settings: {
+        /** @description Every draw comes from it (default 1) */
+        seed: number;
+        /** @description Actions per second (default 2) */
+        rate: number;
+        /** @description How many goods trade, drawn from the seed among goods with prices (default 8), or their ids */
+        goods: number | number[];
+        /** @description Market makers (default 2) */
+        makers: number;
+        /** @description Noise traders (default 4) */
+        noise: number;
+        /** @description Snipers (default 1) */
+        snipers: number;
+        /** @description Sandbox seconds per real second while it runs (default 60) */
+        clock_speed: number;
+        /** @description The share of sales whose seller never sends the offer (default 0.05) */
+        never_deliver: number;
+      } | null;
+      goods: {
+        goods_id: number;
+        /** @example 12.50 */
+        fair_value: string;
+      }[];
+      agents: {
+        name: string;
+        kind: "maker" | "noise" | "sniper";
+        user_id: string;
+      }[];
+    };
     Specific: {
       /** @enum {unknown} */
       type: "paintwear" | "paintseed" | "fade" | "phase";
@@ -2731,6 +3156,74 @@ export interface components {
       item_id: null;
       keychain_color_img: string;
       tags: components["schemas"]["GoodsTags"];
+    };
+    WebhookAttemptRecord: {
+      /** @description the receiver answered 2xx */
+      delivered: boolean;
+      status: number | null;
+      error: string | null;
+      duration_ms: number;
+    };
+    WebhookDeliveryRecord: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      endpoint_id: string;
+      /** @description an event id */
+      event_id: string;
+      event_type: string;
+      /** @enum {unknown} */
+      state: "pending" | "delivered" | "failed";
+      /** @description attempts made so far */
+      attempts: number;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description when the next attempt is due (pending deliveries), by the marketplace clock */
+      next_attempt_at: number | null;
+      last_attempt_at: number | null;
+      /** @description the receiver's HTTP status at the last attempt; null when none came */
+      last_status: number | null;
+      last_error: string | null;
+      last_duration_ms: number | null;
+      delivered_at: number | null;
+    };
+    WebhookEndpointRecord: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      url: string;
+      types: string[];
+      description: string;
+      enabled: boolean;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description Unix time in seconds */
+      updated_at: number;
+    };
+    WebhookEndpointWithSecret: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      id: string;
+      url: string;
+      types: string[];
+      description: string;
+      enabled: boolean;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description Unix time in seconds */
+      updated_at: number;
+      /** @description the signing secret (`whsec_` + 43 characters); shown only in this answer, keep it to verify signatures */
+      secret: string;
     };
     WebInventoryItem: {
       appid: number;
@@ -3160,6 +3653,35 @@ export interface operations {
       };
     };
   };
+  openEventStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switching Protocols: the WebSocket is open; the server sends `welcome` first */
+      101: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
   getBalance: {
     parameters: {
       query?: never;
@@ -3184,6 +3706,461 @@ export interface operations {
             wallet_balance: string;
             /** @example 12.50 */
             frozen_amount: string;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description an event id */
+        after?: string;
+        /** @description comma-separated event types; `trade.*` names a family, `*` every type */
+        types?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's account events after a given id, oldest first, and whether more follow */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["EventRecord"][];
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's webhook endpoints, oldest first (without their secrets) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookEndpointRecord"][];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types: string[];
+          /** @description a note for the owner */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: registers a webhook endpoint that receives the caller's account events, and answers its secret once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One of the caller's webhook endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointRecord"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url?: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types?: string[];
+          /** @description a note for the owner */
+          description?: string;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: changes a webhook endpoint's URL, event types, description, or turns it off and on */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointRecord"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: deletes a webhook endpoint; its pending deliveries are dropped as failed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description a decimal id of at most 15 digits, such as 1001
+             * @example 1001
+             */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  rollWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: replaces a webhook endpoint's signing secret and answers the new one once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page_num?: number;
+        page_size?: number;
+        state?: "pending" | "delivered" | "failed";
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of a webhook endpoint's deliveries, newest first, with their state and last attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookDeliveryRecord"][];
+            page_num: number;
+            page_size: number;
+            total_count: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: sends a delivery's event again now, whatever its state, and answers how the attempt went */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            attempt: components["schemas"]["WebhookAttemptRecord"];
+            delivery: components["schemas"]["WebhookDeliveryRecord"];
           };
         };
       };
@@ -8778,6 +9755,313 @@ export interface operations {
             /** @description goods with at least one trade in the window */
             ranked_goods: number;
           };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxListWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user's webhook endpoints (without their secrets) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookEndpointRecord"][];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxCreateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types: string[];
+          /** @description a note for the owner */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: registers a webhook endpoint for a user, as the user would, and answers its secret once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxSendTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {unknown} */
+          type:
+            | "listing.created"
+            | "listing.repriced"
+            | "listing.changed"
+            | "listing.withdrawn"
+            | "listing.sold"
+            | "trade.created"
+            | "trade.state_changed"
+            | "trade.offer_sent"
+            | "trade.delivered"
+            | "trade.cancelled"
+            | "trade.rolled_back"
+            | "buy_order.created"
+            | "buy_order.changed"
+            | "buy_order.filled"
+            | "buy_order.state_changed"
+            | "buy_order.cancelled"
+            | "buy_order.expired"
+            | "buy_order.status_changed"
+            | "balance.changed"
+            | "platform.cookie_expired"
+            | "market.price_changed"
+            | "market.listing_added"
+            | "market.listing_repriced"
+            | "market.listing_removed"
+            | "market.reset";
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: sends a test event of any type to a webhook endpoint now, signed as every delivery is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            event: components["schemas"]["EventRecord"];
+            attempt: components["schemas"]["WebhookAttemptRecord"];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxStartSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SimulationSettingsBody"];
+      };
+    };
+    responses: {
+      /** @description Done and committed: starts simulated traders (or resumes the stopped simulation of the same seed) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxStopSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: stops the simulated traders; their world stays */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxGetSimulation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The simulation's state: running, steps, actions per type, settings, goods and agents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
         };
       };
       /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */

@@ -10,6 +10,7 @@ const STEERING = [
   "HOST",
   "DATA_DIR",
   "SKINMARKET_URL",
+  "SKINMARKET_TOKEN",
   "SANDBOX_ADMIN_TOKEN",
   "DATABASE_URL",
   "DEMO",
@@ -42,6 +43,11 @@ export function runSkinmarket(args: string[], options: { env?: Record<string, st
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Starts `skinmarket ...` without waiting for it: for commands that run until interrupted. */
+export function spawnSkinmarket(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [MAIN, ...args], { env: environment(env), stdio: "pipe" });
 }
 
 /** Starts `skinmarket serve` and resolves once it says it is serving. */

@@ -9,6 +9,7 @@ import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
+import type { StreamSettings } from "../../src/http/stream/event-stream-hub.ts";
 import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
@@ -84,6 +85,8 @@ export async function createTestApp(
     secureCookies?: boolean;
     catalog?: boolean;
     corsOrigins?: string[];
+    /** The website's build and image base (default: `packages/web/dist`, no image base). */
+    website?: { root?: string; imageBaseUrl?: string };
     /** The reference's limits (off unless asked: most suites send more than they allow). */
     limits?: { store: LimiterStore; settings?: Partial<LimitSettings> };
     /**
@@ -91,6 +94,8 @@ export async function createTestApp(
      * `TestApp.snapshots`: nobody waits for a rebuild, which runs only when asked for.
      */
     serverSnapshots?: boolean;
+    /** The event stream's heartbeat and slow-consumer limit. */
+    stream?: Partial<StreamSettings>;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -109,6 +114,8 @@ export async function createTestApp(
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.website ? { website: options.website } : {}),
+    ...(options.stream ? { stream: options.stream } : {}),
     ...(options.limits
       ? {
           limits: {

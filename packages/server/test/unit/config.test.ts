@@ -35,6 +35,14 @@ describe("configuration", () => {
     assert.deepEqual(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins, ["*"]);
   });
 
+  test("the website draws placeholders unless IMAGE_BASE_URL names an http(s) base", () => {
+    assert.equal(loadConfig({}).imageBaseUrl, undefined);
+    assert.equal(
+      loadConfig({ IMAGE_BASE_URL: "https://cdn.example/cs2/" }).imageBaseUrl,
+      "https://cdn.example/cs2",
+    );
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -52,11 +60,15 @@ describe("configuration", () => {
       [{ SELLER_FEE_PERCENT: "2.555" }, "SELLER_FEE_PERCENT"],
       [{ SELLER_FEE_PERCENT: "60" }, "SELLER_FEE_PERCENT"],
       [{ MAX_LISTING_PRICE: "0" }, "MAX_LISTING_PRICE"],
+      [{ EVENT_RETENTION_DAYS: "6" }, "EVENT_RETENTION_DAYS"],
       [{ SECRET_KEY: "abc" }, "SECRET_KEY"],
       [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
       [{ CORS_ORIGINS: "localhost:5173" }, "CORS_ORIGINS"],
       [{ CORS_ORIGINS: "https://dash.example/app" }, "CORS_ORIGINS"],
       [{ CORS_ORIGINS: "*, https://dash.example" }, "CORS_ORIGINS"],
+      [{ IMAGE_BASE_URL: "cdn.example" }, "IMAGE_BASE_URL"],
+      [{ IMAGE_BASE_URL: "ftp://cdn.example" }, "IMAGE_BASE_URL"],
+      [{ IMAGE_BASE_URL: "https://cdn.example/?size=2" }, "IMAGE_BASE_URL"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(

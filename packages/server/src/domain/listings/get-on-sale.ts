@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { parsePriceRange } from "../market/price-range.ts";
-import { readListingRecords } from "./listing-figures.ts";
+import { readListingRecords, type RecordedListing } from "./listing-figures.ts";
 import { searchGoods } from "./search-goods.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
 
@@ -25,23 +25,36 @@ export async function getOnSale(ctx: DomainContext, query: OnSaleQuery) {
   const page = await readOnSalePage(ctx, query);
   if (!page.ok) return page;
   const { rows, totalCount } = page.value;
-  const records = await readListingRecords(ctx, rows);
   return ok({
     code: 0 as const,
     data: {
-      items: records.map(({ listing: row, record }) => ({
-        ...record,
-        can_bargain: row.allow_bargain,
-        can_bargain_swap: false,
-        cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
-        description: row.description,
-      })),
+      items: await toOnSaleRecords(ctx, rows),
       total_count: totalCount,
       page_num: query.pageNum,
       page_size: query.pageSize,
       total_page: Math.ceil(totalCount / query.pageSize),
     },
   });
+}
+
+/** Listing rows as the seller's `sell_order/on_sale` answers them (and the listing events carry). */
+export async function toOnSaleRecords<Listing extends RecordedListing & OnSaleColumns>(
+  ctx: DomainContext,
+  rows: readonly Listing[],
+) {
+  const records = await readListingRecords(ctx, rows);
+  return records.map(({ listing: row, record }) => ({
+    ...record,
+    can_bargain: row.allow_bargain,
+    can_bargain_swap: false,
+    cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
+    description: row.description,
+  }));
+}
+
+interface OnSaleColumns {
+  allow_bargain: boolean;
+  description: string;
 }
 
 /**

@@ -34,8 +34,20 @@ export async function resetWorld(
       SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = current_schema()
     `.execute(tx.db);
     for (const { sequence_name: name } of sequences.rows) {
+      // Event ids go on growing: a client resuming after an id it saw must not miss what follows.
+      if (name === "event_ids") continue;
       await sql`ALTER SEQUENCE ${sql.table(name)} RESTART`.execute(tx.db);
     }
+    // Subscribers learn that the world they knew is gone (docs/design.md section 14).
+    await tx.db
+      .insertInto("event_outbox")
+      .values({
+        type: "market.reset",
+        user_id: null,
+        goods_id: null,
+        subject: JSON.stringify({ tables: world }),
+      })
+      .execute();
     await tx.db
       .insertInto("ledger_accounts")
       .values([

@@ -102,7 +102,8 @@ function common(trade: TradeRow) {
   };
 }
 
-function purchaseRecord(trade: TradeRow) {
+/** A trade as its buyer sees it (the purchase order record). */
+export function purchaseRecord(trade: TradeRow) {
   const state = buyerState(trade.state);
   return {
     ...common(trade),
@@ -113,7 +114,8 @@ function purchaseRecord(trade: TradeRow) {
   };
 }
 
-function sellRecord(trade: TradeRow) {
+/** A trade as its seller sees it (the sell order history record). */
+export function sellRecord(trade: TradeRow) {
   return {
     ...common(trade),
     sell_order_id: String(trade.listing_id),

@@ -33,6 +33,11 @@ export interface AuthOptions {
   refusedCredentials?: RefusedCredentialLimit;
   /** Whether cookies set here (`csrf_token`) carry `Secure`. */
   secureCookies: boolean;
+  /**
+   * Origins besides the server's own whose pages may use the website session on routes that take
+   * it in place of a token (`config.sessionToo`): `CORS_ORIGINS`, without `*`.
+   */
+  sessionOrigins?: readonly string[];
 }
 
 /**
@@ -97,6 +102,12 @@ function authorize(
       return undefined;
     case "developer":
     case "enterprise": {
+      if (
+        request.headers.authorization === undefined &&
+        routeOf(request).config?.sessionToo &&
+        sessionCookie(request) !== undefined
+      )
+        return admitSessionOfKnownOrigin(request, options);
       const cached = cachedApiToken(request.ctx, request.headers.authorization);
       if (cached) return admitToken(request, access, cached);
       return authenticateApiToken(request.ctx, request.headers.authorization).then((authenticated) =>
@@ -126,6 +137,30 @@ function admitToken(
       message: `this operation needs ${access} access; this account has ${level}`,
     };
   }
+  return undefined;
+}
+
+/**
+ * The website session in place of a token (the event stream): only from a page of the server's
+ * own origin or of `CORS_ORIGINS`, since a browser sends the cookie with a WebSocket opened by any
+ * site's page (cross-site WebSocket hijacking). Checked before the session is looked up.
+ */
+async function admitSessionOfKnownOrigin(
+  request: FastifyRequest,
+  options: AuthOptions,
+): Promise<Failure | undefined> {
+  const origin = request.headers.origin;
+  const own = `${request.protocol}://${request.host}`;
+  if (origin === undefined || (origin !== own && !(options.sessionOrigins ?? []).includes(origin))) {
+    return {
+      code: "Access Denied",
+      message: `origin: ${origin === undefined ? "missing" : JSON.stringify(origin)}; the website session is taken only from the server's own origin or one of CORS_ORIGINS (or send Authorization: Bearer <token>)`,
+    };
+  }
+  const resolved = await resolveSession(request.ctx, sessionCookie(request));
+  if (!resolved.ok) return resolved.failure;
+  request.actor = { kind: "user", userId: resolved.value.userId };
+  request.sessionUser = resolved.value;
   return undefined;
 }
 
@@ -220,4 +255,37 @@ function resendSessionCookie(
 function refuse(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
   if (failure.code === "Unauthorized") reply.header("www-authenticate", 'Bearer realm="skinmarket"');
   return sendFailure(reply, routeOf(request).config?.envelope ?? "official", failure);
+}
+
+/** The credential a long-lived connection (the event stream) was opened with, for checking it again. */
+export type HeldCredential =
+  { kind: "token"; authorization: string } | { kind: "session"; sessionId: string };
+
+/** The credential the auth hook admitted `request` with. */
+export function heldCredential(request: FastifyRequest): HeldCredential {
+  const sessionId = request.sessionUser ? sessionCookie(request) : undefined;
+  return sessionId !== undefined
+    ? { kind: "session", sessionId }
+    : { kind: "token", authorization: request.headers.authorization ?? "" };
+}
+
+/**
+ * Whether a held credential still admits its user: the token not revoked (the token cache is
+ * emptied on every revocation, on every instance), the session neither signed out nor expired.
+ */
+export async function credentialHolds(
+  ctx: DomainContext,
+  credential: HeldCredential,
+  userId: number,
+): Promise<boolean> {
+  if (credential.kind === "session") {
+    const resolved = await resolveSession(ctx, credential.sessionId);
+    return resolved.ok && resolved.value.userId === userId;
+  }
+  const token =
+    cachedApiToken(ctx, credential.authorization) ??
+    (await authenticateApiToken(ctx, credential.authorization).then((answer) =>
+      answer.ok ? answer.value : undefined,
+    ));
+  return token !== undefined && token.userId === userId;
 }

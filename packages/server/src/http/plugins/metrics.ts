@@ -6,6 +6,8 @@ import { routeOf } from "../route-of.ts";
 export interface Metrics {
   contentType: string;
   text(): Promise<string>;
+  /** Adds a gauge read when `/metrics` is asked (open event streams). */
+  gauge(name: string, help: string, read: () => number): void;
 }
 
 /**
@@ -26,9 +28,17 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     );
     done();
   });
+  const gauges: string[] = [];
+  const reads: (() => string)[] = [];
   return {
     contentType: registry.contentType,
-    text: async () => `${await registry.metrics()}\n${durations.text()}`,
+    text: async () =>
+      `${await registry.metrics()}\n${durations.text()}${reads.map((read) => read()).join("")}`,
+    gauge(name, help, read) {
+      if (gauges.includes(name)) throw new Error(`gauge ${name} registered twice`);
+      gauges.push(name);
+      reads.push(() => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${read()}\n`);
+    },
   };
 }
 

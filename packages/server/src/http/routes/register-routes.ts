@@ -1,3 +1,7 @@
+import type { EventLog } from "../../domain/events/event-log.ts";
+import { registerListEvents } from "./developer/list-events.ts";
+import { registerWebhookRoutes } from "./developer/webhooks.ts";
+import { registerSandboxWebhooks } from "./sandbox/webhooks.ts";
 import type { FastifyInstance } from "fastify";
 import type { OffsetClock } from "../../domain/clock.ts";
 import type { LimiterStore } from "../limits/limiter-store.ts";
@@ -34,6 +38,8 @@ import { registerSandboxFunds } from "./sandbox/funds.ts";
 import { registerSandboxSettings } from "./sandbox/settings.ts";
 import { registerSandboxTokens } from "./sandbox/tokens.ts";
 import { registerSandboxWorld } from "./sandbox/world.ts";
+import { registerSandboxSimulation } from "./sandbox/simulation.ts";
+import type { SimulationRunner } from "../../domain/simulation/simulation-runner.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
@@ -48,6 +54,8 @@ import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
   sandboxClock: OffsetClock | undefined;
+  /** The simulated traders' runner, with the sandbox on (docs/design.md section 15). */
+  simulation?: SimulationRunner;
   /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
   limiterStore: LimiterStore | undefined;
   /** The commits the market snapshots watch. */
@@ -57,10 +65,14 @@ export interface RouteOptions extends SessionCookieOptions {
   snapshotServeStale: boolean;
   /** Built by the caller, or here from the three options above. */
   priceSnapshots?: PriceSnapshots;
+  /** The event log: polling reads it, the stream and webhooks listen to it. */
+  eventLog: EventLog;
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
   registerGetBalance(app);
+  registerListEvents(app, options.eventLog);
+  registerWebhookRoutes(app);
   registerGetBuyOrderStatus(app);
   registerSetBuyOrderStatus(app);
   registerGetPlatformInventory(app);
@@ -109,11 +121,13 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxTokens(app, options.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);
-    registerSandboxWorld(app, options.sandboxClock);
+    registerSandboxWorld(app, options.sandboxClock, options.eventLog);
     registerSandboxPlatformAccounts(app);
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
+    registerSandboxWebhooks(app);
+    if (options.simulation) registerSandboxSimulation(app, options.simulation);
   }
 }

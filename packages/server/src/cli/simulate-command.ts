@@ -1,0 +1,114 @@
+import { Command } from "commander";
+import { execute, positiveInteger, UsageError, withServerOptions } from "./admin-commands.ts";
+
+interface SimulationStatus {
+  running: boolean;
+  stepping: boolean;
+  steps: number;
+  actions: Record<string, number>;
+  settings: { seed: number; rate: number; clock_speed: number } | null;
+  goods: Array<{ goods_id: number; fair_value: string }>;
+  agents: Array<{ name: string; kind: string; user_id: string }>;
+}
+
+function describeStatus(status: SimulationStatus): string {
+  if (!status.settings) return "no simulation was started";
+  const kinds = ["maker", "noise", "sniper"]
+    .map((kind) => `${status.agents.filter((agent) => agent.kind === kind).length} ${kind}`)
+    .join(", ");
+  const actions = Object.entries(status.actions)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([type, count]) => `${type} ${count}`)
+    .join(", ");
+  const goods = status.goods.map((item) => `${item.goods_id} at ${item.fair_value}`).join(", ");
+  return [
+    `simulation seed ${status.settings.seed}: ${status.running ? "running" : "stopped"}, ${status.steps} steps` +
+      ` at ${status.settings.rate}/s, clock x${status.settings.clock_speed}`,
+    `agents: ${kinds}`,
+    `goods (fair value): ${goods}`,
+    `actions: ${actions || "none yet"}`,
+  ].join("\n");
+}
+
+function decimal(flag: string, value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`${flag} must be a number`);
+  return Number(value);
+}
+
+/** `--goods 8` (how many) or `--goods 123,456` (which). */
+function goodsOption(value: string): number | number[] {
+  if (/^\d+$/.test(value)) return positiveInteger("--goods", value);
+  const ids = value.split(",").map((part) => part.trim());
+  if (!ids.every((id) => /^\d+$/.test(id)))
+    throw new UsageError("--goods must be a number of goods or a comma-separated list of goods ids");
+  return ids.map(Number);
+}
+
+/**
+ * `skinmarket simulate start|stop|status`: the living sandbox of a running server (simulated
+ * traders; docs/design.md section 15), over its sandbox API.
+ */
+export function simulateCommand(): Command {
+  const simulate = withServerOptions(
+    new Command("simulate").description(
+      "simulated traders in a running server's sandbox: market makers, noise traders, snipers",
+    ),
+  );
+  simulate
+    .command("start")
+    .description("start simulated traders (the seed of a stopped simulation resumes it)")
+    .option("--seed <n>", "every draw comes from it (default 1)", (value) =>
+      positiveInteger("--seed", value, 0),
+    )
+    .option("--rate <n>", "actions per second (default 2)", (value) => decimal("--rate", value))
+    .option("--goods <n|ids>", "how many goods trade (default 8), or their ids, comma-separated", goodsOption)
+    .option("--makers <n>", "market makers (default 2)", (value) => positiveInteger("--makers", value, 0))
+    .option("--noise <n>", "noise traders (default 4)", (value) => positiveInteger("--noise", value, 0))
+    .option("--snipers <n>", "snipers (default 1)", (value) => positiveInteger("--snipers", value, 0))
+    .option("--clock-speed <n>", "sandbox seconds per real second (default 60)", (value) =>
+      decimal("--clock-speed", value),
+    )
+    .option("--never-deliver <share>", "share of sales never delivered, 0-1 (default 0.05)", (value) =>
+      decimal("--never-deliver", value),
+    )
+    .action(async function (this: Command) {
+      const options = this.opts<{
+        seed?: number;
+        rate?: number;
+        goods?: number | number[];
+        makers?: number;
+        noise?: number;
+        snipers?: number;
+        clockSpeed?: number;
+        neverDeliver?: number;
+      }>();
+      await execute(
+        this,
+        (client) =>
+          client.startSimulation({
+            ...(options.seed !== undefined ? { seed: options.seed } : {}),
+            ...(options.rate !== undefined ? { rate: options.rate } : {}),
+            ...(options.goods !== undefined ? { goods: options.goods } : {}),
+            ...(options.makers !== undefined ? { makers: options.makers } : {}),
+            ...(options.noise !== undefined ? { noise: options.noise } : {}),
+            ...(options.snipers !== undefined ? { snipers: options.snipers } : {}),
+            ...(options.clockSpeed !== undefined ? { clock_speed: options.clockSpeed } : {}),
+            ...(options.neverDeliver !== undefined ? { never_deliver: options.neverDeliver } : {}),
+          }),
+        describeStatus,
+      );
+    });
+  simulate
+    .command("stop")
+    .description("stop the simulated traders; their world stays")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.stopSimulation(), describeStatus);
+    });
+  simulate
+    .command("status")
+    .description("whether it runs, its steps, actions per type, settings, goods and agents")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.getSimulation(), describeStatus);
+    });
+  return simulate;
+}

@@ -1,0 +1,115 @@
+import { formatMoney, type EventType } from "@skinmarket/contract";
+import type { BuyOrderRow } from "../buy-orders/match.ts";
+import { toBuyOrderRecords } from "../buy-orders/buy-order-record.ts";
+import type { DomainContext } from "../context.ts";
+import { toOnSaleRecords } from "../listings/get-on-sale.ts";
+import { purchaseRecord, sellRecord } from "../trades/list-trades.ts";
+import type { TradeRow } from "../trades/settle-trade.ts";
+import type { ListingsTable } from "../../storage/schema.ts";
+import type { Selectable } from "kysely";
+
+/** A change the triggers wrote (`event_outbox`), in the order it was written. */
+export interface OutboxRow {
+  seq: number;
+  txid: string;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  subject: Record<string, unknown>;
+}
+
+/** An event ready for the log: its owner (none: public), its goods, and the record it carries. */
+export interface NewEvent {
+  type: EventType;
+  user_id: number | null;
+  goods_id: number | null;
+  data: unknown;
+}
+
+type ListingRow = Selectable<ListingsTable>;
+
+/** The columns of a row that JSON holds as text: timestamps. */
+function withDates<Row>(subject: Record<string, unknown>, columns: readonly string[]): Row {
+  const row: Record<string, unknown> = { ...subject };
+  for (const column of columns) {
+    const value = row[column];
+    if (typeof value === "string") row[column] = new Date(value);
+  }
+  return row as Row;
+}
+
+const LISTING_TO_MARKET: Partial<Record<string, EventType>> = {
+  "listing.created": "market.listing_added",
+  "listing.repriced": "market.listing_repriced",
+  "listing.sold": "market.listing_removed",
+  "listing.withdrawn": "market.listing_removed",
+};
+
+/**
+ * Turns a batch of outbox rows into events, in order, each carrying the record the REST
+ * operations answer for its object (docs/design.md section 14): a listing as `sell_order/on_sale`
+ * answers it (and, for the market's book, as `goods/sell_order` does), a trade as its buyer's
+ * `purchase/orders/list` and its seller's `sell_order/history` answer it (one event each), a buy
+ * order as `buy_order/list` does, balances as `balance` does. Several balance changes of one user
+ * in one transaction are one event, with the balances the transaction left: a purchase moves money
+ * from one account to another in two statements, and the step between is no state anyone had.
+ */
+export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[]): Promise<NewEvent[]> {
+  const lastBalance = new Map<string, number>();
+  rows.forEach((row, index) => {
+    if (row.type === "balance.changed") lastBalance.set(`${row.txid}:${row.user_id}`, index);
+  });
+  const listingRows = rows.filter((row) => row.type.startsWith("listing."));
+  const listings = listingRows.map((row) =>
+    withDates<ListingRow>(row.subject, ["created_at", "updated_at", "tradable_after"]),
+  );
+  const onSale = await toOnSaleRecords(ctx, listings);
+  const listingRecords = new Map(listingRows.map((row, index) => [row.seq, onSale[index]!]));
+  const orderRows = rows.filter(
+    (row) => row.type.startsWith("buy_order.") && row.type !== "buy_order.status_changed",
+  );
+  const orderRecords = await toBuyOrderRecords(
+    ctx,
+    orderRows.map((row) => withDates<BuyOrderRow>(row.subject, ["created_at", "updated_at"])),
+  );
+  const orderRecordOf = new Map(orderRows.map((row, index) => [row.seq, orderRecords[index]!]));
+
+  const events: NewEvent[] = [];
+  rows.forEach((row, index) => {
+    const type = row.type as EventType;
+    if (type.startsWith("listing.")) {
+      const own = listingRecords.get(row.seq)!;
+      events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: own });
+      const marketType = LISTING_TO_MARKET[type];
+      if (marketType) {
+        // The book's record is the one `goods/sell_order` answers: the seller's own fields left out.
+        const { can_bargain, can_bargain_swap, cannot_bargain_reason, description, ...book } = own;
+        void [can_bargain, can_bargain_swap, cannot_bargain_reason, description];
+        events.push({ type: marketType, user_id: null, goods_id: row.goods_id, data: book });
+      }
+    } else if (type.startsWith("trade.")) {
+      const trade = withDates<TradeRow>(row.subject, ["created_at", "updated_at", "deliver_by"]);
+      events.push({ type, user_id: trade.buyer_id, goods_id: trade.goods_id, data: purchaseRecord(trade) });
+      events.push({ type, user_id: trade.seller_id, goods_id: trade.goods_id, data: sellRecord(trade) });
+    } else if (type === "balance.changed") {
+      if (lastBalance.get(`${row.txid}:${row.user_id}`) !== index) return;
+      const kinds = row.subject as Partial<Record<string, number>>;
+      events.push({
+        type,
+        user_id: row.user_id,
+        goods_id: null,
+        data: {
+          market_balance: formatMoney(kinds.balance ?? 0),
+          margin_balance: formatMoney(kinds.margin ?? 0),
+          wallet_balance: formatMoney(kinds.wallet ?? 0),
+          frozen_amount: formatMoney(kinds.escrow ?? 0),
+        },
+      });
+    } else if (orderRecordOf.has(row.seq)) {
+      events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: orderRecordOf.get(row.seq) });
+    } else {
+      events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: row.subject });
+    }
+  });
+  return events;
+}

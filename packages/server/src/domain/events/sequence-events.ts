@@ -1,0 +1,153 @@
+import { formatMoney } from "@skinmarket/contract";
+import { sql } from "kysely";
+import type { DomainContext } from "../context.ts";
+import { readGoodsPrices } from "../market/read-goods-prices.ts";
+import { ok } from "../result.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
+import { CHANGES_CHANNEL } from "../../storage/change-notifications.ts";
+import { formatEvents, type NewEvent, type OutboxRow } from "./format-events.ts";
+import { enqueueWebhookDeliveries } from "../webhooks/enqueue.ts";
+
+/** One sequencer at a time across every instance (docs/design.md section 14). */
+export const SEQUENCER_LOCK_KEY = 730_120;
+/** Outbox rows turned into events per round: a round is one transaction, kept short. */
+export const SEQUENCE_BATCH = 1000;
+
+/** An event as the log holds it. */
+export interface StoredEvent {
+  event_id: number;
+  type: string;
+  user_id: number | null;
+  goods_id: number | null;
+  created_at: Date;
+  data: unknown;
+}
+
+export type SequenceRound = { state: "busy" } | { state: "done"; events: StoredEvent[]; more: boolean };
+
+/**
+ * One round of the sequencer: under `pg_try_advisory_xact_lock`, takes the oldest changes the
+ * triggers wrote (committed ones only: the others are not visible), turns them into events with
+ * the records they carry, adds a `market.price_changed` event for every goods whose lowest ask or
+ * highest bid moved, gives them the next ids, and deletes the outbox rows, all in one transaction.
+ * Ids follow the order in which rounds commit, and a round starts only once the last one has
+ * committed (the lock), so a reader that saw an id never finds a smaller one later. Answers `busy`
+ * when another instance holds the lock (its round will take what this one would have, or the
+ * caller tries again).
+ */
+export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound> {
+  // The round's own commit is not a change anyone else must hear of: no `afterCommit`.
+  const result = await inTransaction({ ...ctx, afterCommit: undefined }, async (tx) => {
+    noteNoMarketChange(tx);
+    const lock = await sql<{ locked: boolean }>`
+      SELECT pg_try_advisory_xact_lock(${SEQUENCER_LOCK_KEY}) AS locked`.execute(tx.db);
+    if (!lock.rows[0]?.locked) return ok<SequenceRound>({ state: "busy" });
+    const rows = (await tx.db
+      .selectFrom("event_outbox")
+      .select(["seq", sql<string>`txid::text`.as("txid"), "type", "user_id", "goods_id", "subject"])
+      .orderBy("seq")
+      .limit(SEQUENCE_BATCH + 1)
+      .execute()) as OutboxRow[];
+    const more = rows.length > SEQUENCE_BATCH;
+    const batch = rows.slice(0, SEQUENCE_BATCH);
+    if (batch.length === 0) return ok<SequenceRound>({ state: "done", events: [], more: false });
+    const formatted = await formatEvents(tx, batch);
+    const goodsIds = new Set<number>();
+    for (const row of batch)
+      if (row.goods_id !== null && !row.type.startsWith("trade.") && row.type !== "listing.changed")
+        goodsIds.add(row.goods_id);
+    formatted.push(...(await priceEvents(tx, [...goodsIds])));
+    await tx.db
+      .deleteFrom("event_outbox")
+      .where(sql<boolean>`seq = ANY(${batch.map((row) => row.seq)}::bigint[])`)
+      .execute();
+    const events = await insertEvents(tx, formatted);
+    // Each event committed is a delivery owed to every matching webhook endpoint of its user.
+    await enqueueWebhookDeliveries(tx, events);
+    if (events.length > 0) {
+      const last = events[events.length - 1]!.event_id;
+      await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ kind: "events", last })})`.execute(
+        tx.db,
+      );
+    }
+    return ok<SequenceRound>({ state: "done", events, more });
+  });
+  if (!result.ok) throw new Error(`sequencing events failed: ${result.failure.message}`);
+  return result.value;
+}
+
+async function insertEvents(ctx: DomainContext, events: readonly NewEvent[]): Promise<StoredEvent[]> {
+  if (events.length === 0) return [];
+  const ids = await sql<{ id: number }>`
+    SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length}) ORDER BY 1`.execute(ctx.db);
+  const createdAt = ctx.clock.now();
+  const stored = events.map((event, index) => ({
+    event_id: Number(ids.rows[index]!.id),
+    type: event.type,
+    user_id: event.user_id,
+    goods_id: event.goods_id,
+    created_at: createdAt,
+    data: event.data,
+  }));
+  // Several thousand rows stay well under the 65,535 parameters of one statement (6 per row).
+  for (let start = 0; start < stored.length; start += 5000) {
+    await ctx.db
+      .insertInto("events")
+      .values(
+        stored.slice(start, start + 5000).map((event) => ({ ...event, data: JSON.stringify(event.data) })),
+      )
+      .execute();
+  }
+  return stored;
+}
+
+/**
+ * `market.price_changed` for each of `goodsIds` whose lowest ask or highest bid differs from the
+ * one last announced (`market_price_marks`), with both figures before and after.
+ */
+async function priceEvents(ctx: DomainContext, goodsIds: readonly number[]): Promise<NewEvent[]> {
+  if (goodsIds.length === 0) return [];
+  const [prices, marks] = await Promise.all([
+    readGoodsPrices(ctx, goodsIds),
+    ctx.db
+      .selectFrom("market_price_marks")
+      .selectAll()
+      .where("goods_id", "in", [...goodsIds])
+      .execute(),
+  ]);
+  const marked = new Map(marks.map((mark) => [mark.goods_id, mark]));
+  const events: NewEvent[] = [];
+  const changed: { goods_id: number; sell_min: number; buy_max: number }[] = [];
+  for (const goodsId of [...goodsIds].sort((a, b) => a - b)) {
+    const now = prices.get(goodsId)!;
+    const before = marked.get(goodsId) ?? { sell_min: 0, buy_max: 0 };
+    if (Number(before.sell_min) === now.sellMin && Number(before.buy_max) === now.buyMax) continue;
+    changed.push({ goods_id: goodsId, sell_min: now.sellMin, buy_max: now.buyMax });
+    events.push({
+      type: "market.price_changed",
+      user_id: null,
+      goods_id: goodsId,
+      data: {
+        goods_id: goodsId,
+        sell_min_price: formatMoney(now.sellMin),
+        buy_max_price: formatMoney(now.buyMax),
+        buy_order_num: now.buyOrderNum,
+        previous_sell_min_price: formatMoney(Number(before.sell_min)),
+        previous_buy_max_price: formatMoney(Number(before.buy_max)),
+      },
+    });
+  }
+  if (changed.length > 0) {
+    await ctx.db
+      .insertInto("market_price_marks")
+      .values(changed)
+      .onConflict((conflict) =>
+        conflict.column("goods_id").doUpdateSet((eb) => ({
+          sell_min: eb.ref("excluded.sell_min"),
+          buy_max: eb.ref("excluded.buy_max"),
+        })),
+      )
+      .execute();
+  }
+  return events;
+}

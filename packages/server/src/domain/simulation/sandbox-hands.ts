@@ -1,0 +1,36 @@
+import type { DomainContext } from "../context.ts";
+import type { Result } from "../result.ts";
+
+/**
+ * What the simulator needs from the sandbox platform, passed in by whoever starts it (the domain
+ * reaches the sandbox's own modules only through ports: docs/design.md section 3). Every call is
+ * the sandbox verb its API route calls, with the caller's context.
+ */
+export interface SandboxHands {
+  /** A platform account bound to the user, its cookies uploaded and setup run. */
+  createReadyAccount(
+    admin: DomainContext,
+    user: DomainContext,
+    userId: number,
+  ): Promise<Result<{ platformid: string }>>;
+  /** New items of one goods in a platform account (the sandbox's grant). */
+  grantItems(
+    admin: DomainContext,
+    input: { platformid: string; goodsId: number; count: number },
+  ): Promise<Result<void>>;
+  /**
+   * Items the account holds that could be listed now: tradable, committed to nothing, of these
+   * goods; oldest first (`assetid`).
+   */
+  listableAssets(
+    ctx: DomainContext,
+    input: { platformid: string; goodsIds: readonly number[]; limit: number },
+  ): Promise<Array<{ assetid: string; goodsId: number }>>;
+  /** Offers to this account still waiting for an answer, oldest first. */
+  incomingOffers(ctx: DomainContext, platformid: string): Promise<string[]>;
+  /** The receiver accepts the offer (the sandbox's `respondToOffer`). */
+  acceptOffer(
+    user: DomainContext,
+    input: { platformid: string; tradeofferid: string },
+  ): Promise<Result<unknown>>;
+}

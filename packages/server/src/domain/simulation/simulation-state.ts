@@ -1,0 +1,86 @@
+import type { DomainContext } from "../context.ts";
+import type { SimulationSettings } from "./simulation-settings.ts";
+
+export type AgentKind = "maker" | "noise" | "sniper";
+
+export interface SimulationAgent {
+  kind: AgentKind;
+  /** `maker-0`, `noise-2`: how actions name the agent (ids differ between worlds). */
+  name: string;
+  userId: number;
+  platformid: string;
+}
+
+export interface SimulatedGoods {
+  goodsId: number;
+  /** Where the fair value started, in fen: the walk is pulled gently back towards it. */
+  anchor: number;
+  /** The fair value now, in fen (fractional: rounded only when an agent quotes). */
+  fair: number;
+}
+
+/**
+ * How the agents behave. Kept in the state so that a later scenario can change it for a while
+ * (sellers who stop delivering, a wider spread in a panic) without a new kind of agent.
+ */
+export interface AgentBehaviour {
+  /** The market makers' spread around the fair value (0.04: ask 2 % above, bid 2 % below). */
+  spread: number;
+  /** A sniper buys a listing this far under the fair value or more. */
+  sniperDiscount: number;
+  /** The share of sales whose seller never sends the offer. */
+  neverDeliver: number;
+  /** The fair value's step volatility (standard deviation of its log). */
+  volatility: number;
+  /** The chance per goods and step of a jump, and its largest size (share of the value). */
+  jumpChance: number;
+  jumpSize: number;
+}
+
+export interface SimulationState {
+  settings: SimulationSettings;
+  running: boolean;
+  /** Steps taken: the next step draws from `new DemoRandom(seed, step)`, so this is the PRNG's position. */
+  step: number;
+  goods: SimulatedGoods[];
+  agents: SimulationAgent[];
+  behaviour: AgentBehaviour;
+  /** Actions taken, per type. */
+  actions: Record<string, number>;
+  /** Milliseconds of clock movement owed (steps move the clock in whole seconds). */
+  clockCarryMs: number;
+  startedAt: string;
+}
+
+const STATE_KEY = "sandbox_simulation";
+
+export async function loadSimulationState(ctx: DomainContext): Promise<SimulationState | undefined> {
+  const row = await ctx.db
+    .selectFrom("system_settings")
+    .select("value")
+    .where("key", "=", STATE_KEY)
+    .executeTakeFirst();
+  return row ? (row.value as SimulationState) : undefined;
+}
+
+/**
+ * Written after every step, so a restart resumes at the next step with the same draws. Only
+ * `create` (a start) writes a new row: a step that ends after a sandbox reset deleted the state
+ * must not bring it back.
+ */
+export async function saveSimulationState(
+  ctx: DomainContext,
+  state: SimulationState,
+  options: { create?: boolean } = {},
+): Promise<void> {
+  const value = JSON.stringify(state);
+  if (!options.create) {
+    await ctx.db.updateTable("system_settings").set({ value }).where("key", "=", STATE_KEY).execute();
+    return;
+  }
+  await ctx.db
+    .insertInto("system_settings")
+    .values({ key: STATE_KEY, value })
+    .onConflict((conflict) => conflict.column("key").doUpdateSet({ value }))
+    .execute();
+}

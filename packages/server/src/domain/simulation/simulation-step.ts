@@ -1,0 +1,422 @@
+import { formatMoney } from "@skinmarket/contract";
+import { sql } from "kysely";
+import { DemoRandom, hash32 } from "../../demo/demo-random.ts";
+import type { OffsetClock } from "../clock.ts";
+import type { DomainContext } from "../context.ts";
+import { readGoodsPrices } from "../market/read-goods-prices.ts";
+import type { Result } from "../result.ts";
+import { advanceClock } from "../sandbox/advance-clock.ts";
+import { syncTrades } from "../trades/sync-trades.ts";
+import { fundAccount } from "../wallet/fund-account.ts";
+import { readUserBalances } from "../wallet/ledger.ts";
+import type { SandboxHands } from "./sandbox-hands.ts";
+import { directVerbs, type AgentVerbs } from "./agent-verbs.ts";
+import { MIN_FAIR_FEN } from "./start-simulation.ts";
+import {
+  saveSimulationState,
+  type SimulatedGoods,
+  type SimulationAgent,
+  type SimulationState,
+} from "./simulation-state.ts";
+
+/** What a step needs besides its state: an admin context, the sandbox's clock and its verbs. */
+export interface SimulationEnvironment {
+  /** A context whose actor is the sandbox admin; agents act with copies whose actor is themselves. */
+  ctx: DomainContext;
+  clock: OffsetClock;
+  hands: SandboxHands;
+  /** How agents act; the domain verbs directly unless given (the benchmark sends them over HTTP). */
+  verbs?: AgentVerbs;
+}
+
+type Env = SimulationEnvironment & { verbs: AgentVerbs };
+
+/** One thing an agent did, as tests compare and `status` counts it (no ids: they differ between worlds). */
+export interface SimulationAction {
+  type: string;
+  agent: string;
+  goodsId?: number;
+  /** The price asked, bid or paid at most, in fen. */
+  price?: number;
+  /** "OK" or why the verb refused. */
+  outcome: string;
+}
+
+export interface StepReport {
+  step: number;
+  actions: SimulationAction[];
+}
+
+/**
+ * A scenario's hold on a step (docs/design.md section 15): called after the fair values moved and
+ * before any agent acts, it may change fair values and `state.behaviour` (kept in the state).
+ */
+export type StepHook = (state: SimulationState, random: DemoRandom) => void;
+
+/** Deliveries and acceptances handled per step at most (the rest wait for the next step). */
+const MAX_DELIVERIES_PER_STEP = 5;
+/** A seller's delay before sending the offer: at least a minute, 15 minutes on average, at most 6 hours. */
+const DELIVERY_DELAY = { minMs: 60_000, meanMs: 15 * 60_000, maxMs: 6 * 3600_000 };
+/** A noise trader keeps at most this many buy orders; the oldest goes first. */
+const NOISE_MAX_ORDERS = 3;
+/** A quote moves when it is this far from where the maker wants it. */
+const REQUOTE_TOLERANCE = 0.01;
+
+/**
+ * One step of the simulation: the clock moves, the market's trades job settles what the platform
+ * answered, the fair values walk, due sellers deliver and buyers accept, then one agent drawn from
+ * the seed acts. Every draw comes from `new DemoRandom(seed, 1, step)`, every list the agents
+ * choose from is read in a fixed order, so the same seed, settings and world give the same
+ * actions. The state (step, fair values, counts) is saved before the step answers.
+ */
+export async function simulationStep(
+  given: SimulationEnvironment,
+  state: SimulationState,
+  hook?: StepHook,
+): Promise<StepReport> {
+  const env: Env = { ...given, verbs: given.verbs ?? directVerbs(given.ctx, given.hands) };
+  const random = new DemoRandom(state.settings.seed, 1, state.step);
+  const actions: SimulationAction[] = [];
+  await moveClock(env, state);
+  await syncTrades({ ...env.ctx, actor: { kind: "system" } });
+  walkFairValues(state, random);
+  hook?.(state, random);
+  await deliverDueSales(env, state, actions);
+  await acceptOffers(env, state, actions);
+  if (state.agents.length > 0) {
+    const agent = state.agents[random.int(0, state.agents.length - 1)]!;
+    if (agent.kind === "maker") await makeMarket(env, state, agent, random, actions);
+    else if (agent.kind === "noise") await tradeAtRandom(env, state, agent, random, actions);
+    else await snipe(env, state, agent, actions);
+  }
+  for (const action of actions) state.actions[action.type] = (state.actions[action.type] ?? 0) + 1;
+  const report = { step: state.step, actions };
+  state.step += 1;
+  await saveSimulationState(env.ctx, state);
+  return report;
+}
+
+/** Moves the sandbox clock so that it runs `clockSpeed` times real time at the settings' rate. */
+async function moveClock(env: Env, state: SimulationState): Promise<void> {
+  const { clockSpeed, rate } = state.settings;
+  const owedMs = state.clockCarryMs + ((clockSpeed - 1) / rate) * 1000;
+  const seconds = Math.floor(owedMs / 1000);
+  state.clockCarryMs = owedMs - seconds * 1000;
+  if (seconds >= 1) {
+    const moved = await advanceClock(env.ctx, { clock: env.clock, seconds });
+    if (!moved.ok) throw new Error(`the simulation could not move the clock: ${moved.failure.message}`);
+  }
+}
+
+/** A random walk of each goods' log fair value, pulled gently back to where it started, with rare jumps. */
+function walkFairValues(state: SimulationState, random: DemoRandom): void {
+  const { volatility, jumpChance, jumpSize } = state.behaviour;
+  for (const goods of state.goods) {
+    let log = Math.log(goods.fair);
+    log += volatility * random.normal() + 0.002 * (Math.log(goods.anchor) - log);
+    if (random.chance(jumpChance)) log += (random.chance(0.5) ? 1 : -1) * jumpSize * (0.5 + random.next());
+    goods.fair = Math.max(MIN_FAIR_FEN, Math.exp(log));
+  }
+}
+
+/** Seeded per trade, not per step: whether and when its seller delivers does not depend on when we look. */
+function deliveryPlan(state: SimulationState, tradeId: number): { never: boolean; delayMs: number } {
+  const never = hash32(state.settings.seed, 2, tradeId) / 4_294_967_296 < state.behaviour.neverDeliver;
+  const uniform = (hash32(state.settings.seed, 3, tradeId) + 1) / 4_294_967_297;
+  const delayMs = Math.min(
+    DELIVERY_DELAY.maxMs,
+    DELIVERY_DELAY.minMs - Math.log(uniform) * (DELIVERY_DELAY.meanMs - DELIVERY_DELAY.minMs),
+  );
+  return { never, delayMs };
+}
+
+/** Agents who sold send the offer once their delay is over (or never, for some sales). */
+async function deliverDueSales(env: Env, state: SimulationState, actions: SimulationAction[]): Promise<void> {
+  const sellers = new Map(state.agents.map((agent) => [agent.userId, agent]));
+  if (sellers.size === 0) return;
+  const now = env.ctx.clock.now().getTime();
+  const waiting = await env.ctx.db
+    .selectFrom("trades")
+    .select(["trade_id", "seller_id", "goods_id", "price", "created_at"])
+    .where("state", "=", sql.lit("SELLER_TO_SEND_OFFER"))
+    .where("seller_id", "in", [...sellers.keys()])
+    .orderBy("trade_id")
+    .limit(200)
+    .execute();
+  let delivered = 0;
+  for (const trade of waiting) {
+    if (delivered >= MAX_DELIVERIES_PER_STEP) break;
+    const plan = deliveryPlan(state, trade.trade_id);
+    if (plan.never || trade.created_at.getTime() + plan.delayMs > now) continue;
+    const seller = sellers.get(trade.seller_id)!;
+    const outcome = await env.verbs.deliver(seller, trade.trade_id);
+    actions.push({
+      type: "deliver",
+      agent: seller.name,
+      goodsId: trade.goods_id,
+      price: trade.price,
+      outcome,
+    });
+    delivered += 1;
+  }
+}
+
+/** Buyers accept the offers their accounts received (the platform side of a delivery). */
+async function acceptOffers(env: Env, state: SimulationState, actions: SimulationAction[]): Promise<void> {
+  let accepted = 0;
+  for (const agent of state.agents) {
+    for (const tradeofferid of await env.hands.incomingOffers(env.ctx, agent.platformid)) {
+      if (accepted >= MAX_DELIVERIES_PER_STEP) return;
+      actions.push({
+        type: "accept",
+        agent: agent.name,
+        outcome: await env.verbs.accept(agent, tradeofferid),
+      });
+      accepted += 1;
+    }
+  }
+}
+
+/**
+ * A market maker quotes one goods, both sides: an ask above the fair value and a bid below it. It
+ * turns first to a goods where it has no ask (sold since), else to one drawn from the seed.
+ */
+async function makeMarket(
+  env: Env,
+  state: SimulationState,
+  agent: SimulationAgent,
+  random: DemoRandom,
+  actions: SimulationAction[],
+): Promise<void> {
+  const asking = await env.ctx.db
+    .selectFrom("listings")
+    .select("goods_id")
+    .distinct()
+    .where("user_id", "=", agent.userId)
+    .where("state", "=", sql.lit("ON_SALE"))
+    .execute();
+  const quoted = new Set(asking.map((row) => row.goods_id));
+  const drawn = random.pick(state.goods);
+  const goods = state.goods.find((item) => !quoted.has(item.goodsId)) ?? drawn;
+  const half = state.behaviour.spread / 2;
+  await quoteAsk(env, agent, goods, Math.round(goods.fair * (1 + half)), actions);
+  await quoteBid(env, agent, goods, Math.max(3, Math.round(goods.fair * (1 - half))), actions);
+}
+
+async function quoteAsk(
+  env: Env,
+  agent: SimulationAgent,
+  goods: SimulatedGoods,
+  price: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  const listing = await env.ctx.db
+    .selectFrom("listings")
+    .select(["listing_id", "price"])
+    .where("user_id", "=", agent.userId)
+    .where("goods_id", "=", goods.goodsId)
+    .where("state", "=", sql.lit("ON_SALE"))
+    .orderBy("listing_id")
+    .executeTakeFirst();
+  if (listing) {
+    if (Math.abs(listing.price - price) <= price * REQUOTE_TOLERANCE) {
+      actions.push({
+        type: "hold",
+        agent: agent.name,
+        goodsId: goods.goodsId,
+        price: listing.price,
+        outcome: "OK",
+      });
+      return;
+    }
+    const outcome = await env.verbs.reprice(agent, listing.listing_id, price);
+    actions.push({ type: "reprice", agent: agent.name, goodsId: goods.goodsId, price, outcome });
+    return;
+  }
+  let [asset] = await env.hands.listableAssets(env.ctx, {
+    platformid: agent.platformid,
+    goodsIds: [goods.goodsId],
+    limit: 1,
+  });
+  if (!asset) {
+    // A maker's stock comes from outside the market (drops, cases opened): the sandbox grants it.
+    const granted = await env.hands.grantItems(env.ctx, {
+      platformid: agent.platformid,
+      goodsId: goods.goodsId,
+      count: 3,
+    });
+    actions.push({ type: "restock", agent: agent.name, goodsId: goods.goodsId, outcome: outcomeOf(granted) });
+    [asset] = await env.hands.listableAssets(env.ctx, {
+      platformid: agent.platformid,
+      goodsIds: [goods.goodsId],
+      limit: 1,
+    });
+    if (!asset) return;
+  }
+  await list(env, agent, asset, price, actions);
+}
+
+async function list(
+  env: Env,
+  agent: SimulationAgent,
+  asset: { assetid: string; goodsId: number },
+  price: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  const outcome = await env.verbs.list(agent, asset.assetid, price);
+  actions.push({ type: "list", agent: agent.name, goodsId: asset.goodsId, price, outcome });
+}
+
+async function quoteBid(
+  env: Env,
+  agent: SimulationAgent,
+  goods: SimulatedGoods,
+  price: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  const order = await env.ctx.db
+    .selectFrom("buy_orders")
+    .select(["buy_order_id", "price"])
+    .where("user_id", "=", agent.userId)
+    .where("goods_id", "=", goods.goodsId)
+    .where("state", "=", sql.lit("progressing"))
+    .orderBy("buy_order_id")
+    .executeTakeFirst();
+  if (order) {
+    if (Math.abs(order.price - price) <= price * REQUOTE_TOLERANCE) {
+      actions.push({
+        type: "hold",
+        agent: agent.name,
+        goodsId: goods.goodsId,
+        price: order.price,
+        outcome: "OK",
+      });
+      return;
+    }
+    actions.push({
+      type: "cancel_bid",
+      agent: agent.name,
+      goodsId: goods.goodsId,
+      price: order.price,
+      outcome: await env.verbs.cancelBid(agent, order.buy_order_id),
+    });
+  }
+  await bid(env, agent, goods.goodsId, price, 1, actions);
+}
+
+async function bid(
+  env: Env,
+  agent: SimulationAgent,
+  goodsId: number,
+  price: number,
+  num: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  await ensureFunds(env, agent, price * num, actions);
+  const outcome = await env.verbs.bid(agent, goodsId, price, num);
+  actions.push({ type: "bid", agent: agent.name, goodsId, price, outcome });
+}
+
+/** An agent short of money is topped up from outside (the sandbox's deposit), as a trader would. */
+async function ensureFunds(
+  env: Env,
+  agent: SimulationAgent,
+  needed: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  const balances = await readUserBalances(env.ctx, agent.userId);
+  if (balances.balance >= needed * 2) return;
+  const amount = Math.max(100_000, needed * 10);
+  const funded = await fundAccount(env.ctx, {
+    userId: agent.userId,
+    account: "balance",
+    amount: formatMoney(amount),
+  });
+  actions.push({ type: "deposit", agent: agent.name, price: amount, outcome: outcomeOf(funded) });
+}
+
+async function buy(
+  env: Env,
+  agent: SimulationAgent,
+  type: string,
+  goodsId: number,
+  maxPrice: number,
+  actions: SimulationAction[],
+): Promise<void> {
+  await ensureFunds(env, agent, maxPrice, actions);
+  const outcome = await env.verbs.buy(agent, goodsId, maxPrice);
+  actions.push({ type, agent: agent.name, goodsId, price: maxPrice, outcome });
+}
+
+/** A noise trader lists something it holds near the fair value, buys at market, or places a bid. */
+async function tradeAtRandom(
+  env: Env,
+  state: SimulationState,
+  agent: SimulationAgent,
+  random: DemoRandom,
+  actions: SimulationAction[],
+): Promise<void> {
+  const choice = random.next();
+  const goods = random.pick(state.goods);
+  if (choice < 0.35) {
+    const assets = await env.hands.listableAssets(env.ctx, {
+      platformid: agent.platformid,
+      goodsIds: state.goods.map((item) => item.goodsId),
+      limit: 20,
+    });
+    if (assets.length > 0) {
+      const asset = random.pick(assets);
+      const fair = state.goods.find((item) => item.goodsId === asset.goodsId)!.fair;
+      const price = Math.max(3, Math.round(fair * Math.exp(0.05 * random.normal())));
+      await list(env, agent, asset, price, actions);
+      return;
+    }
+  }
+  if (choice < 0.65) {
+    await buy(env, agent, "buy", goods.goodsId, Math.round(goods.fair * (1 + 0.05 * random.next())), actions);
+    return;
+  }
+  const orders = await env.ctx.db
+    .selectFrom("buy_orders")
+    .select("buy_order_id")
+    .where("user_id", "=", agent.userId)
+    .where("state", "=", sql.lit("progressing"))
+    .orderBy("buy_order_id")
+    .execute();
+  if (orders.length >= NOISE_MAX_ORDERS) {
+    const outcome = await env.verbs.cancelBid(agent, orders[0]!.buy_order_id);
+    actions.push({ type: "cancel_bid", agent: agent.name, outcome });
+  }
+  const price = Math.max(3, Math.round(goods.fair * (1 - 0.01 - 0.07 * random.next())));
+  await bid(env, agent, goods.goodsId, price, 1, actions);
+}
+
+/** A sniper takes the listing furthest under its goods' fair value, if one is far enough under. */
+async function snipe(
+  env: Env,
+  state: SimulationState,
+  agent: SimulationAgent,
+  actions: SimulationAction[],
+): Promise<void> {
+  const prices = await readGoodsPrices(
+    env.ctx,
+    state.goods.map((goods) => goods.goodsId),
+  );
+  let best: { goods: SimulatedGoods; price: number; ratio: number } | undefined;
+  for (const goods of state.goods) {
+    const lowest = prices.get(goods.goodsId)?.sellMin ?? 0;
+    if (lowest <= 0) continue;
+    const ratio = lowest / goods.fair;
+    if (ratio <= 1 - state.behaviour.sniperDiscount && (!best || ratio < best.ratio))
+      best = { goods, price: lowest, ratio };
+  }
+  if (!best) {
+    actions.push({ type: "idle", agent: agent.name, outcome: "OK" });
+    return;
+  }
+  await buy(env, agent, "snipe", best.goods.goodsId, best.price, actions);
+}
+
+function outcomeOf(result: Result<unknown>): string {
+  return result.ok ? "OK" : result.failure.message;
+}

@@ -1,0 +1,108 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { BlockList, isIP } from "node:net";
+import { invalidArgument, ok, type Result } from "../result.ts";
+
+/**
+ * How webhook deliveries are signed and where they may go (docs/design.md sections 11 and 14).
+ * The signature is the one agreed with the SDK's verifier:
+ * `Skinmarket-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the key
+ * being the whole secret string's UTF-8 bytes.
+ */
+export const SIGNATURE_HEADER = "skinmarket-signature";
+export const EVENT_ID_HEADER = "skinmarket-event-id";
+export const TEST_HEADER = "skinmarket-test";
+
+const WEBHOOK_SECRET_PREFIX = "whsec_";
+
+export function generateWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+}
+
+/** The `Skinmarket-Signature` value of `body` signed at `timestamp` (Unix seconds). */
+export function signatureHeader(secret: string, body: string, timestamp: number): string {
+  const digest = createHmac("sha256", Buffer.from(secret, "utf8"))
+    .update(`${timestamp}.${body}`)
+    .digest("hex");
+  return `t=${timestamp},v1=${digest}`;
+}
+
+/**
+ * Addresses a receiver may not have unless private receivers are allowed (the sandbox, or
+ * `WEBHOOK_ALLOW_PRIVATE_URLS=true`): loopback, private networks, link-local (cloud metadata),
+ * carrier-grade NAT, multicast, reserved and unspecified ones.
+ */
+const PRIVATE_RANGES = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  PRIVATE_RANGES.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  PRIVATE_RANGES.addSubnet(network, prefix, "ipv6");
+
+/** Whether `address` (an IP literal) is loopback, private or otherwise not on the public internet. */
+export function isPrivateAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, "");
+  const family = isIP(bare);
+  if (family === 4) return PRIVATE_RANGES.check(bare, "ipv4");
+  if (family !== 6) return true;
+  // An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address.
+  const mapped = /^::ffff:(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped) return PRIVATE_RANGES.check(mapped[1]!, "ipv4");
+  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
+  if (hexMapped) {
+    const high = parseInt(hexMapped[1]!, 16);
+    const low = parseInt(hexMapped[2]!, 16);
+    return PRIVATE_RANGES.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
+  }
+  return PRIVATE_RANGES.check(bare, "ipv6");
+}
+
+const LOCAL_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal)$/i;
+
+/**
+ * Checks a receiver URL: absolute http or https, no user name or password (it would be shown in
+ * every listing), and unless `allowPrivate`, no host that is a private address or a local name.
+ * Names are checked again at every attempt, on the addresses they resolve to then.
+ */
+export function checkWebhookUrl(text: string, allowPrivate: boolean, field = "url"): Result<string> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return invalidArgument(field, "must be an absolute http:// or https:// URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return invalidArgument(field, "must be an absolute http:// or https:// URL");
+  if (url.username || url.password) return invalidArgument(field, "must not hold a user name or password");
+  if (!allowPrivate) {
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if ((isIP(host) !== 0 && isPrivateAddress(host)) || LOCAL_NAMES.test(host))
+      return invalidArgument(
+        field,
+        "must not point at a loopback, private or local address (allowed in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true)",
+      );
+  }
+  return ok(url.href);
+}

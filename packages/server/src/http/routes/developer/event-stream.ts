@@ -1,0 +1,50 @@
+import { EVENT_STREAM_PATH, OfficialErrorBody } from "@skinmarket/contract";
+import type { FastifyInstance } from "fastify";
+import { HttpFailure } from "../../failure.ts";
+import { heldCredential } from "../../plugins/auth.ts";
+import type { EventStreamHub } from "../../stream/event-stream-hub.ts";
+
+const DESCRIPTION = [
+  "A WebSocket (docs/design.md section 14): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.",
+  'The client sends JSON text frames: `{"op":"subscribe","channels":["account","market","prices","prices:<goods_id>","book:<goods_id>"],"after":"<event id>","types":["trade.*"]}` (`after` replays from the log first: no gap, no duplicate), `{"op":"unsubscribe","channels":[...]}`, `{"op":"ping"}`.',
+  'The server sends `welcome`, `subscribed`, `{"type":"event","channel":...,"event":{...}}` (the events of `GET /api/market/developer/events`), `heartbeat` every `heartbeat_ms`, `pong`, `error` (the field named; the stream stays), and `dropped` before closing a client that reads too slowly (4008).',
+  "Close codes: 1000 normal, 1001 server shutting down, 4001 credentials revoked or expired, 4008 slow consumer. A refused upgrade answers HTTP 401 or 403 with the usual error body.",
+].join("\n\n");
+
+/** GET /api/market/developer/stream: the event stream's WebSocket, served by `hub`. */
+export function registerEventStream(app: FastifyInstance, hub: EventStreamHub): void {
+  app.route({
+    method: "GET",
+    url: EVENT_STREAM_PATH,
+    config: { access: "developer", envelope: "official", operationId: "openEventStream", sessionToo: true },
+    schema: {
+      operationId: "openEventStream",
+      summary: "The event stream: the account's and the market's events as they happen, over a WebSocket",
+      description: DESCRIPTION,
+      tags: ["Events"],
+      security: [{ bearerToken: [] }, { sessionCookie: [] }],
+      response: {
+        101: { description: "Switching Protocols: the WebSocket is open; the server sends `welcome` first" },
+        "4xx": OfficialErrorBody,
+      },
+    },
+    // A request without the upgrade headers reaches this, not the stream.
+    handler: () => {
+      throw new HttpFailure({
+        code: "Invalid Argument",
+        message: "upgrade: this path is a WebSocket; send Connection: Upgrade and Upgrade: websocket",
+      });
+    },
+    wsHandler: (socket, request) => {
+      if (request.actor.kind !== "user") {
+        socket.close(1008, "a user's credential is required");
+        return;
+      }
+      hub.accept(socket, {
+        ctx: request.ctx,
+        userId: request.actor.userId,
+        credential: heldCredential(request),
+      });
+    },
+  });
+}

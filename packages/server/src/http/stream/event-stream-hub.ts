@@ -1,0 +1,461 @@
+import { STREAM_CLOSE_CODES, type StreamChannel, type StreamServerMessage } from "@skinmarket/contract";
+import type { WebSocket } from "ws";
+import type { DomainContext } from "../../domain/context.ts";
+import type { EventLog } from "../../domain/events/event-log.ts";
+import { toWireEvent } from "../../domain/events/read-events.ts";
+import type { StoredEvent } from "../../domain/events/sequence-events.ts";
+import {
+  firstMatch,
+  parseClientMessage,
+  replayEvents,
+  subscriptionOf,
+  type Subscription,
+} from "../../domain/events/stream-subscriptions.ts";
+import { credentialHolds, type HeldCredential } from "../plugins/auth.ts";
+
+export interface StreamSettings {
+  /** Heartbeats (and WebSocket pings) this often; a client silent for two is dropped. */
+  heartbeatMs: number;
+  /** Bytes waiting to be sent beyond which a connection is dropped as a slow consumer. */
+  maxBufferBytes: number;
+}
+
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = { heartbeatMs: 15_000, maxBufferBytes: 1024 * 1024 };
+
+/** Live events a connection holds while its replay runs; beyond it, it is a slow consumer. */
+const MAX_HELD_DURING_REPLAY = 50_000;
+/** How long a dropped connection has to take its close frame before its socket is destroyed. */
+const DROP_GRACE_MS = 10_000;
+/** How long a replay waits for a client to read what it was sent before dropping it. */
+const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
+/** The longest stretch of the event loop the fan-out takes before letting other work run. */
+const FAN_OUT_SLICE_MS = 5;
+/** How long the shutdown waits for clients to answer the close frame. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
+/** A frame per event and channel, serialized once for every connection it goes to. */
+type FrameOf = (event: StoredEvent, channel: StreamChannel) => string | Buffer;
+
+/**
+ * Every stream of this instance (docs/design.md section 14): one listener on the event log, and
+ * indexes from a user to their connections with `account`, from a goods to the connections with
+ * its `book:` or `prices:` channel, and of those with `market` or `prices`, so that an event costs
+ * only the connections it may concern. One timer beats every connection's heartbeat.
+ */
+export class EventStreamHub {
+  readonly #eventLog: EventLog;
+  readonly settings: StreamSettings;
+  readonly #connections = new Set<StreamConnection>();
+  readonly #byUser = new Map<number, Set<StreamConnection>>();
+  readonly #byGoods = new Map<number, Set<StreamConnection>>();
+  readonly #everyPublic = new Set<StreamConnection>();
+  readonly #stopListening: () => void;
+  readonly #heartbeat: NodeJS.Timeout;
+  /** Events told by the log and not yet offered to the connections, oldest first. */
+  #pending: StoredEvent[] = [];
+  #draining = false;
+  /** Connections dropped as slow consumers since the start. */
+  dropped = 0;
+  /** The most bytes any connection had waiting right after a send (bounded by the drop). */
+  peakBufferedBytes = 0;
+
+  constructor(eventLog: EventLog, settings: StreamSettings) {
+    this.#eventLog = eventLog;
+    this.settings = settings;
+    this.#stopListening = eventLog.onEvents((events) => {
+      this.#pending.push(...events);
+      if (!this.#draining) this.#drain();
+    });
+    this.#heartbeat = setInterval(() => {
+      for (const connection of this.#connections) connection.beat();
+    }, settings.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  get eventLog(): EventLog {
+    return this.#eventLog;
+  }
+
+  /** Open streams. */
+  get size(): number {
+    return this.#connections.size;
+  }
+
+  /** Takes an accepted WebSocket of `userId`. */
+  accept(
+    socket: WebSocket,
+    options: { ctx: DomainContext; userId: number; credential: HeldCredential },
+  ): void {
+    const connection = new StreamConnection(this, socket, options);
+    this.#connections.add(connection);
+    socket.once("close", () => this.forget(connection));
+    connection.start();
+  }
+
+  /** Indexes `connection` under its new subscription. */
+  index(connection: StreamConnection, subscription: Subscription): void {
+    if (subscription.channel === "account") addTo(this.#byUser, connection.userId, connection);
+    else if (subscription.goodsId === undefined) this.#everyPublic.add(connection);
+    else addTo(this.#byGoods, subscription.goodsId, connection);
+  }
+
+  /** Indexes `connection` again from its subscriptions (after an unsubscribe). */
+  reindex(connection: StreamConnection): void {
+    this.#unindex(connection);
+    for (const subscription of connection.subscriptions.values()) this.index(connection, subscription);
+  }
+
+  forget(connection: StreamConnection): void {
+    this.#connections.delete(connection);
+    this.#unindex(connection);
+  }
+
+  #unindex(connection: StreamConnection): void {
+    removeFrom(this.#byUser, connection.userId, connection);
+    this.#everyPublic.delete(connection);
+    for (const subscription of connection.subscriptions.values())
+      if (subscription.goodsId !== undefined) removeFrom(this.#byGoods, subscription.goodsId, connection);
+    // A goods index may hold it from a subscription just removed: look through them all only then.
+    for (const [goodsId, connections] of this.#byGoods)
+      if (connections.delete(connection) && connections.size === 0) this.#byGoods.delete(goodsId);
+  }
+
+  /**
+   * The highest id offered to every connection concerned: a connection starts there, and a replay
+   * reads the log up to it (what is above is still to be offered, live).
+   */
+  get lastOffered(): number {
+    // Told and not pending (the pending are the newest told): offered, or older than the log's
+    // start here, which nobody was offered and a replay reads.
+    return this.#pending.length > 0 ? this.#pending[0]!.event_id - 1 : this.#eventLog.lastTold;
+  }
+
+  /**
+   * Offers the pending events in slices of a few milliseconds, the event loop free between them
+   * (for the next round's answers and the sockets): a batch of hundreds of events to a thousand
+   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice.
+   */
+  #drain(): void {
+    this.#draining = true;
+    const started = performance.now();
+    let offered = 0;
+    while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
+      this.#deliver(this.#pending[offered]!);
+      offered++;
+    }
+    this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
+    if (this.#pending.length === 0) {
+      this.#draining = false;
+      return;
+    }
+    setImmediate(() => this.#drain());
+  }
+
+  #deliver(event: StoredEvent): void {
+    if (this.#connections.size === 0) return;
+    let wire: string | undefined;
+    // Encoded once: `ws` would encode a string again for every connection it is sent to.
+    const frames = new Map<StreamChannel, Buffer>();
+    const frameOf: FrameOf = (stored, channel) => {
+      let frame = frames.get(channel);
+      if (frame === undefined) {
+        wire ??= JSON.stringify(toWireEvent(stored));
+        frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        frames.set(channel, frame);
+      }
+      return frame;
+    };
+    if (event.user_id !== null) {
+      const owners = this.#byUser.get(event.user_id);
+      if (owners) for (const connection of owners) connection.offer(event, frameOf);
+      return;
+    }
+    // A connection in both sets is offered the event twice and takes it once (its watermark).
+    for (const connection of this.#everyPublic) connection.offer(event, frameOf);
+    if (event.goods_id !== null) {
+      const watchers = this.#byGoods.get(event.goods_id);
+      if (watchers) for (const connection of watchers) connection.offer(event, frameOf);
+    }
+  }
+
+  noteBuffered(bytes: number): void {
+    if (bytes > this.peakBufferedBytes) this.peakBufferedBytes = bytes;
+  }
+
+  /** Closes every stream with 1001 and waits (briefly) for the clients to answer. */
+  async close(): Promise<void> {
+    this.#stopListening();
+    clearInterval(this.#heartbeat);
+    this.#pending = [];
+    const closing = [...this.#connections].map((connection) => connection.shutDown());
+    await Promise.all(closing);
+  }
+}
+
+function addTo<Key>(index: Map<Key, Set<StreamConnection>>, key: Key, connection: StreamConnection): void {
+  let connections = index.get(key);
+  if (!connections) index.set(key, (connections = new Set()));
+  connections.add(connection);
+}
+
+function removeFrom<Key>(
+  index: Map<Key, Set<StreamConnection>>,
+  key: Key,
+  connection: StreamConnection,
+): void {
+  const connections = index.get(key);
+  if (connections?.delete(connection) && connections.size === 0) index.delete(key);
+}
+
+/** One client's stream: its subscriptions, its place in the log, its replays and heartbeats. */
+export class StreamConnection {
+  readonly #hub: EventStreamHub;
+  readonly #socket: WebSocket;
+  readonly #ctx: DomainContext;
+  readonly userId: number;
+  readonly #credential: HeldCredential;
+  /** In the order subscribed: an event goes out once, with the first channel it matches. */
+  readonly subscriptions = new Map<StreamChannel, Subscription>();
+  /** The highest id of a live event offered: each is taken once. */
+  #watermark: number;
+  /** Live events held while a replay runs. */
+  #held: StoredEvent[] | undefined;
+  /** Client messages are handled one after the other (a subscribe may replay). */
+  #work: Promise<void> = Promise.resolve();
+  #missedPongs = 0;
+  #checking = false;
+  #ended = false;
+
+  constructor(
+    hub: EventStreamHub,
+    socket: WebSocket,
+    options: { ctx: DomainContext; userId: number; credential: HeldCredential },
+  ) {
+    this.#hub = hub;
+    this.#socket = socket;
+    this.#ctx = options.ctx;
+    this.userId = options.userId;
+    this.#credential = options.credential;
+    this.#watermark = hub.lastOffered;
+  }
+
+  start(): void {
+    this.#socket.on("pong", () => (this.#missedPongs = 0));
+    this.#socket.on("message", (data, isBinary) => {
+      // Any frame from the client shows it is there.
+      this.#missedPongs = 0;
+      if (isBinary) {
+        this.#send({ type: "error", code: "invalid_argument", message: "message: send JSON text frames" });
+        return;
+      }
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString()
+        : Buffer.isBuffer(data)
+          ? data.toString()
+          : Buffer.from(new Uint8Array(data)).toString();
+      this.#work = this.#work
+        .then(() => this.#handle(text))
+        .catch((error: unknown) => {
+          this.#ctx.log.error({ err: error }, "an event stream message failed");
+          this.#send({ type: "error", code: "invalid_argument", message: "message: could not be handled" });
+        });
+    });
+    this.#send({
+      type: "welcome",
+      user_id: String(this.userId),
+      last_event_id: String(this.#hub.lastOffered),
+      heartbeat_ms: this.#hub.settings.heartbeatMs,
+    });
+  }
+
+  async #handle(text: string): Promise<void> {
+    if (this.#ended) return;
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) {
+      this.#send({ type: "error", code: "invalid_argument", message: parsed.message });
+      return;
+    }
+    const message = parsed.message;
+    if (message.op === "ping") {
+      this.#send({ type: "pong" });
+      return;
+    }
+    if (message.op === "unsubscribe") {
+      for (const channel of message.channels) this.subscriptions.delete(channel);
+      this.#hub.reindex(this);
+      this.#send({ type: "unsubscribed", channels: message.channels });
+      return;
+    }
+    const fresh = message.channels.filter((channel) => !this.subscriptions.has(channel));
+    if (this.subscriptions.size + fresh.length > 100) {
+      this.#send({
+        type: "error",
+        code: "invalid_argument",
+        message: `channels: at most 100 per connection; ${this.subscriptions.size} already subscribed`,
+      });
+      return;
+    }
+    const before = [...this.subscriptions.values()];
+    const added = message.channels.map((channel) => subscriptionOf(channel, message.types));
+    for (const subscription of added) {
+      // Subscribing again to a channel replaces its type filter.
+      this.subscriptions.set(subscription.channel, subscription);
+      this.#hub.index(this, subscription);
+    }
+    if (message.after === undefined) {
+      this.#send({ type: "subscribed", channels: message.channels, after: String(this.#watermark) });
+      return;
+    }
+    this.#send({ type: "subscribed", channels: message.channels, after: message.after });
+    await this.#replay(
+      added,
+      before.filter((old) => !added.some((it) => it.channel === old.channel)),
+      message.after,
+    );
+  }
+
+  /**
+   * Sends the events of `added` after `after` from the log, then the live events held meanwhile:
+   * what the log had when the replay began is read from it, what came later is live, and nothing is
+   * sent twice (an event the connection's other channels already carried live is skipped).
+   */
+  async #replay(
+    added: readonly Subscription[],
+    others: readonly Subscription[],
+    after: string,
+  ): Promise<void> {
+    const sentLive = this.#watermark;
+    this.#held = [];
+    // Everything committed before now is told first, so that the log holds all below `upTo`.
+    await this.#hub.eventLog.catchUp();
+    const upTo = this.#hub.lastOffered;
+    const events = replayEvents(this.#ctx, {
+      userId: this.userId,
+      subscriptions: added,
+      after: Number(after),
+      upTo,
+    });
+    for await (const event of events) {
+      if (this.#ended) return;
+      if (event.event_id <= sentLive && firstMatch(others, event, this.userId)) continue;
+      const channel = firstMatch(this.subscriptions.values(), event, this.userId)?.channel;
+      if (channel === undefined) continue;
+      this.#sendFrame(
+        `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(event))}}`,
+      );
+      if (!(await this.#drained())) return;
+    }
+    const held = this.#held;
+    this.#held = undefined;
+    for (const event of held) {
+      // Held and replayed both: the replay sent it.
+      if (event.event_id <= upTo && firstMatch(added, event, this.userId)) continue;
+      this.#sendLive(
+        event,
+        (stored, channel) =>
+          `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(stored))}}`,
+      );
+    }
+  }
+
+  /** Waits while the client has more than half the limit to read; false once it is dropped. */
+  async #drained(): Promise<boolean> {
+    const limit = this.#hub.settings.maxBufferBytes / 2;
+    const started = performance.now();
+    while (!this.#ended && this.#socket.bufferedAmount > limit) {
+      if (performance.now() - started > REPLAY_DRAIN_TIMEOUT_MS) {
+        this.#drop();
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return !this.#ended;
+  }
+
+  /** A live event from the hub. */
+  offer(event: StoredEvent, frameOf: FrameOf): void {
+    if (event.event_id <= this.#watermark || this.#ended) return;
+    this.#watermark = event.event_id;
+    if (this.#held) {
+      this.#held.push(event);
+      if (this.#held.length > MAX_HELD_DURING_REPLAY) this.#drop();
+      return;
+    }
+    this.#sendLive(event, frameOf);
+  }
+
+  #sendLive(event: StoredEvent, frameOf: FrameOf): void {
+    const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
+    if (subscription) this.#sendFrame(frameOf(event, subscription.channel));
+  }
+
+  #send(message: StreamServerMessage): void {
+    this.#sendFrame(JSON.stringify(message));
+  }
+
+  #sendFrame(frame: string | Buffer): void {
+    if (this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
+    // A text frame either way: the buffers hold JSON's UTF-8.
+    this.#socket.send(frame, { binary: false });
+    const buffered = this.#socket.bufferedAmount;
+    this.#hub.noteBuffered(buffered);
+    if (buffered > this.#hub.settings.maxBufferBytes) this.#drop();
+  }
+
+  /** A slow consumer: told why, closed with 4008, and destroyed if it does not take the close. */
+  #drop(): void {
+    if (this.#ended) return;
+    this.#hub.dropped++;
+    this.#socket.send(
+      JSON.stringify({ type: "dropped", reason: "slow_consumer" } satisfies StreamServerMessage),
+    );
+    this.#end(STREAM_CLOSE_CODES.slowConsumer, "slow consumer");
+  }
+
+  #end(code: number, reason: string): void {
+    this.#ended = true;
+    this.#held = undefined;
+    this.#hub.forget(this);
+    this.#socket.close(code, reason);
+    setTimeout(() => this.#socket.terminate(), DROP_GRACE_MS).unref();
+  }
+
+  /** The heartbeat: a ping frame and a heartbeat message; the credential checked again. */
+  beat(): void {
+    if (this.#ended) return;
+    if (this.#missedPongs >= 2) {
+      this.#ended = true;
+      this.#hub.forget(this);
+      this.#socket.terminate();
+      return;
+    }
+    this.#missedPongs++;
+    this.#socket.ping();
+    this.#send({ type: "heartbeat", last_event_id: String(this.#hub.lastOffered) });
+    if (this.#checking) return;
+    this.#checking = true;
+    credentialHolds(this.#ctx, this.#credential, this.userId)
+      .then((holds) => {
+        if (!holds) this.#end(STREAM_CLOSE_CODES.credentialsEnded, "credentials revoked or expired");
+      })
+      .catch((error: unknown) => this.#ctx.log.warn({ err: error }, "could not check a stream's credential"))
+      .finally(() => (this.#checking = false));
+  }
+
+  /** The server is stopping: close 1001, destroyed if the client does not answer soon. */
+  shutDown(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#socket.readyState === this.#socket.CLOSED) return resolve();
+      const timer = setTimeout(() => {
+        this.#socket.terminate();
+        resolve();
+      }, SHUTDOWN_GRACE_MS);
+      this.#socket.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.#ended = true;
+      this.#socket.close(STREAM_CLOSE_CODES.shuttingDown, "server shutting down");
+    });
+  }
+}

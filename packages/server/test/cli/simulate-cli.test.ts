@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
+import { runSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
+
+/** `skinmarket simulate` against a running server, and a restart that resumes the simulation. */
+describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
+  let dataDir: string;
+  let server: ChildProcess | undefined;
+  const simulate = (args: string[]) => runSkinmarket(["simulate", ...args], { env: { DATA_DIR: dataDir } });
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-simulate-"));
+    server = (await startSkinmarket(["--port", "0", "--data-dir", dataDir], { DATABASE_URL: "" })).server;
+  });
+
+  after(async () => {
+    if (server?.exitCode === null) server.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("--help names the three commands", async () => {
+    const help = await runSkinmarket(["simulate", "--help"]);
+    assert.equal(help.code, 0, help.stderr);
+    for (const command of ["start", "stop", "status"])
+      assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
+    const startHelp = await runSkinmarket(["simulate", "start", "--help"]);
+    for (const flag of ["--seed", "--rate", "--goods", "--clock-speed", "--never-deliver"])
+      assert.ok(startHelp.stdout.includes(flag), flag);
+  });
+
+  test("a malformed flag is a usage error (exit 2); a setting out of range names the field", async () => {
+    const usage = await simulate(["start", "--goods", "many"]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.match(usage.stderr, /--goods/);
+    const refused = await simulate(["start", "--rate", "1000"]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /rate/);
+  });
+
+  test("start, status and stop; a restarted server resumes a running simulation", async () => {
+    const status0 = await simulate(["status"]);
+    assert.equal(status0.code, 0, status0.stderr);
+    assert.equal(status0.stdout, "no simulation was started\n");
+    const started = await simulate([
+      "start",
+      "--seed",
+      "5",
+      "--goods",
+      "2",
+      "--makers",
+      "1",
+      "--noise",
+      "1",
+      "--snipers",
+      "0",
+      "--rate",
+      "0.01",
+      "--json",
+    ]);
+    assert.equal(started.code, 0, started.stderr);
+    const answer = JSON.parse(started.stdout) as { running: boolean; agents: unknown[]; goods: unknown[] };
+    assert.equal(answer.running, true);
+    assert.equal(answer.agents.length, 2);
+    assert.equal(answer.goods.length, 2);
+
+    server!.kill("SIGTERM");
+    await new Promise((resolve) => server!.once("exit", resolve));
+    server = (await startSkinmarket(["--port", "0", "--data-dir", dataDir], { DATABASE_URL: "" })).server;
+    const resumed = JSON.parse((await simulate(["status", "--json"])).stdout) as {
+      running: boolean;
+      stepping: boolean;
+    };
+    assert.equal(resumed.running, true);
+    assert.equal(resumed.stepping, true);
+
+    const stopped = await simulate(["stop"]);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stdout, /^simulation seed 5: stopped, \d+ steps at 0.01\/s/);
+  });
+});

@@ -1,0 +1,382 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { sql } from "kysely";
+import { WebSocket } from "ws";
+import {
+  createTraderWithAccount,
+  grant,
+  uploadCookies,
+  type PlatformFixture,
+} from "../support/platform-world.ts";
+import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/stream-client.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+const STICKER = "Sticker | Crown (Foil)";
+
+/**
+ * The event stream (docs/design.md section 14) on a listening server, through the `ws` client:
+ * who may open it, what a subscription carries, resuming without gap or duplicate, exactly once
+ * under concurrent writes, slow consumers, heartbeats, revocation and shutdown.
+ */
+describe("GET /api/market/developer/stream (WebSocket)", () => {
+  let t: TestApp;
+  let url: string;
+  let seller: PlatformFixture;
+  let buyer: PlatformFixture;
+  let stickerId: number;
+  const post = (token: string, path: string, body: unknown) =>
+    t.as(token, "POST", `/api/market/developer/${path}`, body);
+  const maxEventId = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom("events")
+          .select((eb) => eb.fn.max("event_id").as("id"))
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
+  /** Every account event of `token` after `afterId`, by polling. */
+  const polled = async (token: string, afterId: string): Promise<string[]> => {
+    const ids: string[] = [];
+    let cursor = afterId;
+    for (;;) {
+      const response = await t.as(token, "GET", `/api/market/developer/events?after=${cursor}&limit=1000`);
+      assert.equal(response.statusCode, 200, response.body);
+      const page = response.json<{ items: { id: string }[]; has_more: boolean }>();
+      ids.push(...page.items.map((item) => item.id));
+      if (!page.has_more) return ids;
+      cursor = page.items.at(-1)!.id;
+    }
+  };
+
+  before(async () => {
+    t = await createTestApp({
+      catalog: true,
+      corsOrigins: ["https://dash.example"],
+      stream: { heartbeatMs: 300 },
+    });
+    url = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    seller = await createTraderWithAccount(t, "stream-seller");
+    buyer = await createTraderWithAccount(t, "stream-buyer");
+    for (const trader of [seller, buyer]) {
+      await uploadCookies(t, trader);
+      await post(trader.token, "platform/setup", { platformid: trader.platformid });
+    }
+    stickerId = (
+      await t.database.db
+        .selectFrom("goods")
+        .select("goods_id")
+        .where("market_hash_name", "=", STICKER)
+        .executeTakeFirstOrThrow()
+    ).goods_id;
+  });
+  after(() => t.close());
+
+  describe("opening", () => {
+    const refusal = async (headers: Record<string, string>): Promise<RefusedUpgrade> => {
+      const error = await StreamClient.open(url, headers).then(
+        (client) => {
+          client.socket.terminate();
+          throw new Error("the upgrade was accepted");
+        },
+        (refused: unknown) => refused,
+      );
+      assert.ok(error instanceof RefusedUpgrade, String(error));
+      return error;
+    };
+
+    test("happy: a developer token opens it; welcome names the user, the log's position and the heartbeat", async () => {
+      const client = await StreamClient.withToken(url, seller.token);
+      const welcome = await client.nextOfType("welcome");
+      assert.equal(welcome.user_id, seller.userId);
+      assert.match(String(welcome.last_event_id), /^\d+$/);
+      assert.equal(welcome.heartbeat_ms, 300);
+      await client.close();
+    });
+
+    test("security: no token is 401 with the usual error body, not a WebSocket", async () => {
+      const refused = await refusal({});
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, "Unauthorized");
+      assert.match(String(refused.body.msg), /Authorization/);
+    });
+
+    test("security: an unknown or malformed token is 401", async () => {
+      assert.equal((await refusal({ authorization: `Bearer smk_${"x".repeat(43)}` })).status, 401);
+      assert.equal((await refusal({ authorization: "Bearer nonsense" })).status, 401);
+    });
+
+    test("security: the session from a foreign origin is 403 (cross-site WebSocket hijacking); from the own or a listed origin it opens", async () => {
+      const user = await t.createUser({ nickname: "stream-web" });
+      const session = await t.signIn(user.nickname, user.password);
+      const foreign = await refusal({ cookie: session.cookie, origin: "https://evil.example" });
+      assert.equal(foreign.status, 403);
+      assert.match(String(foreign.body.msg), /origin/);
+      assert.equal((await refusal({ cookie: session.cookie })).status, 403, "no Origin at all");
+      for (const origin of [url, "https://dash.example"]) {
+        const client = await StreamClient.open(url, { cookie: session.cookie, origin });
+        assert.equal((await client.nextOfType("welcome")).user_id, user.userId);
+        await client.close();
+      }
+      // A signed-out session is refused even from the own origin.
+      assert.equal((await refusal({ cookie: "session=0123456789abcdef", origin: url })).status, 401);
+    });
+
+    test("error: a plain GET without the upgrade is 400 naming the upgrade", async () => {
+      const response = await fetch(`${url}/api/market/developer/stream`, {
+        headers: { authorization: `Bearer ${seller.token}` },
+      });
+      assert.equal(response.status, 400);
+      assert.match(((await response.json()) as { msg: string }).msg, /^upgrade: /);
+    });
+
+    test("/metrics counts the open streams", async () => {
+      const gauge = async () =>
+        Number(/^skinmarket_event_streams (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
+      const before = await gauge();
+      const client = await StreamClient.withToken(url, seller.token);
+      await client.nextOfType("welcome");
+      assert.equal(await gauge(), before + 1);
+      await client.close();
+    });
+  });
+
+  test("error: bad subscriptions answer an error naming the field, and the stream stays", async () => {
+    const client = await StreamClient.withToken(url, seller.token);
+    const cases: [unknown, RegExp][] = [
+      ["not json", /^message: /],
+      [[1], /^message: /],
+      [{ op: "listen" }, /^op: /],
+      [{ op: "subscribe" }, /^channels: /],
+      [{ op: "subscribe", channels: [] }, /^channels: /],
+      [{ op: "subscribe", channels: ["account", "book:abc"] }, /^channels\[1\]: "book:abc"/],
+      [{ op: "subscribe", channels: ["prices:0"] }, /^channels\[0\]: /],
+      [
+        { op: "subscribe", channels: Array.from({ length: 101 }, (_, i) => `book:${i + 1}`) },
+        /^channels: at most 100/,
+      ],
+      [{ op: "subscribe", channels: ["account"], after: 12 }, /^after: /],
+      [{ op: "subscribe", channels: ["account"], after: "-1" }, /^after: /],
+      [{ op: "subscribe", channels: ["account"], types: ["trade.*", "nope.*"] }, /^types\[1\]: "nope\.\*"/],
+      [{ op: "subscribe", channels: ["account"], extra: true }, /^extra: unknown field/],
+    ];
+    for (const [message, expected] of cases) {
+      client.send(typeof message === "string" ? message : JSON.stringify(message));
+      const error = await client.next((received) => received.type === "error");
+      assert.equal(error.code, "invalid_argument");
+      assert.match(String(error.message), expected, JSON.stringify(message));
+    }
+    client.send({ op: "ping" });
+    await client.nextOfType("pong");
+    await client.close();
+  });
+
+  test("happy: a listing reaches the seller's `account` and the goods' `book:`; a purchase the buyer's `account`", async () => {
+    const sellerStream = await StreamClient.withToken(url, seller.token);
+    const subscribed = await sellerStream.subscribe({ channels: ["account", `book:${stickerId}`] });
+    assert.deepEqual(subscribed.channels, ["account", `book:${stickerId}`]);
+    const buyerStream = await StreamClient.withToken(url, buyer.token);
+    await buyerStream.subscribe({ channels: ["account"], types: ["trade.*"] });
+    const watcher = await StreamClient.withToken(url, buyer.token);
+    await watcher.subscribe({ channels: [`prices:${stickerId}`] });
+
+    const [assetid] = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 1 });
+    const listed = await post(seller.token, "sell_order/items", {
+      game: "cs2",
+      assets: [{ assetid, price: 7 }],
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+    const listingId = listed.json().sell_orders[assetid!].sell_order_id as string;
+    const created = await sellerStream.next((message) => message.event?.type === "listing.created");
+    assert.equal(created.channel, "account");
+    assert.equal(created.event!.data.id, listingId);
+    assert.equal(created.event!.goods_id, stickerId);
+    const added = await sellerStream.next((message) => message.event?.type === "market.listing_added");
+    assert.equal(added.channel, `book:${stickerId}`);
+    assert.equal(added.event!.data.id, listingId);
+    assert.equal("description" in added.event!.data, false, "the book's public record");
+    const price = await watcher.next((message) => message.type === "event");
+    assert.equal(price.event!.type, "market.price_changed");
+    assert.equal(price.channel, `prices:${stickerId}`);
+    assert.equal(price.event!.data.sell_min_price, "7.00");
+
+    await t.fund(buyer.userId, "balance", 10);
+    const bought = await post(buyer.token, "purchase/orders", {
+      game: "cs2",
+      items: [{ goods_id: stickerId, max_price: 7, quantity: 1 }],
+    });
+    assert.equal(bought.statusCode, 200, bought.body);
+    const tradeId = bought.json().result[String(stickerId)].bill_order_ids[0] as string;
+    const trade = await buyerStream.next((message) => message.type === "event");
+    assert.equal(trade.event!.type, "trade.created", "the type filter keeps balance.changed out");
+    assert.equal(trade.event!.data.id, tradeId);
+    const sold = await sellerStream.next((message) => message.event?.type === "market.listing_removed");
+    assert.equal(sold.channel, `book:${stickerId}`);
+    // Every event the seller's stream got is one the seller could poll or the public book's: each once.
+    const ids = sellerStream.messages
+      .filter((message) => message.type === "event")
+      .map((message) => message.event!.id);
+    assert.equal(new Set(ids).size, ids.length, "no event twice");
+    await Promise.all([sellerStream.close(), buyerStream.close(), watcher.close()]);
+  });
+
+  test("resume: after a reconnect with `after`, exactly the events since, no gap and no duplicate, while more arrive", async () => {
+    const user = await t.createUser({ nickname: "stream-resume" });
+    const first = await StreamClient.withToken(url, user.token);
+    await first.subscribe({ channels: ["account"] });
+    for (let index = 0; index < 3; index++) await t.fund(user.userId, "balance", 1);
+    const seen = await first.eventsUpTo(Number((await polled(user.token, "0")).at(-1)));
+    await first.close();
+    const lastSeen = seen.at(-1)!.event!.id;
+    // While away: more events, then more during the replay.
+    for (let index = 0; index < 5; index++) await t.fund(user.userId, "balance", 1);
+    const second = await StreamClient.withToken(url, user.token);
+    second.send({ op: "subscribe", channels: ["account"], after: lastSeen });
+    const during = Promise.all(Array.from({ length: 5 }, () => t.fund(user.userId, "balance", 1)));
+    await during;
+    const expected = await polled(user.token, lastSeen);
+    assert.equal(expected.length, 10);
+    const received = await second.eventsUpTo(Number(expected.at(-1)));
+    assert.deepEqual(
+      received.map((message) => message.event!.id),
+      expected,
+    );
+    assert.deepEqual(
+      [...seen, ...received].map((message) => message.event!.id),
+      await polled(user.token, "0"),
+      "both streams together are the whole account, in order",
+    );
+    await second.close();
+  });
+
+  test("exactly once: events sequenced while many writes commit at once reach each subscriber once, in order", async () => {
+    const users = await Promise.all(
+      [1, 2, 3].map((index) => t.createUser({ nickname: `stream-many-${index}` })),
+    );
+    const streams = await Promise.all(users.map((user) => StreamClient.withToken(url, user.token)));
+    await Promise.all(streams.map((stream) => stream.subscribe({ channels: ["account"] })));
+    const market = await StreamClient.withToken(url, seller.token);
+    await market.subscribe({ channels: ["market"] });
+    const from = await maxEventId();
+    const assets = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 6 });
+    await Promise.all([
+      ...users.flatMap((user) => Array.from({ length: 8 }, () => t.fund(user.userId, "balance", 1))),
+      ...assets.map((assetid, index) =>
+        post(seller.token, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 20 + index }] }),
+      ),
+    ]);
+    const last = await maxEventId();
+    for (const [index, user] of users.entries()) {
+      const expected = await polled(user.token, String(from));
+      assert.equal(expected.length, 8);
+      const received = (await streams[index]!.eventsUpTo(Number(expected.at(-1)))).map(
+        (message) => message.event!.id,
+      );
+      assert.deepEqual(received, expected);
+    }
+    const publicIds = (
+      await t.database.db
+        .selectFrom("events")
+        .select("event_id")
+        .where("user_id", "is", null)
+        .where("event_id", ">", from)
+        .where("event_id", "<=", last)
+        .orderBy("event_id")
+        .execute()
+    ).map((row) => String(row.event_id));
+    const marketIds = (await market.eventsUpTo(Number(publicIds.at(-1))))
+      .map((message) => message.event!.id)
+      .filter((id) => Number(id) > from);
+    assert.deepEqual(marketIds, publicIds);
+    await Promise.all([...streams, market].map((stream) => stream.close()));
+  });
+
+  test("heartbeats: a heartbeat message and a ping frame each interval; a client that never answers is dropped", async () => {
+    const client = await StreamClient.withToken(url, seller.token);
+    const pinged = new Promise<void>((resolve) => client.socket.once("ping", () => resolve()));
+    const beat = await client.nextOfType("heartbeat");
+    assert.match(String(beat.last_event_id), /^\d+$/);
+    await pinged;
+    await client.close();
+    // `autoPong: false`: pings go unanswered and the client sends nothing.
+    const silent = await StreamClient.withToken(url, seller.token, { autoPong: false });
+    const closed = await silent.closed;
+    assert.equal(closed.code, 1006, "terminated, not closed");
+    assert.ok(silent.messages.filter((message) => message.type === "heartbeat").length >= 2);
+  });
+
+  test("security: a revoked token's stream closes with 4001 at its next heartbeat", async () => {
+    const user = await t.createUser({ nickname: "stream-revoked" });
+    const client = await StreamClient.withToken(url, user.token);
+    await client.subscribe({ channels: ["account"] });
+    const revoked = await t.admin("DELETE", `/sandbox/tokens/${user.tokenId}`);
+    assert.equal(revoked.statusCode, 200, revoked.body);
+    const closed = await client.closed;
+    assert.equal(closed.code, 4001);
+  });
+});
+
+describe("the event stream's limits and shutdown", () => {
+  const MAX_BUFFER = 256 * 1024;
+  const FRAME_BYTES = 16 * 1024;
+  const BATCH = 8;
+  let t: TestApp;
+  let url: string;
+
+  before(async () => {
+    t = await createTestApp({ stream: { maxBufferBytes: MAX_BUFFER, heartbeatMs: 60_000 } });
+    url = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  test("a slow consumer is told `dropped` and closed with 4008; the server holds at most the limit and one frame for it, and a reading client stays", async () => {
+    const user = await t.createUser({ nickname: "stream-slow" });
+    const slow = await StreamClient.withToken(url, user.token);
+    await slow.subscribe({ channels: ["market"] });
+    const reader = await StreamClient.withToken(url, user.token);
+    await reader.subscribe({ channels: ["market"] });
+    // The slow client stops reading: what the server sends waits in its buffers.
+    const slowSocket = (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    slowSocket.pause();
+    // Batches below the limit, each read by the reader before the next: several megabytes in all,
+    // more than the kernel's socket buffers take for the slow one.
+    const padding = "x".repeat(FRAME_BYTES);
+    let sent = 0;
+    while (t.app.eventStreams.dropped === 0) {
+      assert.ok(sent < 2000, "the slow consumer was never dropped");
+      await sql`
+        INSERT INTO events (event_id, type, user_id, goods_id, created_at, data)
+        SELECT nextval('event_ids'), 'market.reset', NULL, NULL, now(), jsonb_build_object('padding', ${padding}::text, 'n', n)
+        FROM generate_series(1, ${BATCH}) AS n`.execute(t.database.db);
+      const last = Number(
+        (await sql<{ id: string }>`SELECT max(event_id) AS id FROM events`.execute(t.database.db)).rows[0]!
+          .id,
+      );
+      t.app.eventStreams.eventLog.heard(last);
+      await reader.eventsUpTo(last);
+      sent += BATCH;
+    }
+    assert.equal(t.app.eventStreams.dropped, 1, "only the slow one");
+    assert.equal(reader.messages.filter((message) => message.type === "event").length, sent);
+    assert.ok(
+      t.app.eventStreams.peakBufferedBytes <= MAX_BUFFER + FRAME_BYTES + 1024,
+      `peak ${t.app.eventStreams.peakBufferedBytes} bytes`,
+    );
+    slowSocket.resume();
+    const dropped: StreamMessage = await slow.nextOfType("dropped");
+    assert.equal(dropped.reason, "slow_consumer");
+    assert.equal((await slow.closed).code, 4008);
+    assert.ok(slow.messages.filter((message) => message.type === "event").length < sent);
+    await reader.close();
+  });
+
+  test("the server's close() closes every stream with 1001", async () => {
+    const user = await t.createUser({ nickname: "stream-shutdown" });
+    const clients = await Promise.all([1, 2].map(() => StreamClient.withToken(url, user.token)));
+    await Promise.all(clients.map((client) => client.nextOfType("welcome")));
+    const closing = t.app.close();
+    for (const client of clients) assert.equal((await client.closed).code, 1001);
+    await closing;
+    assert.equal(clients[0]!.socket.readyState, WebSocket.CLOSED);
+  });
+});

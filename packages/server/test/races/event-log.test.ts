@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { sql } from "kysely";
+import { EventLog } from "../../src/domain/events/event-log.ts";
+import type { StoredEvent } from "../../src/domain/events/sequence-events.ts";
+import type { DomainContext } from "../../src/domain/context.ts";
+import { OffsetClock } from "../../src/domain/clock.ts";
+import { inTransaction } from "../../src/domain/transaction.ts";
+import { ok } from "../../src/domain/result.ts";
+import { listenForChanges, type ChangeListener } from "../../src/storage/change-notifications.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
+import { urlOfDatabase } from "../../src/storage/postgres-admin.ts";
+import { openTestDatabase, usingPostgres } from "../support/test-database.ts";
+import { silentLog, testPlatform } from "../support/test-context.ts";
+
+const WRITERS_PER_INSTANCE = 4;
+const COMMITS_PER_WRITER = 40;
+
+/**
+ * Two instances on one database, each running its sequencer after its own commits while both
+ * commit at once: every listener of either instance is told every event exactly once, in id order,
+ * and the ids follow the order the events became visible (docs/design.md section 14). On the
+ * embedded database both logs share one connection; on PostgreSQL each has its own pool and hears
+ * the other's rounds through LISTEN/NOTIFY, as two servers do.
+ */
+describe("the event log across two instances", () => {
+  let database: DatabaseHandle;
+  let second: DatabaseHandle;
+  let listener: ChangeListener | undefined;
+  const logs: EventLog[] = [];
+  const told: StoredEvent[][] = [[], []];
+  const contexts: DomainContext[] = [];
+  let userIds: number[] = [];
+
+  before(async () => {
+    database = await openTestDatabase();
+    second = database;
+    let url: string | undefined;
+    if (usingPostgres) {
+      const name = await sql<{ name: string }>`SELECT current_database() AS name`.execute(database.db);
+      url = urlOfDatabase(process.env.TEST_DATABASE_URL!, name.rows[0]!.name);
+      second = await openDatabase({ kind: "postgres", url });
+    }
+    for (const [index, handle] of [database, second].entries()) {
+      const base = {
+        db: handle.db,
+        clock: new OffsetClock(),
+        actor: { kind: "system" as const },
+        log: silentLog,
+      };
+      const log = new EventLog({ ...base, ...testPlatform() });
+      logs.push(log);
+      log.onEvents((events) => told[index]!.push(...events));
+      contexts.push({ ...base, ...testPlatform(), afterCommit: () => log.poke() });
+    }
+    for (const log of logs) await log.start({ sweep: false });
+    if (url) {
+      listener = await listenForChanges({
+        url,
+        onChange: (message) => {
+          if (message.kind === "events")
+            for (const log of logs) log.heard(message.last ?? Number.MAX_SAFE_INTEGER);
+        },
+        onReconnect: () => undefined,
+        log: silentLog,
+      });
+    }
+    const users = await database.db
+      .insertInto("users")
+      .values(
+        Array.from({ length: WRITERS_PER_INSTANCE * 2 }, (_, index) => ({
+          nickname: `event-writer-${index}`,
+          password_hash: "x",
+          access_level: "developer" as const,
+          created_at: new Date(),
+          updated_at: new Date(),
+        })),
+      )
+      .returning("user_id")
+      .execute();
+    userIds = users.map((user) => user.user_id);
+  });
+  after(async () => {
+    await listener?.close();
+    for (const log of logs) await log.close();
+    if (second !== database) await second.close();
+    await database.close();
+  });
+
+  test("every event is told exactly once, in id order, on both instances", async () => {
+    // Each writer toggles its own user's buy-order status: one event per commit.
+    const writer = async (ctx: DomainContext, userId: number) => {
+      for (let commit = 0; commit < COMMITS_PER_WRITER; commit++) {
+        await inTransaction(ctx, async (tx) => {
+          await tx.db
+            .updateTable("users")
+            .set({ buy_order_status: commit % 2 === 0 ? "offline" : "online" })
+            .where("user_id", "=", userId)
+            .execute();
+          return ok(undefined);
+        });
+      }
+    };
+    await Promise.all(userIds.map((userId, index) => writer(contexts[index % 2]!, userId)));
+    const expected = WRITERS_PER_INSTANCE * 2 * COMMITS_PER_WRITER;
+    for (const log of logs) await log.catchUp();
+    const stored = await database.db
+      .selectFrom("events")
+      .select(["event_id", "user_id"])
+      .orderBy("event_id")
+      .execute();
+    assert.equal(stored.length, expected, "one event per commit");
+    // Each instance hears the other's last rounds (a notice, or its next round) within moments.
+    for (let wait = 0; wait < 100 && told.some((list) => list.length < expected); wait++) {
+      // On the embedded database nothing announces rounds (one server owns it): read on directly.
+      for (const log of logs) {
+        if (usingPostgres) log.poke();
+        else log.heard(Number.MAX_SAFE_INTEGER);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const [index, list] of told.entries()) {
+      const ids = list.map((event) => event.event_id);
+      assert.deepEqual(
+        ids,
+        stored.map((event) => event.event_id),
+        `instance ${index} was told each event once, in order`,
+      );
+    }
+    // Per user, the events alternate as the commits did: the order of one writer's commits holds.
+    for (const userId of userIds) {
+      const states = told[0]!
+        .filter((event) => event.user_id === userId)
+        .map((event) => (event.data as { buy_order_status: string }).buy_order_status);
+      assert.deepEqual(
+        states,
+        Array.from({ length: COMMITS_PER_WRITER }, (_, commit) => (commit % 2 === 0 ? "offline" : "online")),
+      );
+    }
+    const outbox = await database.db.selectFrom("event_outbox").select("seq").execute();
+    assert.deepEqual(outbox, []);
+  });
+});

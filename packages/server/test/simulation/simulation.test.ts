@@ -1,0 +1,218 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
+import { OffsetClock } from "../../src/domain/clock.ts";
+import type { DomainContext } from "../../src/domain/context.ts";
+import { sequenceEvents } from "../../src/domain/events/sequence-events.ts";
+import { readGoodsPrices } from "../../src/domain/market/read-goods-prices.ts";
+import { parseSimulationSettings } from "../../src/domain/simulation/simulation-settings.ts";
+import type { SimulationState } from "../../src/domain/simulation/simulation-state.ts";
+import { loadSimulationState } from "../../src/domain/simulation/simulation-state.ts";
+import {
+  simulationStep,
+  type SimulationAction,
+  type SimulationEnvironment,
+} from "../../src/domain/simulation/simulation-step.ts";
+import { startSimulation } from "../../src/domain/simulation/start-simulation.ts";
+import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
+import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
+import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
+import type { DatabaseHandle } from "../../src/storage/database.ts";
+import { openTestDatabase } from "../support/test-database.ts";
+import { silentLog, testPlatform } from "../support/test-context.ts";
+
+/** The sandbox clock without real time in it: a world's moments depend only on its steps. */
+class SteppedClock extends OffsetClock {
+  override now(): Date {
+    return new Date(Date.UTC(2026, 0, 5, 12) + this.offsetMs);
+  }
+}
+
+const STEPS = 240;
+const SETTINGS = { seed: 42, goods: 4, makers: 2, noise: 3, snipers: 1, clock_speed: 61, rate: 1 };
+
+interface World {
+  database: DatabaseHandle;
+  env: SimulationEnvironment;
+  state: SimulationState;
+}
+
+async function openWorld(): Promise<World> {
+  const database = await openTestDatabase();
+  const clock = new SteppedClock();
+  const ctx: DomainContext = {
+    db: database.db,
+    clock,
+    actor: { kind: "admin" },
+    log: silentLog,
+    ...testPlatform(),
+  };
+  const loaded = await loadCatalog(ctx);
+  if (!loaded.ok) throw new Error(loaded.failure.message);
+  const settings = parseSimulationSettings(SETTINGS);
+  assert.ok(settings.ok);
+  const started = await startSimulation(ctx, sandboxHands, settings.value);
+  assert.ok(started.ok, started.ok ? "" : started.failure.message);
+  return { database, env: { ctx, clock, hands: sandboxHands }, state: started.value };
+}
+
+function describeAction(step: number, action: SimulationAction): string {
+  return `${step} ${action.type} ${action.agent} ${action.goodsId ?? "-"} ${action.price ?? "-"} ${action.outcome}`;
+}
+
+describe("the simulated market", () => {
+  let first: World;
+  const actionsOfFirst: string[] = [];
+  const fairAt = new Map<number, Map<number, number>>();
+  const askAt = new Map<number, Map<number, number>>();
+
+  before(async () => {
+    first = await openWorld();
+    for (let step = 0; step < STEPS; step++) {
+      const report = await simulationStep(first.env, first.state);
+      for (const action of report.actions) actionsOfFirst.push(describeAction(report.step, action));
+      // Every step leaves the books balanced.
+      await assertLedgerInvariants(first.database.db);
+      if (step === 60 || step === STEPS - 1) {
+        fairAt.set(step, new Map(first.state.goods.map((goods) => [goods.goodsId, goods.fair])));
+        const prices = await readGoodsPrices(
+          first.env.ctx,
+          first.state.goods.map((goods) => goods.goodsId),
+        );
+        askAt.set(step, new Map([...prices].map(([goodsId, price]) => [goodsId, price.sellMin])));
+      }
+    }
+  });
+
+  after(() => first?.database.close());
+
+  test("the agents trade: every kind of action happens, trades are delivered and settle", async () => {
+    const counts = first.state.actions;
+    for (const type of ["list", "bid", "buy", "deliver", "accept"])
+      assert.ok((counts[type] ?? 0) > 0, `no ${type} in ${JSON.stringify(counts)}`);
+    const trades = await first.database.db
+      .selectFrom("trades")
+      .select(({ fn }) => ["state", fn.countAll<number>().as("count")])
+      .groupBy("state")
+      .execute();
+    const byState = Object.fromEntries(trades.map((row) => [row.state, Number(row.count)]));
+    assert.ok((byState.SUCCESS ?? 0) > 0, JSON.stringify(byState));
+    const ok = actionsOfFirst.filter((line) => line.endsWith(" OK")).length;
+    assert.ok(ok > STEPS / 2, `only ${ok} actions succeeded`);
+  });
+
+  test("the clock moved a few simulated hours", () => {
+    assert.ok(first.env.clock.offsetMs >= 3 * 3600_000, `offset ${first.env.clock.offsetMs}`);
+  });
+
+  test("the state is saved: a restart resumes at the next step with the same fair values", async () => {
+    const saved = await loadSimulationState(first.env.ctx);
+    assert.ok(saved);
+    assert.equal(saved.step, STEPS);
+    assert.deepEqual(saved.goods, first.state.goods);
+    assert.deepEqual(saved.actions, first.state.actions);
+  });
+
+  test("prices move with the fair values: the lowest ask follows their drift", () => {
+    let compared = 0;
+    for (const goods of first.state.goods) {
+      const fairBefore = fairAt.get(60)!.get(goods.goodsId)!;
+      const fairAfter = fairAt.get(STEPS - 1)!.get(goods.goodsId)!;
+      const askBefore = askAt.get(60)!.get(goods.goodsId)!;
+      const askAfter = askAt.get(STEPS - 1)!.get(goods.goodsId)!;
+      assert.ok(askAfter > 0, `goods ${goods.goodsId} has no ask`);
+      // The ask stays near the fair value: within the makers' and noise traders' reach.
+      assert.ok(Math.abs(askAfter / fairAfter - 1) < 0.15, `ask ${askAfter} against fair ${fairAfter}`);
+      if (Math.abs(fairAfter / fairBefore - 1) < 0.08 || askBefore === 0) continue;
+      compared += 1;
+      assert.equal(
+        Math.sign(askAfter - askBefore),
+        Math.sign(fairAfter - fairBefore),
+        `goods ${goods.goodsId}: fair ${fairBefore} -> ${fairAfter}, ask ${askBefore} -> ${askAfter}`,
+      );
+    }
+    assert.ok(compared > 0, "no fair value drifted far enough to compare");
+  });
+
+  test("what the agents do becomes events", async () => {
+    for (;;) {
+      const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } });
+      if (round.state === "done" && !round.more) break;
+    }
+    const types = await first.database.db.selectFrom("events").select("type").distinct().execute();
+    const names = new Set(types.map((row) => row.type));
+    for (const type of ["trade.created", "listing.created", "buy_order.created", "trade.delivered"])
+      assert.ok(names.has(type), `no ${type} among ${[...names].join(", ")}`);
+  });
+
+  test("the same seed, settings and world give the same actions", async () => {
+    const second = await openWorld();
+    try {
+      const actions: string[] = [];
+      for (let step = 0; step < STEPS; step++) {
+        const report = await simulationStep(second.env, second.state);
+        for (const action of report.actions) actions.push(describeAction(report.step, action));
+      }
+      assert.deepEqual(actions, actionsOfFirst);
+      assert.deepEqual(second.state.goods, first.state.goods);
+    } finally {
+      await second.database.close();
+    }
+  });
+
+  test("a step that ends after a sandbox reset deleted the state does not bring it back", async () => {
+    await first.database.db.deleteFrom("system_settings").where("key", "=", "sandbox_simulation").execute();
+    await simulationStep(first.env, first.state);
+    assert.equal(await loadSimulationState(first.env.ctx), undefined);
+  });
+});
+
+describe("simulation settings", () => {
+  test("defaults fill what is not given", () => {
+    const parsed = parseSimulationSettings({ seed: 3 });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.seed, 3);
+    assert.equal(parsed.value.goods, 8);
+  });
+
+  for (const [input, field] of [
+    [{ seed: -1 }, "seed"],
+    [{ seed: 1.5 }, "seed"],
+    [{ rate: 0 }, "rate"],
+    [{ rate: "fast" }, "rate"],
+    [{ goods: 0 }, "goods"],
+    [{ goods: [1, 1] }, "goods"],
+    [{ makers: 51 }, "makers"],
+    [{ makers: 0, noise: 0, snipers: 0 }, "makers"],
+    [{ clock_speed: 0.5 }, "clock_speed"],
+    [{ never_deliver: 2 }, "never_deliver"],
+  ] as const) {
+    test(`${JSON.stringify(input)} is refused naming ${field}`, () => {
+      const parsed = parseSimulationSettings(input);
+      assert.equal(parsed.ok, false);
+      if (!parsed.ok) assert.match(parsed.failure.message, new RegExp(`^${field}: `));
+    });
+  }
+
+  test("two instances resume one simulation: only the runner holding the lease steps, another takes over when it stops", async () => {
+    const world = await openWorld();
+    try {
+      const steps = [0, 0];
+      const runners = [0, 1].map(
+        (index) => new SimulationRunner(world.env, { leaseSeconds: 3, onStep: () => (steps[index]! += 1) }),
+      );
+      await runners[0]!.resume();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await runners[1]!.resume();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.ok(steps[0]! > 0, "the first runner steps");
+      assert.equal(steps[1], 0, "the second waits while the lease is renewed");
+      await runners[0]!.close();
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      assert.ok(steps[1]! > 0, "the second takes over once the lease ran out");
+      await runners[1]!.close();
+    } finally {
+      await world.database.close();
+    }
+  });
+});

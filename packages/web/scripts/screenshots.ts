@@ -1,0 +1,54 @@
+/**
+ * Saves a screenshot of each main page to docs/screenshots/ (`npm run screenshots`): a server on a
+ * new embedded database with the demo market, a demo trader signed in, Chromium at 1280x900.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ADMIN_TOKEN, buildWebsite, launchChromium, startServer } from "../test/browser.ts";
+
+const OUT = join(import.meta.dirname, "../../../docs/screenshots");
+/** The demo market's most traded goods for the default seed (README, "The demo market"). */
+const RICH_GOODS = 13918;
+
+buildWebsite();
+await mkdir(OUT, { recursive: true });
+console.error("starting a server with the demo market (about a minute)");
+const server = await startServer({ DEMO: "on" });
+const browser = await launchChromium();
+try {
+  const traders = JSON.parse(await readFile(join(server.dataDir, "demo-traders.json"), "utf8")) as {
+    traders: Array<{ nickname: string; password: string }>;
+  };
+  const trader = traders.traders[1]!;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" });
+  const page = await context.newPage();
+  const shoot = async (name: string, path: string, ready: () => Promise<unknown>) => {
+    await page.goto(server.url + path);
+    await ready();
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: join(OUT, `${name}.png`) });
+    console.error(`docs/screenshots/${name}.png`);
+  };
+
+  await shoot("home-visitor", "/", () => page.getByRole("heading", { name: "Popular listings" }).waitFor());
+  await page.goto(server.url + "/signin");
+  await page.getByLabel("Nickname").fill(trader.nickname);
+  await page.getByLabel("Password").fill(trader.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+  await shoot("catalog", "/", () => page.getByRole("list", { name: "Goods" }).waitFor());
+  await shoot("item", `/goods/${RICH_GOODS}`, () => page.getByRole("table", { name: "Listings" }).waitFor());
+  await shoot("inventory", "/me/inventory", () => page.getByRole("table", { name: "Inventory" }).waitFor());
+  await shoot("purchases", "/me/purchases", () => page.getByRole("table", { name: "Purchases" }).waitFor());
+  await page.goto(server.url + "/console");
+  await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Open the console" }).click();
+  await shoot("console", "/console", () =>
+    page.getByRole("heading", { name: "Developer console" }).waitFor(),
+  );
+  await page.getByRole("button", { name: "中文" }).click();
+  await shoot("catalog-zh", "/", () => page.getByRole("list", { name: "商品" }).waitFor());
+} finally {
+  await browser.close();
+  await server.stop();
+}

@@ -1,0 +1,111 @@
+/**
+ * Calls to the service, only through the routes a real client uses: the website's routes with the
+ * `session` cookie and, on writes, the `X-CSRFToken` header read from the `csrf_token` cookie; the
+ * official operations with an API token; the sandbox API with the sandbox admin token.
+ */
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export function cookie(name: string): string | undefined {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+function withQuery(path: string, query: Query | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function call(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown; headers?: Record<string, string> },
+): Promise<unknown> {
+  const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      credentials: "same-origin",
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+  } catch {
+    throw new ApiError(0, "Network", "the server did not answer");
+  }
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new ApiError(response.status, "Bad Answer", `unexpected answer (${response.status})`);
+  }
+  if (!response.ok) {
+    const failure = (body ?? {}) as { code?: string; msg?: string; error?: string; message?: string };
+    throw new ApiError(
+      response.status,
+      failure.code ?? String(response.status),
+      failure.error ?? failure.msg ?? failure.message ?? `failed (${response.status})`,
+    );
+  }
+  return body;
+}
+
+/** A website route (internal envelope `{code: "OK", data}`); writes carry the CSRF token. */
+export async function web<T>(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown } = {},
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (method !== "GET") {
+    const token = cookie("csrf_token");
+    if (token) headers["x-csrftoken"] = token;
+  }
+  const answer = (await call(method, path, { ...options, headers })) as {
+    code: string;
+    data: T;
+    msg?: string;
+  };
+  if (answer.code !== "OK") throw new ApiError(200, answer.code, answer.msg ?? answer.code);
+  return answer.data;
+}
+
+/** An official operation with an API token (`Authorization: Bearer smk_...`). */
+export async function official<T>(
+  method: string,
+  path: string,
+  token: string,
+  options: { query?: Query; body?: unknown } = {},
+): Promise<T> {
+  return (await call(method, path, { ...options, headers: { authorization: `Bearer ${token}` } })) as T;
+}
+
+/** The sandbox API with the sandbox admin token. */
+export async function sandbox<T>(
+  method: string,
+  path: string,
+  adminToken: string,
+  options: { query?: Query; body?: unknown } = {},
+): Promise<T> {
+  return (await call(method, path, { ...options, headers: { authorization: `Bearer ${adminToken}` } })) as T;
+}

@@ -1,0 +1,41 @@
+import type { MarketplaceEvent } from "@skinmarket/contract";
+
+/**
+ * Live updates (docs/design.md section 16). Pages say what they show with `onLiveEvent` and
+ * refresh when told; the event stream (`live-stream.ts`) maps each event it receives with
+ * `liveEventOf` and `announce`s it.
+ */
+
+export type LiveEvent =
+  | { kind: "listing"; goodsId?: number }
+  | { kind: "sale"; goodsId?: number }
+  | { kind: "fill"; goodsId?: number }
+  | { kind: "trade"; billOrderId?: string };
+
+type Listener = (event: LiveEvent) => void;
+const listeners = new Set<Listener>();
+
+/** Subscribes a page; answers the function that unsubscribes it (for a `useEffect` cleanup). */
+export function onLiveEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells every subscribed page; the stream calls it for each event it receives. */
+export function announce(event: LiveEvent): void {
+  for (const listener of listeners) listener(event);
+}
+
+/** What an event changes, as the pages know it; `undefined` for what no page shows. */
+export function liveEventOf(event: MarketplaceEvent): LiveEvent | undefined {
+  const goodsId = event.goods_id ?? undefined;
+  if (event.type.startsWith("listing.") || event.type.startsWith("market.listing_"))
+    return { kind: "listing", goodsId };
+  if (event.type === "market.price_changed") return { kind: "listing", goodsId };
+  if (event.type === "buy_order.filled") return { kind: "fill", goodsId };
+  if (event.type.startsWith("trade.")) {
+    const id = (event.data as { id?: unknown } | null)?.id;
+    return { kind: "trade", billOrderId: typeof id === "string" ? id : undefined };
+  }
+  return undefined;
+}

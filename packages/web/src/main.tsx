@@ -1,0 +1,103 @@
+import { render } from "preact";
+import { useEffect } from "preact/hooks";
+import "./styles.css";
+import { settings } from "./config.ts";
+import { language, setLanguage, t } from "./i18n.ts";
+import { AccountPage } from "./pages/account.tsx";
+import { CatalogPage } from "./pages/catalog.tsx";
+import { ConsolePage } from "./pages/console.tsx";
+import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
+import { ItemPage } from "./pages/item.tsx";
+import { SignInPage } from "./pages/signin.tsx";
+import { navigate, useLocation } from "./router.ts";
+import { currentUser, loadUser, signOut } from "./session.ts";
+import { useStore } from "./store.ts";
+
+function Header() {
+  const user = useStore(currentUser);
+  const lang = useStore(language);
+  return (
+    <header class="top">
+      <a href="/" class="brand">
+        skinmarket
+      </a>
+      <nav aria-label={t("Main")}>
+        <a href="/">{t("Market")}</a>
+        {user ? <a href="/me/inventory">{t("My account")}</a> : null}
+        {settings.sandbox ? <a href="/console">{t("Console")}</a> : null}
+        <a href="/docs">{t("API reference")}</a>
+      </nav>
+      <div class="spacer" />
+      <button
+        type="button"
+        lang={lang === "zh" ? "en" : "zh-Hans"}
+        onClick={() => setLanguage(lang === "zh" ? "en" : "zh")}
+      >
+        {lang === "zh" ? "English" : "中文"}
+      </button>
+      {user ? (
+        <>
+          <span class="who">{user.nickname}</span>
+          <button
+            type="button"
+            onClick={async () => {
+              await signOut();
+              navigate("/");
+            }}
+          >
+            {t("Sign out")}
+          </button>
+        </>
+      ) : user === null ? (
+        <a href="/signin" class="button">
+          {t("Sign in")}
+        </a>
+      ) : null}
+    </header>
+  );
+}
+
+function Page() {
+  const { path, query } = useLocation();
+  useStore(language);
+  const goods = /^\/goods\/(\d{1,9})\/?$/.exec(path);
+  const account = /^\/me(?:\/([\w-]+))?\/?$/.exec(path);
+  useEffect(() => {
+    if (!goods) document.title = "skinmarket";
+  }, [path]);
+  if (path === "/") return <CatalogPage query={query} />;
+  if (goods) return <ItemPage goodsId={Number(goods[1])} />;
+  if (path === "/signin") return <SignInPage next={query.get("next")} />;
+  if (account) return <AccountPage section={account[1] ?? "inventory"} />;
+  if (path.startsWith("/console")) return <ConsolePage />;
+  return <p>{t("No such page.")}</p>;
+}
+
+function App() {
+  return (
+    <>
+      <a href="#main" class="skip">
+        {t("Skip to content")}
+      </a>
+      <Header />
+      <main id="main">
+        <Page />
+      </main>
+    </>
+  );
+}
+
+// The event stream is open while a session is signed in (reopened for another user).
+let liveFor: string | undefined;
+currentUser.subscribe(() => {
+  const userId = currentUser.value?.user_id;
+  if (userId === liveFor) return;
+  stopLiveUpdates();
+  liveFor = userId;
+  if (userId) startLiveUpdates();
+});
+void loadUser();
+// The page's HTML carries a static header, painted before this script runs; it is replaced here.
+const root = document.getElementById("app")!;
+root.textContent = "";
+render(<App />, root);

@@ -1,0 +1,86 @@
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MarketClient, SandboxClient } from "@skinmarket/client";
+import { chromium, type Browser } from "playwright-core";
+import { freePort, startSkinmarket } from "../../server/test/support/skinmarket-process.ts";
+
+/** Debian's Chromium, which the tests drive (`apt-get install -y chromium`; `.ci/run` installs it). */
+export const CHROMIUM = "/usr/bin/chromium";
+
+export const NO_CHROMIUM =
+  !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+export const ADMIN_TOKEN = "website-tests-admin-token";
+
+/** Builds the website when its build is missing or out of date, as `npm start` does. */
+export function buildWebsite(): void {
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, "../scripts/build-if-stale.ts")], {
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error("the website did not build");
+}
+
+/** A headless Chromium with a fresh profile and nothing it would fetch on its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  sandbox: SandboxClient;
+  stop(): Promise<void>;
+}
+
+/** `skinmarket serve` on a new embedded database in a folder of its own, sandbox on. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), "skinmarket-web-"));
+  const port = await freePort();
+  const { server, url } = await startSkinmarket([], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
+    ...env,
+  });
+  return {
+    url,
+    dataDir,
+    sandbox: new SandboxClient({ baseUrl: url, token: ADMIN_TOKEN }),
+    stop: async () => {
+      await stopProcess(server);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function stopProcess(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+}
+
+/** A user with a password and a bound, set-up platform account, as a person would have. */
+export async function newTrader(server: RunningServer, nickname: string) {
+  const password = `${nickname}-password`;
+  const user = await server.sandbox.createUser({ nickname, password });
+  const account = await server.sandbox.createPlatformAccount(user.user_id);
+  const market = new MarketClient({ baseUrl: server.url, token: user.token });
+  await market.uploadPlatformCookies(account.platformid, account.cookies);
+  await market.setupPlatformAccount(account.platformid);
+  return { user, account, market, nickname, password };
+}

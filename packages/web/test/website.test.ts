@@ -1,0 +1,255 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page, WebSocketRoute } from "playwright-core";
+import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
+import {
+  ADMIN_TOKEN,
+  buildWebsite,
+  launchChromium,
+  newTrader,
+  NO_CHROMIUM,
+  startServer,
+  type RunningServer,
+} from "./browser.ts";
+
+/**
+ * The website in a real browser against a real server: a person signs in, searches, opens an
+ * item, buys a listing, has it delivered (the seller's offer accepted from the developer console)
+ * and sees the purchase complete; lists an item; places and cancels a buy order; switches
+ * language. Elements are found by role and label, as a person finds them.
+ */
+describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }, () => {
+  const REDLINE = "AK-47 | Redline (Field-Tested)";
+  const CROWN = "Sticker | Crown (Foil)";
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let buyer: Awaited<ReturnType<typeof newTrader>>;
+  let seller: Awaited<ReturnType<typeof newTrader>>;
+  let redlineId: number;
+
+  before(async () => {
+    buildWebsite();
+    server = await startServer({ DEMO: "off" });
+    seller = await newTrader(server, "seller");
+    buyer = await newTrader(server, "buyer");
+    const [redline] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    redlineId = redline!.goods_id;
+    await seller.market.listItems([{ assetid: redline!.assetid, price: "12.00" }]);
+    await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "100" });
+    await server.sandbox.grantItems(buyer.account.platformid, { market_hash_name: CROWN, count: 1 });
+    browser = await launchChromium();
+    page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" })
+    ).newPage();
+    // What the page's event stream is subscribed to, from the server's answers.
+    page.on("websocket", (socket) => {
+      subscribed.clear();
+      socket.on("framereceived", ({ payload }) => {
+        const frame = JSON.parse(String(payload)) as { type: string; channels?: string[] };
+        for (const channel of frame.channels ?? []) {
+          if (frame.type === "subscribed") subscribed.add(channel);
+          if (frame.type === "unsubscribed") subscribed.delete(channel);
+        }
+        for (const waiter of [...waiters]) waiter();
+      });
+    });
+  });
+
+  const subscribed = new Set<string>();
+  const waiters = new Set<() => void>();
+  /** Resolves once the page's stream is subscribed to `channel`. */
+  function streamSubscribed(channel: string): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!subscribed.has(channel)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+
+  /** Counts the page's loads from now on (a reload or a navigation outside the app). */
+  function countLoads(target: Page): () => number {
+    let loads = 0;
+    target.on("load", () => (loads += 1));
+    return () => loads;
+  }
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test("a visitor sees the popular listings and is asked to sign in for the catalog", async () => {
+    await page.goto(server.url + "/");
+    await page.getByRole("heading", { name: "Market" }).waitFor();
+    await page.getByText("Sign in to search and browse").waitFor();
+  });
+
+  test("signs in with nickname and password", async () => {
+    await page.getByRole("link", { name: "Sign in" }).first().click();
+    await page.getByLabel("Nickname").fill(buyer.nickname);
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").waitFor();
+    await page.getByLabel("Password").fill(buyer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    await page.getByText(buyer.nickname, { exact: true }).waitFor();
+  });
+
+  test("searches with suggestions as one types, and opens the item", async () => {
+    await page.getByRole("combobox", { name: "Search the market" }).fill("Redline (Field");
+    const option = page.getByRole("option", { name: REDLINE, exact: true });
+    await option.waitFor();
+    await option.click();
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/goods/${redlineId}`);
+  });
+
+  test("buys the listing with the balance", async () => {
+    await page.getByRole("button", { name: "Buy for ¥ 12.00" }).click();
+    const dialog = page.getByRole("dialog", { name: "Buy for ¥ 12.00" });
+    await dialog.getByRole("radio", { name: /Balance/ }).check();
+    await dialog.getByRole("button", { name: "Confirm purchase" }).click();
+    await dialog.getByRole("status").filter({ hasText: "Bought" }).waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
+  test("the purchase waits for the seller's offer, which the console accepts; the page shows it complete without a reload", async () => {
+    await page.getByRole("link", { name: "My account" }).click();
+    await page.getByRole("link", { name: "Purchases" }).click();
+    const row = page.getByRole("row").filter({ hasText: REDLINE });
+    await row.getByText("Waiting for the seller's offer").waitFor();
+    await streamSubscribed("account");
+    const loads = countLoads(page);
+
+    const [sale] = (await seller.market.sellOrderHistory({ state: "SELLER_TO_SEND_OFFER" })).items;
+    assert.ok(sale, "the seller has a sale to deliver");
+    await seller.market.sendOffer(sale.id);
+    await row.getByText("Offer sent", { exact: true }).waitFor();
+
+    // The console in another tab of the same browser; the account page stays as it is.
+    const consolePage = await page.context().newPage();
+    await consolePage.goto(server.url + "/console");
+    await consolePage.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
+    await consolePage.getByRole("button", { name: "Open the console" }).click();
+    const offers = consolePage.getByRole("region", { name: "Trade offers" });
+    await offers.getByRole("button", { name: /^Accept offer / }).click();
+    await offers.getByRole("status").filter({ hasText: "accepted" }).waitFor();
+    const clock = consolePage.getByRole("region", { name: "Clock and jobs" });
+    await clock.getByRole("button", { name: "Run due jobs" }).click();
+    await clock.getByRole("status").waitFor();
+    await consolePage.close();
+
+    await row.getByText("Completed", { exact: true }).first().waitFor();
+    assert.equal(loads(), 0, "the account page was not reloaded");
+  });
+
+  test("a listing another user makes through the API appears on the item page without a reload", async () => {
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await streamSubscribed(`book:${redlineId}`);
+    const loads = countLoads(page);
+    const [another] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: another!.assetid, price: "14.50" }]);
+    await page.getByRole("button", { name: "Buy for ¥ 14.50" }).waitFor();
+    assert.equal(loads(), 0, "the item page was not reloaded");
+    await page.getByRole("link", { name: "My account" }).click();
+  });
+
+  test("a stream that drops is opened again and resumes: a listing made meanwhile still appears", async () => {
+    // The page's streams go through the test: the first is cut once subscribed; the next is held
+    // until the listing exists, so only the resume can bring it.
+    const streams: WebSocketRoute[] = [];
+    let listed!: () => void;
+    const listingMade = new Promise<void>((resolve) => (listed = resolve));
+    let bookSubscribed!: () => void;
+    const firstSubscribed = new Promise<void>((resolve) => (bookSubscribed = resolve));
+    await page.routeWebSocket(/\/api\/market\/developer\/stream$/, async (stream) => {
+      streams.push(stream);
+      const first = streams.length === 1;
+      if (!first) await listingMade;
+      const upstream = stream.connectToServer();
+      stream.onMessage((message) => upstream.send(message));
+      upstream.onMessage((message) => {
+        stream.send(message);
+        if (
+          first &&
+          String(message).includes(`"subscribed"`) &&
+          String(message).includes(`book:${redlineId}`)
+        )
+          bookSubscribed();
+      });
+    });
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await firstSubscribed;
+    const loads = countLoads(page);
+
+    await streams[0]!.close({ code: 4000, reason: "cut by the test" });
+    const [another] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: REDLINE, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: another!.assetid, price: "16.25" }]);
+    listed();
+
+    await page.getByRole("button", { name: "Buy for ¥ 16.25" }).waitFor();
+    assert.equal(streams.length, 2, "the stream was opened once more");
+    assert.equal(loads(), 0, "the item page was not reloaded");
+    await page.unrouteAll();
+    await page.getByRole("link", { name: "My account" }).click();
+  });
+
+  test("lists an item of the inventory, showing the current lowest price", async () => {
+    await page.getByRole("link", { name: "Inventory" }).click();
+    await page.getByRole("checkbox", { name: `Select ${CROWN}` }).check();
+    await page.getByLabel(`Price for ${CROWN}`).fill("3.50");
+    await page.getByRole("button", { name: "List 1 selected for sale" }).click();
+    await page.getByRole("status").filter({ hasText: "1 done" }).waitFor();
+    await page.getByRole("link", { name: "My listings" }).click();
+    const row = page.getByRole("row").filter({ hasText: CROWN });
+    await row.getByText("¥ 3.50").waitFor();
+  });
+
+  test("places a buy order with a float condition, cancels it, and takes buy orders offline", async () => {
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("tab", { name: /Buy orders/ }).click();
+    const form = page.getByRole("form", { name: "Place a buy order" });
+    await form.getByLabel("API token").fill(buyer.user.token);
+    await form.getByLabel("Price", { exact: true }).fill("5.00");
+    await form.getByLabel("Max float").fill("0.25");
+    await form.getByRole("button", { name: "Place buy order" }).click();
+    await form.getByRole("status").filter({ hasText: "placed" }).waitFor();
+    await page.getByRole("table", { name: "Buy orders" }).getByText("¥ 5.00").waitFor();
+
+    await page.getByRole("link", { name: "My account" }).click();
+    await page.getByRole("link", { name: "Buy orders" }).click();
+    const cancel = page.getByRole("button", { name: /^Cancel order / });
+    await cancel.click();
+    await page.getByRole("status").filter({ hasText: "1 done" }).waitFor();
+    const { items } = await buyer.market.listBuyOrders({ order_state: "progressing" });
+    assert.equal(items.length, 0, "no buy order left open");
+
+    await page.getByRole("button", { name: "Take buy orders offline" }).click();
+    await page.getByRole("button", { name: "Put buy orders online" }).waitFor();
+    assert.equal((await buyer.market.getBuyOrderStatus()).buy_order_status, "offline");
+  });
+
+  test("switches to Chinese and back, and the choice survives a reload", async () => {
+    await page.getByRole("button", { name: "中文" }).click();
+    await page.getByRole("link", { name: "市场" }).waitFor();
+    await page.reload();
+    await page.getByRole("link", { name: "市场" }).waitFor();
+    assert.equal(await page.locator("html").getAttribute("lang"), "zh-Hans");
+    await page.getByRole("button", { name: "English" }).click();
+    await page.getByRole("link", { name: "Market", exact: true }).waitFor();
+  });
+});
