@@ -13,7 +13,12 @@ export interface DatabaseHandle {
 
 export type DatabaseLocation =
   | { kind: "postgres"; url: string; onConnectionError?: (error: Error) => void }
-  | { kind: "pglite"; dataDir?: string };
+  | {
+      kind: "pglite";
+      dataDir?: string;
+      /** A data directory dumped by PGlite's `dumpDataDir` to start from, instead of a new cluster. */
+      image?: Blob;
+    };
 
 /** The only place that chooses the driver (docs/design.md section 3). */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -25,5 +30,5 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     });
   }
   const { openPGliteDatabase } = await import("./pglite.ts");
-  return openPGliteDatabase(location.dataDir);
+  return openPGliteDatabase(location.dataDir, location.image);
 }

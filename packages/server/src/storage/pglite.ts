@@ -6,8 +6,14 @@ import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.t
 import type { DatabaseHandle } from "./database.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
-/** The embedded database: PGlite in `dataDir`, or in memory when no directory is given. */
-export async function openPGliteDatabase(dataDir: string | undefined): Promise<DatabaseHandle> {
+/**
+ * The embedded database: PGlite in `dataDir`, or in memory when no directory is given; started
+ * from `image` (a dumped data directory) when one is given, which skips making a new cluster.
+ */
+export async function openPGliteDatabase(
+  dataDir: string | undefined,
+  image?: Blob,
+): Promise<DatabaseHandle> {
   let unlock = async () => {};
   if (dataDir) {
     await mkdir(dataDir, { recursive: true });
@@ -17,6 +23,7 @@ export async function openPGliteDatabase(dataDir: string | undefined): Promise<D
   try {
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
+      ...(image ? { loadDataDir: image } : {}),
       parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric },
     });
   } catch (error) {

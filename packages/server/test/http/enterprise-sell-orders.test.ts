@@ -279,7 +279,11 @@ describe("GET /api/market/enterprise/goods/sell_order", () => {
         flags: { allow_pending_divide_balance: true },
       },
       { price: 16, grant: { paintwear: "0.25", paintseed: 100, cooldown_days: 2 } },
-      ...[40, 41, 42, 43, 44, 45].map((price, index) => ({ price, grant: { paintwear: `0.3${index + 1}` } })),
+      // Seeds are given so that no drawn seed can join the paintseed filters' counts.
+      ...[40, 41, 42, 43, 44, 45].map((price, index) => ({
+        price,
+        grant: { paintwear: `0.3${index + 1}`, paintseed: 500 + index },
+      })),
     ]);
     await list(
       sellerB,

@@ -38,7 +38,7 @@ interface World {
 }
 
 async function openWorld(): Promise<World> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ catalog: true });
   const clock = new SteppedClock();
   const ctx: DomainContext = {
     db: database.db,

@@ -98,7 +98,7 @@ export async function createTestApp(
     stream?: Partial<StreamSettings>;
   } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ catalog: options.catalog ?? false });
   const clock = new OffsetClock();
   const services = testPlatform();
   const marketChanges = new MarketChanges();

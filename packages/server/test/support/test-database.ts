@@ -1,24 +1,64 @@
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { migrateToLatest } from "../../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
+import { silentLog, testPlatform } from "./test-context.ts";
+
+export interface TestDatabaseOptions {
+  /** The committed catalog loaded (as `loadCatalog` loads it at a server's start). */
+  catalog?: boolean;
+}
+
+/**
+ * The starting points `global-setup.ts` makes once per test run, in the environment variable
+ * below (JSON): for PGlite, files holding dumped data directories; for PostgreSQL, template
+ * databases. Each is a database migrated to the latest version, without and with the catalog.
+ */
+export interface TestTemplates {
+  pglite?: { migrated: string; catalog: string };
+  postgres?: { migrated: string; catalog: string };
+}
+
+export const TEST_TEMPLATES_VARIABLE = "SKINMARKET_TEST_TEMPLATES";
+
+function templates(): TestTemplates {
+  const value = process.env[TEST_TEMPLATES_VARIABLE];
+  return value ? (JSON.parse(value) as TestTemplates) : {};
+}
+
+/** Each image is read once per test process, however many databases the file opens. */
+const images = new Map<string, Promise<Blob>>();
+
+function imageAt(path: string): Promise<Blob> {
+  let image = images.get(path);
+  if (!image) {
+    image = readFile(path).then((bytes) => new Blob([bytes]));
+    images.set(path, image);
+  }
+  return image;
+}
 
 /**
  * A fresh, migrated database owned by one test file: PGlite in memory by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL, dropped again on close. Tests
- * never depend on what an earlier run left.
+ * never depend on what an earlier run left: a run's templates are made by its own global setup
+ * and dropped at its end; a file run on its own (no global setup) migrates its database itself.
  */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  const template = templates();
   if (!serverUrl) {
-    const handle = await openDatabase({ kind: "pglite" });
-    await migrateToLatest(handle.db);
-    return handle;
+    const imagePath = options.catalog ? template.pglite?.catalog : template.pglite?.migrated;
+    if (imagePath) return openDatabase({ kind: "pglite", image: await imageAt(imagePath) });
+    return prepared(await openDatabase({ kind: "pglite" }), options);
   }
   const name = `skinmarket_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await runOnServer(serverUrl, `CREATE DATABASE ${name}`);
+  const templateName = options.catalog ? template.postgres?.catalog : template.postgres?.migrated;
+  await runOnServer(serverUrl, `CREATE DATABASE ${name}${templateName ? ` TEMPLATE ${templateName}` : ""}`);
   const handle = await openDatabase({ kind: "postgres", url: urlOfDatabase(serverUrl, name) });
-  await migrateToLatest(handle.db);
+  if (!templateName) await prepared(handle, options);
   return {
     ...handle,
     async close() {
@@ -26,6 +66,25 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
       await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/** Migrates a new database and, when asked, loads the catalog into it. */
+export async function prepared(
+  handle: DatabaseHandle,
+  options: TestDatabaseOptions,
+): Promise<DatabaseHandle> {
+  await migrateToLatest(handle.db);
+  if (options.catalog) {
+    const loaded = await loadCatalog({
+      db: handle.db,
+      clock: { now: () => new Date() },
+      actor: { kind: "system" },
+      log: silentLog,
+      ...testPlatform(),
+    });
+    if (!loaded.ok) throw new Error(loaded.failure.message);
+  }
+  return handle;
 }
 
 export const usingPostgres = process.env.TEST_DATABASE_URL !== undefined;

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PGliteDialect } from "kysely";
+import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
+import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
+import type { Database } from "../../src/storage/schema.ts";
+import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
+import { prepared, TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-database.ts";
+
+/**
+ * `node --test --test-global-setup=...` (the `test` and `test:pg` scripts): before any test file
+ * runs, one migrated database and one with the catalog are made, and every test file starts its
+ * databases from them instead of migrating and loading 37,000 goods again (openTestDatabase).
+ * Made new for every run and removed at its end, so no run depends on another.
+ */
+let folder: string | undefined;
+let serverTemplates: { url: string; names: string[] } | undefined;
+
+export async function globalSetup(): Promise<void> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const made: TestTemplates = serverUrl
+    ? { postgres: await postgresTemplates(serverUrl) }
+    : { pglite: await pgliteImages() };
+  process.env[TEST_TEMPLATES_VARIABLE] = JSON.stringify(made);
+}
+
+export async function globalTeardown(): Promise<void> {
+  if (folder) await rm(folder, { recursive: true, force: true });
+  if (serverTemplates) {
+    for (const name of serverTemplates.names)
+      await runOnServer(serverTemplates.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
+  folder = await mkdtemp(join(tmpdir(), "skinmarket-test-templates-"));
+  const pglite = await PGlite.create({ parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric } });
+  const handle: DatabaseHandle = {
+    db: new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }),
+    driver: "pglite",
+    description: "PGlite in memory",
+    close: async () => {},
+  };
+  try {
+    const paths = { migrated: join(folder, "migrated.tar"), catalog: join(folder, "catalog.tar") };
+    await prepared(handle, {});
+    await writeFile(paths.migrated, await dumped(pglite));
+    await prepared(handle, { catalog: true });
+    await writeFile(paths.catalog, await dumped(pglite));
+    return paths;
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
+async function dumped(pglite: PGlite): Promise<Uint8Array> {
+  await pglite.query("CHECKPOINT");
+  return new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer());
+}
+
+async function postgresTemplates(url: string): Promise<{ migrated: string; catalog: string }> {
+  const stem = `skinmarket_template_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const names = { migrated: `${stem}_migrated`, catalog: `${stem}_catalog` };
+  serverTemplates = { url, names: [names.migrated, names.catalog] };
+  await runOnServer(url, `CREATE DATABASE ${names.migrated}`);
+  const migrated = await openDatabase({ kind: "postgres", url: urlOfDatabase(url, names.migrated) });
+  await prepared(migrated, {}).finally(() => migrated.close());
+  // A template may be copied only while nobody is connected to it: each handle is closed first.
+  await runOnServer(url, `CREATE DATABASE ${names.catalog} TEMPLATE ${names.migrated}`);
+  const catalog = await openDatabase({ kind: "postgres", url: urlOfDatabase(url, names.catalog) });
+  await prepared(catalog, { catalog: true }).finally(() => catalog.close());
+  return names;
+}
