@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DomainContext } from "../domain/context.ts";
 import { purgeEndedSessions } from "../domain/sessions/purge-ended-sessions.ts";
 import { purgeSignInFailures } from "../domain/sessions/sign-in-throttle.ts";
-import { inTransaction } from "../domain/transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../domain/transaction.ts";
 import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
@@ -28,15 +28,21 @@ export interface Job {
    * (webhook deliveries: the `WebhookWorker`, woken by new events).
    */
   onDemandOnly?: boolean;
+  /**
+   * The job writes no listing, buy order or figure of the market, so its commits must not make the
+   * price snapshots read the market again (a transaction that names no goods counts as a change to
+   * everything: without this, every round of the scheduler rebuilt the whole market).
+   */
+  offMarket?: boolean;
 }
 
 export const JOBS: readonly Job[] = [
-  { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions },
-  { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers },
-  { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys },
-  { name: "purge-sign-in-failures", lockKey: 730_116, run: purgeSignInFailures },
-  { name: "purge-old-events", lockKey: 730_121, run: purgeOldEvents },
-  { name: "check-platform-cookies", lockKey: 730_122, run: checkStoredCookies },
+  { name: "purge-ended-sessions", lockKey: 730_101, run: purgeEndedSessions, offMarket: true },
+  { name: "expire-trade-offers", lockKey: 730_102, run: expireTradeOffers, offMarket: true },
+  { name: "purge-idempotency-keys", lockKey: 730_103, run: purgeIdempotencyKeys, offMarket: true },
+  { name: "purge-sign-in-failures", lockKey: 730_116, run: purgeSignInFailures, offMarket: true },
+  { name: "purge-old-events", lockKey: 730_121, run: purgeOldEvents, offMarket: true },
+  { name: "check-platform-cookies", lockKey: 730_122, run: checkStoredCookies, offMarket: true },
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },
@@ -71,8 +77,13 @@ export async function runDueJobs(ctx: DomainContext, jobs: readonly Job[] = JOBS
       const lock = await sql<{
         locked: boolean;
       }>`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`.execute(tx.db);
-      if (!lock.rows[0]?.locked) return ok(0);
-      return ok(await job.run(tx));
+      if (!lock.rows[0]?.locked) {
+        noteNoMarketChange(tx);
+        return ok(0);
+      }
+      const processed = await job.run(tx);
+      if (job.offMarket) noteNoMarketChange(tx);
+      return ok(processed);
     });
     runs.push({ name: job.name, processed: result.ok ? result.value : 0 });
   }

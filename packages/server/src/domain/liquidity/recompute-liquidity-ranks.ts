@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /** The window of trades a rank counts: the last 30 days on the marketplace clock. */
 export const LIQUIDITY_WINDOW_MS = 30 * 86_400_000;
@@ -64,7 +64,11 @@ export async function recomputeLiquidityRanks(ctx: DomainContext): Promise<Resul
  */
 export async function refreshLiquidityRanks(ctx: DomainContext): Promise<number> {
   const state = await ctx.db.selectFrom("liquidity_rank_state").select("computed_at").executeTakeFirst();
-  if (state && ctx.clock.now().getTime() - state.computed_at.getTime() < LIQUIDITY_REFRESH_MS) return 0;
+  if (state && ctx.clock.now().getTime() - state.computed_at.getTime() < LIQUIDITY_REFRESH_MS) {
+    // Not due: nothing written, so the market's snapshots have nothing to read again.
+    noteNoMarketChange(ctx);
+    return 0;
+  }
   const computed = await recomputeLiquidityRanks(ctx);
   return computed.ok ? computed.value.rankedGoods : 0;
 }
