@@ -27,7 +27,7 @@ import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
-import { buildDemoAtStart } from "./demo/demo-at-start.ts";
+import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 
 export interface RunningServer {
@@ -62,6 +62,47 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   return database;
 }
 
+async function loadCatalogAtStart(ctx: DomainContext, log: Logger): Promise<void> {
+  const catalog = await loadCatalog(ctx);
+  if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
+  log.info(
+    {
+      goods: catalog.value.goodsCount,
+      loaded: catalog.value.loaded,
+      ms: Math.round(catalog.value.milliseconds),
+    },
+    catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
+  );
+}
+
+/**
+ * On the embedded database, a demo market wanted at start is built by a database instance of its
+ * own, closed before the server's opens: the build grows PGlite's WebAssembly memory, which never
+ * shrinks, and the server would hold it for as long as it runs (docs/design.md section 12).
+ */
+async function buildDemoApart(config: Config, log: Logger, newEmbeddedDatabase: boolean): Promise<boolean> {
+  if (config.databaseUrl || !demoWantedAtStart(config, newEmbeddedDatabase)) return false;
+  const database = await openConfiguredDatabase(config, log);
+  try {
+    const clock = config.sandbox ? new OffsetClock() : undefined;
+    const ctx: DomainContext = {
+      db: database.db,
+      clock: clock ?? systemClock,
+      actor: { kind: "system" },
+      log,
+      platform: new SandboxPlatform(),
+      secretBox: new SecretBox(await secretKey(config, log)),
+      rules: marketRules(config),
+    };
+    if (clock) await loadClockOffset(ctx, clock);
+    await loadCatalogAtStart(ctx, log);
+    const baseUrl = `http://${config.host}:${config.port}`;
+    return await buildDemoAtStart(config, ctx, { newEmbeddedDatabase, baseUrl }, log);
+  } finally {
+    await database.close();
+  }
+}
+
 /** The marketplace's configurable rules, as the configuration sets them. */
 export function marketRules(config: Config): MarketRules {
   return {
@@ -78,6 +119,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const newEmbeddedDatabase =
     !config.databaseUrl && !existsSync(join(config.dataDir, "pglite", "PG_VERSION"));
+  const demoBuiltApart = await buildDemoApart(config, log, newEmbeddedDatabase);
   const database = await openConfiguredDatabase(config, log);
   try {
     const sandboxClock = config.sandbox ? new OffsetClock() : undefined;
@@ -124,21 +166,15 @@ export async function startServer(
     const eventLog = new EventLog(systemContext);
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
-    const catalog = await loadCatalog(systemContext);
-    if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
-    log.info(
-      {
-        goods: catalog.value.goodsCount,
-        loaded: catalog.value.loaded,
-        ms: Math.round(catalog.value.milliseconds),
-      },
-      catalog.value.loaded ? "catalog loaded into the database" : "catalog already current",
-    );
+    await loadCatalogAtStart(systemContext, log);
     // Recovery at start: crossings a crash interrupted are finished before the first request.
     const recovered = await crossStandingOrders(systemContext);
     if (recovered > 0) log.info({ trades: recovered }, "finished crossings left standing");
     const demoBaseUrl = `http://${config.host}:${config.port}`;
-    if (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
+    if (
+      demoBuiltApart ||
+      (await buildDemoAtStart(config, systemContext, { newEmbeddedDatabase, baseUrl: demoBaseUrl }, log))
+    )
       marketChanges.committed();
     else logDemoCredentials(config, log);
 
