@@ -8,6 +8,10 @@ interface ValidationIssue {
   instancePath: string;
   message?: string;
   keyword: string;
+  schemaPath?: string;
+  /** With Ajv's `verbose`: the value and the schema the issue is about. */
+  data?: unknown;
+  schema?: unknown;
   params: Record<string, unknown>;
   parentSchema?: { description?: string };
 }
@@ -67,7 +71,8 @@ function describeClientError(error: FastifyError): Failure | undefined {
   return undefined;
 }
 
-function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+function describeValidation(given: ValidationIssue[], context: string | undefined): string {
+  const issues = matchedBranch(given);
   const issue = issues[0];
   if (!issue) return `${context ?? "request"}: invalid`;
   const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
@@ -102,6 +107,23 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     return `${field}: must be ${[...new Set(forms)].join(" or ")}`;
   }
   return describeIssue(issue, field);
+}
+
+/**
+ * A union of objects told apart by a constant field (a scenario's effects, by `type`): the issues
+ * of the branch whose constant matched are what the caller should hear, not the first branch's.
+ */
+function matchedBranch(issues: ValidationIssue[]): ValidationIssue[] {
+  const union = issues.find((issue) => issue.keyword === "anyOf" && issue.schemaPath);
+  if (!union || !Array.isArray(union.schema)) return issues;
+  const told = (union.data as { type?: unknown } | null)?.type;
+  if (typeof told !== "string") return issues;
+  const index = (union.schema as Array<{ properties?: { type?: { const?: unknown } } }>).findIndex(
+    (branch) => branch.properties?.type?.const === told,
+  );
+  if (index < 0) return issues;
+  const matched = issues.filter((issue) => issue.schemaPath?.startsWith(`${union.schemaPath}/${index}/`));
+  return matched.length > 0 ? matched : issues;
 }
 
 function describeIssue(issue: ValidationIssue, field: string): string {
