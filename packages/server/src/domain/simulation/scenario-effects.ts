@@ -197,6 +197,7 @@ const priceShift: EffectHooks = {
     const category = effect.fields.category as string | undefined;
     const wanted = (effect.fields.add_goods as number | undefined) ?? 2;
     const targets = new Set<number>();
+    const known = new Set(effect.state.goods.map((goods) => goods.goodsId));
     for (const goodsId of ids) {
       const exists = await effect.ctx.db
         .selectFrom("goods")
@@ -239,6 +240,13 @@ const priceShift: EffectHooks = {
       }
     }
     const goods = [...targets];
+    // The makers come to goods new to the simulation at once: asks and bids from the start.
+    for (const goodsId of goods) {
+      if (known.has(goodsId)) continue;
+      const added = effect.state.goods.find((item) => item.goodsId === goodsId)!;
+      for (const maker of effect.agents("maker"))
+        await quoteGoods(effect.env, effect.state, maker, added, effect.actions);
+    }
     effect.memory.goods = goods;
     effect.memory.applied = 0;
     const change = effect.fields.change as number;

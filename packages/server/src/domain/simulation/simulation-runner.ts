@@ -76,10 +76,13 @@ export class SimulationRunner {
     const wasStepping = this.#timer !== undefined;
     this.#cancel();
     await this.#stepping;
+    let result: Result<SimulationState> | undefined;
     try {
-      return await change();
+      result = await change();
+      return result;
     } finally {
-      if (wasStepping) this.#schedule(0);
+      // The next step comes at the usual interval, as if the change had not been there.
+      if (wasStepping) this.#schedule(result?.ok ? 1000 / result.value.settings.rate : 1000);
     }
   }
 

@@ -114,15 +114,21 @@ function describeValidation(given: ValidationIssue[], context: string | undefine
  * of the branch whose constant matched are what the caller should hear, not the first branch's.
  */
 function matchedBranch(issues: ValidationIssue[]): ValidationIssue[] {
-  const union = issues.find((issue) => issue.keyword === "anyOf" && issue.schemaPath);
-  if (!union || !Array.isArray(union.schema)) return issues;
-  const told = (union.data as { type?: unknown } | null)?.type;
-  if (typeof told !== "string") return issues;
-  const index = (union.schema as Array<{ properties?: { type?: { const?: unknown } } }>).findIndex(
-    (branch) => branch.properties?.type?.const === told,
-  );
-  if (index < 0) return issues;
-  const matched = issues.filter((issue) => issue.schemaPath?.startsWith(`${union.schemaPath}/${index}/`));
+  const told = (issue: ValidationIssue) => {
+    if (issue.keyword !== "anyOf" || !issue.schemaPath || !Array.isArray(issue.schema)) return -1;
+    const type = (issue.data as { type?: unknown } | null)?.type;
+    if (typeof type !== "string") return -1;
+    return (issue.schema as Array<{ properties?: { type?: { const?: unknown } } }>).findIndex(
+      (branch) => branch.properties?.type?.const === type,
+    );
+  };
+  // The outermost such union (an effect), not a union inside one of its fields.
+  const union = issues
+    .filter((issue) => told(issue) >= 0)
+    .sort((a, b) => a.instancePath.length - b.instancePath.length)[0];
+  if (!union) return issues;
+  const prefix = `${union.schemaPath}/${told(union)}/`;
+  const matched = issues.filter((issue) => issue.schemaPath?.startsWith(prefix));
   return matched.length > 0 ? matched : issues;
 }
 
