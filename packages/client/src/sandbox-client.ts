@@ -29,6 +29,13 @@ import {
   sandboxResetTokenLimits,
   sandboxRunJobs,
   sandboxGetSimulation,
+  sandboxListScenarios,
+  sandboxRunScenario,
+  sandboxEndScenario,
+  sandboxGetPlatformFault,
+  sandboxSetPlatformFault,
+  sandboxRollbackTrade,
+  type ScenarioDefinition,
   sandboxStartSimulation,
   sandboxStopSimulation,
   sandboxUpdateUserSettings,
@@ -282,5 +289,37 @@ export class SandboxClient {
 
   async getSimulation(): Promise<Answer<typeof sandboxGetSimulation>> {
     return (await callOperation(this.#options, sandboxGetSimulation)).body;
+  }
+
+  /** The built-in scenarios, with their definitions (docs/sandbox.md, "Scenarios"). */
+  async listScenarios(): Promise<Answer<typeof sandboxListScenarios>> {
+    return (await callOperation(this.#options, sandboxListScenarios)).body;
+  }
+
+  /** Runs a scenario in the started simulation: a built-in one by name, or a definition given whole. */
+  async runScenario(scenario: string | ScenarioDefinition): Promise<Answer<typeof sandboxRunScenario>> {
+    const body = typeof scenario === "string" ? { name: scenario } : { scenario };
+    return (await callOperation(this.#options, sandboxRunScenario, { body })).body;
+  }
+
+  /** Ends the running scenario now (its active effects end). */
+  async endScenario(): Promise<Answer<typeof sandboxEndScenario>> {
+    return (await callOperation(this.#options, sandboxEndScenario)).body;
+  }
+
+  async getPlatformFault(): Promise<Answer<typeof sandboxGetPlatformFault>> {
+    return (await callOperation(this.#options, sandboxGetPlatformFault)).body;
+  }
+
+  /** Takes the sandbox platform down (for `seconds` of sandbox time, or until brought back) or up. */
+  async setPlatformFault(
+    body: OperationBody<typeof sandboxSetPlatformFault>,
+  ): Promise<Answer<typeof sandboxSetPlatformFault>> {
+    return (await callOperation(this.#options, sandboxSetPlatformFault, { body })).body;
+  }
+
+  /** The platform reverses a delivered trade: item back to the seller, money back to the buyer. */
+  async rollbackTrade(tradeId: string): Promise<Answer<typeof sandboxRollbackTrade>> {
+    return (await callOperation(this.#options, sandboxRollbackTrade, { params: { trade_id: tradeId } })).body;
   }
 }

@@ -20,6 +20,7 @@ export * from "./operations/wallet.ts";
 export * from "./operations/events.ts";
 export * from "./operations/webhooks.ts";
 export * from "./events.ts";
+export * from "./scenario.ts";
 export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";

@@ -126,6 +126,16 @@ async function httpVerbs(world: World): Promise<AgentVerbs> {
       });
       return answer.ok ? "OK" : answer.failure;
     },
+    async cancelPurchase(agent, tradeId) {
+      const answer = await send(as(agent), "DELETE", `${api}/purchase/orders`, {
+        game: "cs2",
+        order_ids: [String(tradeId)],
+      });
+      if (!answer.ok) return answer.failure;
+      const done = (answer.body.success_list as string[] | undefined) ?? [];
+      const errors = (answer.body.error_list as Record<string, string> | undefined) ?? {};
+      return done.includes(String(tradeId)) ? "OK" : (errors[String(tradeId)] ?? "not cancelled");
+    },
     async accept(_agent, tradeofferid) {
       const answer = await send(ADMIN_TOKEN, "POST", `/sandbox/platform/offers/${tradeofferid}/accept`, {});
       return answer.ok ? "OK" : answer.failure;

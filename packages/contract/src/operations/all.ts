@@ -24,7 +24,14 @@ import {
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
 import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
-import { sandboxGetSimulation, sandboxStartSimulation, sandboxStopSimulation } from "./sandbox-simulation.ts";
+import {
+  sandboxEndScenario,
+  sandboxGetSimulation,
+  sandboxListScenarios,
+  sandboxRunScenario,
+  sandboxStartSimulation,
+  sandboxStopSimulation,
+} from "./sandbox-simulation.ts";
 import { getBalance } from "./wallet.ts";
 import { listEvents } from "./events.ts";
 import {
@@ -72,6 +79,9 @@ import {
   sandboxSetAutoAccept,
   sandboxUnbindPlatformAccount,
   sandboxUpdatePlatformAccount,
+  sandboxGetPlatformFault,
+  sandboxSetPlatformFault,
+  sandboxRollbackTrade,
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
@@ -216,4 +226,10 @@ export const OPERATIONS = [
   sandboxStartSimulation,
   sandboxStopSimulation,
   sandboxGetSimulation,
+  sandboxListScenarios,
+  sandboxRunScenario,
+  sandboxEndScenario,
+  sandboxGetPlatformFault,
+  sandboxSetPlatformFault,
+  sandboxRollbackTrade,
 ] as const;

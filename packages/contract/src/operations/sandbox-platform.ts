@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { GoodsId, IdString, MarketHashName, StrictObject, Text, UnixSeconds } from "../common.ts";
+import { MoneyString } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
 import { PlatformId } from "./platform.ts";
@@ -210,4 +211,71 @@ export const sandboxDeclineOffer = defineOperation({
   summary: "The receiver declines the offer",
   params: OfferParams,
   response: SandboxTradeOffer,
+});
+
+/** The sandbox platform's fault switch: while it is down, inventories and trade offers fail. */
+export const PlatformFault = Type.Object({
+  down: Type.Boolean(),
+  since: Type.Union([Type.Integer(), Type.Null()], {
+    description: "When it went down (Unix seconds, sandbox clock)",
+  }),
+  until: Type.Union([Type.Integer(), Type.Null()], {
+    description: "When it comes back by itself (Unix seconds, sandbox clock); null: when switched back up",
+  }),
+});
+
+export const sandboxGetPlatformFault = defineOperation({
+  ...sandbox,
+  id: "sandboxGetPlatformFault",
+  method: "GET",
+  path: "/sandbox/platform/fault",
+  summary: "Whether the sandbox platform is down (an outage switched on here or by a scenario)",
+  response: PlatformFault,
+});
+
+export const sandboxSetPlatformFault = defineOperation({
+  ...sandbox,
+  id: "sandboxSetPlatformFault",
+  method: "PUT",
+  path: "/sandbox/platform/fault",
+  summary: "Takes the sandbox platform down (inventory reads and trade offers fail) or brings it back",
+  description:
+    "While down, reading an inventory, sending, answering, cancelling or looking up a trade offer fails with " +
+    "`Invalid State` and a message saying the platform is unavailable; trades in flight wait and settle once it " +
+    "is back. `seconds` ends the outage by itself after that much sandbox time.",
+  body: StrictObject({
+    down: Type.Boolean(),
+    seconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 30 * 86_400,
+        description: "The outage ends by itself after this long",
+      }),
+    ),
+  }),
+  response: PlatformFault,
+});
+
+export const sandboxRollbackTrade = defineOperation({
+  ...sandbox,
+  id: "sandboxRollbackTrade",
+  method: "POST",
+  path: "/sandbox/trades/:trade_id/rollback",
+  summary:
+    "The platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer",
+  description:
+    "A `SUCCESS` trade becomes `FAIL` with `rollback_by` `platform_rollback` (event `trade.rolled_back`): the " +
+    "item leaves the buyer's account for the seller's under a new assetid, and one journal entry takes the " +
+    "seller's income from their balance and the fee from the fee account and pays the buyer back into the " +
+    "accounts that paid. A seller whose balance no longer holds the income is refused (`Insufficient Balance`), " +
+    "as is an item the buyer no longer holds or has in an unfinished trade (`Invalid State`); nothing changes then.",
+  params: StrictObject({ trade_id: IdString }),
+  response: Type.Object({
+    trade_id: Type.String(),
+    state: Type.Literal("FAIL"),
+    rollback_by: Type.String(),
+    returned_assetid: Type.String({ description: "The item's new assetid in the seller's account" }),
+    refunded: MoneyString,
+    taken_from_seller: MoneyString,
+  }),
 });

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
-import { GoodsId, MoneyString, StrictObject } from "../common.ts";
+import { GoodsId, MoneyString, needingOneOf, StrictObject } from "../common.ts";
 import { defineOperation } from "../operation.ts";
+import { ScenarioDefinition } from "../scenario.ts";
 
 /** The living sandbox (docs/design.md section 15): simulated traders, started and stopped here. */
 const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox"] } as const;
@@ -45,6 +46,33 @@ export const SimulationSettingsBody = StrictObject({
   never_deliver: Type.Optional(SimulationSettingsFields.never_deliver),
 });
 
+const ScenarioName = Type.String({
+  pattern: "^[a-z0-9][a-z0-9-]{0,47}$",
+  description: "A built-in scenario's name (GET /sandbox/simulation/scenarios)",
+});
+
+const EffectState = Type.Union([Type.Literal("pending"), Type.Literal("active"), Type.Literal("done")]);
+
+/** A scenario as it runs: its effects and how far it got (sandbox time). */
+export const ScenarioProgress = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  started_at: Type.Integer({ description: "Sandbox time it started (Unix seconds)" }),
+  elapsed_seconds: Type.Integer({ minimum: 0 }),
+  duration_seconds: Type.Integer({ minimum: 0 }),
+  progress: Type.Number({ minimum: 0, maximum: 1, description: "Elapsed share of its duration" }),
+  finished: Type.Boolean(),
+  effects: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      at_seconds: Type.Integer({ minimum: 0 }),
+      for_seconds: Type.Integer({ minimum: 0 }),
+      state: EffectState,
+      note: Type.String({ description: "What the effect did or acts on (goods, accounts, orders)" }),
+    }),
+  ),
+});
+
 export const SimulationStatus = Type.Object({
   running: Type.Boolean({ description: "Started and not stopped (a restart resumes it)" }),
   stepping: Type.Boolean({ description: "This server instance is taking its steps now" }),
@@ -57,9 +85,26 @@ export const SimulationStatus = Type.Object({
   agents: Type.Array(
     Type.Object({
       name: Type.String(),
-      kind: Type.Union([Type.Literal("maker"), Type.Literal("noise"), Type.Literal("sniper")]),
+      kind: Type.Union([
+        Type.Literal("maker"),
+        Type.Literal("noise"),
+        Type.Literal("sniper"),
+        Type.Literal("whale"),
+      ]),
       user_id: Type.String(),
     }),
+  ),
+  scenario: Type.Union([ScenarioProgress, Type.Null()], { description: "The scenario run last, if any" }),
+  recent: Type.Array(
+    Type.Object({
+      step: Type.Integer({ minimum: 0 }),
+      type: Type.String(),
+      agent: Type.String(),
+      goods_id: Type.Union([GoodsId, Type.Null()]),
+      price: Type.Union([MoneyString, Type.Null()]),
+      outcome: Type.String(),
+    }),
+    { description: "The last actions taken, newest last (at most 20)" },
   ),
 });
 
@@ -88,5 +133,49 @@ export const sandboxGetSimulation = defineOperation({
   method: "GET",
   path: "/sandbox/simulation",
   summary: "The simulation's state: running, steps, actions per type, settings, goods and agents",
+  response: SimulationStatus,
+});
+
+export const ScenarioSummary = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  duration_seconds: Type.Integer({ minimum: 0 }),
+  effects: Type.Array(Type.String(), { description: "The effects' types, in order" }),
+  definition: Type.Unknown({ description: "The scenario as its file says it (the body of a custom run)" }),
+});
+
+export const sandboxListScenarios = defineOperation({
+  ...sandbox,
+  id: "sandboxListScenarios",
+  method: "GET",
+  path: "/sandbox/simulation/scenarios",
+  summary:
+    "The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall",
+  response: Type.Object({ items: Type.Array(ScenarioSummary) }),
+});
+
+export const sandboxRunScenario = defineOperation({
+  ...sandbox,
+  id: "sandboxRunScenario",
+  method: "POST",
+  path: "/sandbox/simulation/scenario",
+  summary: "Runs a scenario in the simulation: a built-in one by name, or one given whole",
+  description:
+    "Give `name` (a built-in scenario) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). " +
+    "Its effects start at the simulation's next steps, timed by the sandbox clock. A simulation must have been " +
+    "started; a scenario that has not finished must be ended first (`Invalid State`).",
+  body: StrictObject(
+    { name: Type.Optional(ScenarioName), scenario: Type.Optional(ScenarioDefinition) },
+    needingOneOf("name", "scenario"),
+  ),
+  response: SimulationStatus,
+});
+
+export const sandboxEndScenario = defineOperation({
+  ...sandbox,
+  id: "sandboxEndScenario",
+  method: "DELETE",
+  path: "/sandbox/simulation/scenario",
+  summary: "Ends the running scenario now: its active effects end (the platform back up, the wall cancelled)",
   response: SimulationStatus,
 });

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { execute, positiveInteger, UsageError } from "./admin-commands.ts";
+import { execute, parseDuration, positiveInteger, UsageError } from "./admin-commands.ts";
 
 type OnOff = "on" | "off";
 
@@ -165,6 +165,55 @@ export function addPlatformCommands(admin: Command): void {
                 `${asset.assetid}  goods ${asset.goods_id}${asset.paintwear ? `  wear ${asset.paintwear}` : ""}`,
             )
             .join("\n"),
+      );
+    });
+
+  const describeFault = (fault: { down: boolean; since: number | null; until: number | null }) =>
+    !fault.down
+      ? "the platform is up"
+      : `the platform is down since ${new Date(fault.since! * 1000).toISOString()}` +
+        (fault.until === null
+          ? " until brought back up"
+          : ` until ${new Date(fault.until * 1000).toISOString()}`);
+  platform
+    .command("down")
+    .description("take the sandbox platform down: inventory reads and trade offers fail, trades wait")
+    .option("--for <duration>", "end the outage by itself after this long (sandbox time: 90, 30m, 2h, 1d)")
+    .action(async function (this: Command) {
+      const options = this.opts<{ for?: string }>();
+      const seconds = options.for === undefined ? undefined : parseDuration(options.for);
+      await execute(
+        this,
+        (client) => client.setPlatformFault({ down: true, ...(seconds !== undefined ? { seconds } : {}) }),
+        describeFault,
+      );
+    });
+  platform
+    .command("up")
+    .description("bring the sandbox platform back up")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.setPlatformFault({ down: false }), describeFault);
+    });
+  platform
+    .command("fault")
+    .description("whether the sandbox platform is down")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.getPlatformFault(), describeFault);
+    });
+
+  const trades = admin.command("trades").description("trades as the sandbox platform sees them");
+  trades
+    .command("rollback <trade_id>")
+    .description(
+      "the platform reverses a delivered trade: the item back to the seller, the money back to the buyer",
+    )
+    .action(async function (this: Command, tradeId: string) {
+      await execute(
+        this,
+        (client) => client.rollbackTrade(tradeId),
+        (answer) =>
+          `trade ${answer.trade_id} rolled back (${answer.rollback_by}): ${answer.refunded} back to the buyer, ` +
+          `${answer.taken_from_seller} taken from the seller, the item back as ${answer.returned_assetid}`,
       );
     });
 

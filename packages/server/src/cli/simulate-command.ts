@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from "node:fs";
+import type { ScenarioDefinition } from "@skinmarket/contract";
 import { Command } from "commander";
+import { parse } from "yaml";
 import { execute, positiveInteger, UsageError, withServerOptions } from "./admin-commands.ts";
 
 interface SimulationStatus {
@@ -9,6 +12,24 @@ interface SimulationStatus {
   settings: { seed: number; rate: number; clock_speed: number } | null;
   goods: Array<{ goods_id: number; fair_value: string }>;
   agents: Array<{ name: string; kind: string; user_id: string }>;
+  scenario?: {
+    name: string;
+    progress: number;
+    finished: boolean;
+    elapsed_seconds: number;
+    duration_seconds: number;
+    effects: Array<{ type: string; state: string; note: string }>;
+  } | null;
+}
+
+function describeScenario(scenario: NonNullable<SimulationStatus["scenario"]>): string {
+  const effects = scenario.effects
+    .map((effect) => `  ${effect.type} (${effect.state})${effect.note ? `: ${effect.note}` : ""}`)
+    .join("\n");
+  const where = scenario.finished
+    ? "finished"
+    : `${Math.round(scenario.progress * 100)} % (${Math.round(scenario.elapsed_seconds / 60)} of ${Math.round(scenario.duration_seconds / 60)} min)`;
+  return `scenario ${scenario.name}: ${where}\n${effects}`;
 }
 
 function describeStatus(status: SimulationStatus): string {
@@ -27,6 +48,7 @@ function describeStatus(status: SimulationStatus): string {
     `agents: ${kinds}`,
     `goods (fair value): ${goods}`,
     `actions: ${actions || "none yet"}`,
+    ...(status.scenario ? [describeScenario(status.scenario)] : []),
   ].join("\n");
 }
 
@@ -42,6 +64,26 @@ function goodsOption(value: string): number | number[] {
   if (!ids.every((id) => /^\d+$/.test(id)))
     throw new UsageError("--goods must be a number of goods or a comma-separated list of goods ids");
   return ids.map(Number);
+}
+
+/** A scenario file (YAML or JSON), read here and checked by the server, which names a bad field. */
+function readScenarioFile(path: string): ScenarioDefinition {
+  let value: unknown;
+  try {
+    value = parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(
+      `${path}: not a YAML or JSON scenario file (${(error as Error).message.split("\n")[0]})`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError(`${path}: a scenario file holds an object with name, description and effects`);
+  return value as ScenarioDefinition;
+}
+
+/** A name of a built-in scenario, or a path to a scenario file. */
+function looksLikeFile(argument: string): boolean {
+  return existsSync(argument) || /[/\\]|\.(ya?ml|json)$/i.test(argument);
 }
 
 /**
@@ -109,6 +151,42 @@ export function simulateCommand(): Command {
     .description("whether it runs, its steps, actions per type, settings, goods and agents")
     .action(async function (this: Command) {
       await execute(this, (client) => client.getSimulation(), describeStatus);
+    });
+  simulate
+    .command("scenarios")
+    .description("list the built-in scenarios")
+    .action(async function (this: Command) {
+      await execute(
+        this,
+        (client) => client.listScenarios(),
+        (answer) =>
+          answer.items
+            .map(
+              (item) =>
+                `${item.name.padEnd(16)} ${String(Math.round(item.duration_seconds / 60)).padStart(4)} min  ${item.description}`,
+            )
+            .join("\n"),
+      );
+    });
+  simulate
+    .command("scenario")
+    .description("run a scenario in the running simulation: a built-in one by name, or a YAML or JSON file")
+    .argument("<name|file>", "a built-in scenario (see `simulate scenarios`) or a scenario file's path")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  skinmarket simulate scenario knife-crash\n  skinmarket simulate scenario ./my-scenario.yaml --json\n\nThe format is in docs/sandbox.md (Scenarios). `simulate end-scenario` ends it early.",
+    )
+    .action(async function (this: Command, argument: string) {
+      const scenario = looksLikeFile(argument) ? readScenarioFile(argument) : undefined;
+      if (!scenario && !/^[a-z0-9][a-z0-9-]{0,47}$/.test(argument))
+        throw new UsageError(`${argument}: neither a scenario file nor the name of a built-in scenario`);
+      await execute(this, (client) => client.runScenario(scenario ?? argument), describeStatus);
+    });
+  simulate
+    .command("end-scenario")
+    .description("end the running scenario now (the platform back up, a buy-order wall cancelled)")
+    .action(async function (this: Command) {
+      await execute(this, (client) => client.endScenario(), describeStatus);
     });
   return simulate;
 }

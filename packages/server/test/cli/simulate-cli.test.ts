@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -26,7 +26,7 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
   test("--help names the three commands", async () => {
     const help = await runSkinmarket(["simulate", "--help"]);
     assert.equal(help.code, 0, help.stderr);
-    for (const command of ["start", "stop", "status"])
+    for (const command of ["start", "stop", "status", "scenarios", "scenario", "end-scenario"])
       assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
     const startHelp = await runSkinmarket(["simulate", "start", "--help"]);
     for (const flag of ["--seed", "--rate", "--goods", "--clock-speed", "--never-deliver"])
@@ -81,5 +81,59 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
     const stopped = await simulate(["stop"]);
     assert.equal(stopped.code, 0, stopped.stderr);
     assert.match(stopped.stdout, /^simulation seed 5: stopped, \d+ steps at 0.01\/s/);
+  });
+
+  test("scenarios: list the built-ins, run one from a file, see its progress, end it", async () => {
+    const help = await runSkinmarket(["simulate", "scenario", "--help"]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /<name\|file>/);
+    const listed = await simulate(["scenarios"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^buy-order-wall /m);
+    assert.match(listed.stdout, /^platform-outage +65 min/m);
+
+    const started = await simulate([
+      "start",
+      "--seed",
+      "6",
+      "--goods",
+      "2",
+      "--makers",
+      "1",
+      "--noise",
+      "1",
+      "--snipers",
+      "0",
+      "--rate",
+      "0.01",
+    ]);
+    assert.equal(started.code, 0, started.stderr);
+
+    const bad = join(dataDir, "bad.yaml");
+    await writeFile(bad, "name: bad-one\neffects:\n  - type: rollback\n    share: 3\n");
+    const refused = await simulate(["scenario", bad]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /scenario\.effects\.0\.share/);
+    const unknown = await simulate(["scenario", "no-such-thing"]);
+    assert.equal(unknown.code, 1, unknown.stderr);
+    assert.match(unknown.stderr, /no built-in scenario no-such-thing/);
+
+    const file = join(dataDir, "slow-outage.yaml");
+    await writeFile(
+      file,
+      "# an outage in a day\nname: slow-outage\ndescription: The platform goes down tomorrow.\neffects:\n  - type: platform_outage\n    at: 1d\n    for: 2h\n",
+    );
+    const run = await simulate(["scenario", file, "--json"]);
+    assert.equal(run.code, 0, run.stderr);
+    const status = JSON.parse(run.stdout) as { scenario: { name: string; duration_seconds: number } };
+    assert.equal(status.scenario.name, "slow-outage");
+    assert.equal(status.scenario.duration_seconds, 86_400 + 7200);
+    const shown = await simulate(["status"]);
+    assert.match(shown.stdout, /scenario slow-outage: \d+ %/);
+    assert.match(shown.stdout, /platform_outage \(pending\)/);
+    const ended = await simulate(["end-scenario"]);
+    assert.equal(ended.code, 0, ended.stderr);
+    assert.match(ended.stdout, /scenario slow-outage: finished/);
+    assert.equal((await simulate(["stop"])).code, 0);
   });
 });

@@ -148,6 +148,28 @@ describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
     assert.match(bad.stderr, /give --goods-id or --name/);
   });
 
+  test("platform down|up|fault switch the sandbox platform; trades rollback refuses an unknown trade", async () => {
+    const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
+    const env = { SANDBOX_ADMIN_TOKEN: "" };
+    const down = await run([...common, "platform", "down", "--for", "30m"], env);
+    assert.equal(down.code, 0, down.stderr);
+    assert.match(down.stdout, /^the platform is down since \S+ until \S+\n$/);
+    const fault = JSON.parse((await run([...common, "--json", "platform", "fault"], env)).stdout) as {
+      down: boolean;
+      since: number;
+      until: number;
+    };
+    assert.equal(fault.down, true);
+    assert.equal(fault.until - fault.since, 1800);
+    const up = await run([...common, "platform", "up"], env);
+    assert.equal(up.stdout, "the platform is up\n");
+    const badDuration = await run([...common, "platform", "down", "--for", "soon"], env);
+    assert.equal(badDuration.code, 2, badDuration.stderr);
+    const unknown = await run([...common, "trades", "rollback", "999999999"], env);
+    assert.equal(unknown.code, 1, unknown.stderr);
+    assert.match(unknown.stderr, /trade 999999999 does not exist/);
+  });
+
   test("buy-orders subcommands create, list and cancel a user's buy orders", async () => {
     const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
     const env = { SANDBOX_ADMIN_TOKEN: "" };

@@ -2087,6 +2087,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/platform/fault": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether the sandbox platform is down (an outage switched on here or by a scenario)
+     * @description Whether the sandbox platform is down (an outage switched on here or by a scenario).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxGetPlatformFault"];
+    /**
+     * Takes the sandbox platform down (inventory reads and trade offers fail) or brings it back
+     * @description Takes the sandbox platform down (inventory reads and trade offers fail) or brings it back.
+     *
+     *     While down, reading an inventory, sending, answering, cancelling or looking up a trade offer fails with `Invalid State` and a message saying the platform is unavailable; trades in flight wait and settle once it is back. `seconds` ends the outage by itself after that much sandbox time.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    put: operations["sandboxSetPlatformFault"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/trades/{trade_id}/rollback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer
+     * @description The platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer.
+     *
+     *     A `SUCCESS` trade becomes `FAIL` with `rollback_by` `platform_rollback` (event `trade.rolled_back`): the item leaves the buyer's account for the seller's under a new assetid, and one journal entry takes the seller's income from their balance and the fee from the fee account and pays the buyer back into the accounts that paid. A seller whose balance no longer holds the income is refused (`Insufficient Balance`), as is an item the buyer no longer holds or has in an unfinished trade (`Invalid State`); nothing changes then.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxRollbackTrade"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/users/{user_id}/buy_orders": {
     parameters: {
       query?: never;
@@ -2239,6 +2293,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/simulation/scenarios": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall
+     * @description The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListScenarios"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/simulation/scenario": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Runs a scenario in the simulation: a built-in one by name, or one given whole
+     * @description Runs a scenario in the simulation: a built-in one by name, or one given whole.
+     *
+     *     Give `name` (a built-in scenario) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). Its effects start at the simulation's next steps, timed by the sandbox clock. A simulation must have been started; a scenario that has not finished must be ended first (`Invalid State`).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxRunScenario"];
+    /**
+     * Ends the running scenario now: its active effects end (the platform back up, the wall cancelled)
+     * @description Ends the running scenario now: its active effects end (the platform back up, the wall cancelled).
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    delete: operations["sandboxEndScenario"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/simulation": {
     parameters: {
       query?: never;
@@ -2360,6 +2466,20 @@ export interface components {
       total_count: number;
       total_page: number;
     };
+    BuyOrderWallEffect: {
+      /** @enum {string} */
+      type: "buy_order_wall";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description The goods; default: one of the simulation's, drawn from the seed */
+      goods_id?: number;
+      /** @description How far under the fair value the wall stands (default 0.05) */
+      below?: number;
+      /** @description Units wanted (default 200) */
+      num?: number;
+    };
     CatalogItem: {
       id: number;
       appid: number;
@@ -2414,6 +2534,16 @@ export interface components {
           tags: components["schemas"]["GoodsTags"];
         };
       };
+    };
+    CookieStormEffect: {
+      /** @enum {string} */
+      type: "cookie_storm";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description The share of bound platform accounts whose cookies expire (default 1) */
+      share?: number;
     };
     EnterpriseFloatEntry: {
       goods_id: number;
@@ -2703,6 +2833,30 @@ export interface components {
         tag_name: string;
       }[];
     };
+    NewCaseEffect: {
+      /** @enum {string} */
+      type: "new_case";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description The case; default: one with no market, drawn from the seed */
+      goods_id?: number;
+      /** @description First price as a multiple of its usual price (default 4) */
+      premium?: number;
+      /** @description Extra purchases a step at release, decaying to none (default 3) */
+      volume?: number;
+    };
+    NonDeliveryEffect: {
+      /** @enum {string} */
+      type: "non_delivery";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description The share of sales whose seller never sends the offer (default 1) */
+      share?: number;
+    };
     /** @description Failure of an official operation */
     OfficialErrorBody: {
       /** @enum {unknown} */
@@ -2781,6 +2935,36 @@ export interface components {
       state: "progressing" | "success" | "failed" | "waiting";
       platformid_text: string;
     };
+    PlatformFault: {
+      down: boolean;
+      /** @description When it went down (Unix seconds, sandbox clock) */
+      since: number | null;
+      /** @description When it comes back by itself (Unix seconds, sandbox clock); null: when switched back up */
+      until: number | null;
+    };
+    PlatformOutageEffect: {
+      /** @enum {string} */
+      type: "platform_outage";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+    };
+    PriceShiftEffect: {
+      /** @enum {string} */
+      type: "price_shift";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description A goods type of the catalog: knife, gloves, weapon, container, sticker, agent, ... */
+      category?: string;
+      goods_ids?: number[];
+      /** @description The fair values' change over the effect's time: -0.3 is a 30 % crash, 0.5 a 50 % spike */
+      change: number;
+      /** @description Goods of the category brought into the simulation when it has fewer (default 2) */
+      add_goods?: number;
+    };
     PurchaseOrderRecord: {
       id: string;
       asset_info: components["schemas"]["AssetInfo"];
@@ -2807,6 +2991,18 @@ export interface components {
       state: "PAYING" | "SUCCESS" | "FAIL";
       tradeofferid?: string;
       trade_offer_status?: string;
+    };
+    RollbackEffect: {
+      /** @enum {string} */
+      type: "rollback";
+      /** @description When the effect begins, after the scenario starts (default 0) */
+      at?: number | string;
+      /** @description How long it lasts (default 1h) */
+      for?: number | string;
+      /** @description The share of trades delivered during the effect that are rolled back (default 0.5) */
+      share?: number;
+      /** @description How long after delivery the platform reverses it (default 10m) */
+      delay?: number | string;
     };
     SandboxBalances: {
       /** @example 12.50 */
@@ -2845,6 +3041,34 @@ export interface components {
       received_assetids?: {
         [key: string]: string;
       };
+    };
+    ScenarioProgress: {
+      name: string;
+      description: string;
+      /** @description Sandbox time it started (Unix seconds) */
+      started_at: number;
+      elapsed_seconds: number;
+      duration_seconds: number;
+      /** @description Elapsed share of its duration */
+      progress: number;
+      finished: boolean;
+      effects: {
+        type: string;
+        at_seconds: number;
+        for_seconds: number;
+        state: "pending" | "active" | "done";
+        /** @description What the effect did or acts on (goods, accounts, orders) */
+        note: string;
+      }[];
+    };
+    ScenarioSummary: {
+      name: string;
+      description: string;
+      duration_seconds: number;
+      /** @description The effects' types, in order */
+      effects: string[];
+      /** @description The scenario as its file says it (the body of a custom run) */
+      definition: unknown;
     };
     SellOrderHistoryRecord: {
       id: string;
@@ -2927,8 +3151,19 @@ export interface components {
       }[];
       agents: {
         name: string;
-        kind: "maker" | "noise" | "sniper";
+        kind: "maker" | "noise" | "sniper" | "whale";
         user_id: string;
+      }[];
+      /** @description The scenario run last, if any */
+      scenario: components["schemas"]["ScenarioProgress"] | null;
+      /** @description The last actions taken, newest last (at most 20) */
+      recent: {
+        step: number;
+        type: string;
+        agent: string;
+        goods_id: number | null;
+        price: string | null;
+        outcome: string;
       }[];
     };
     Specific: {
@@ -9557,6 +9792,145 @@ export interface operations {
       };
     };
   };
+  sandboxGetPlatformFault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Whether the sandbox platform is down (an outage switched on here or by a scenario) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlatformFault"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxSetPlatformFault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          down: boolean;
+          /** @description The outage ends by itself after this long */
+          seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: takes the sandbox platform down (inventory reads and trade offers fail) or brings it back */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlatformFault"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxRollbackTrade: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        trade_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: the platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            trade_id: string;
+            /** @enum {string} */
+            state: "FAIL";
+            rollback_by: string;
+            /** @description The item's new assetid in the seller's account */
+            returned_assetid: string;
+            /** @example 12.50 */
+            refunded: string;
+            /** @example 12.50 */
+            taken_from_seller: string;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
   sandboxListBuyOrders: {
     parameters: {
       query?: {
@@ -10018,6 +10392,146 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description Done and committed: stops the simulated traders; their world stays */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxListScenarios: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["ScenarioSummary"][];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxRunScenario: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          | {
+              /** @description A built-in scenario's name (GET /sandbox/simulation/scenarios) */
+              name?: string;
+              scenario?: {
+                /** @description Lowercase letters, digits and dashes */
+                name: string;
+                description?: string;
+                effects: (
+                  | components["schemas"]["PriceShiftEffect"]
+                  | components["schemas"]["NewCaseEffect"]
+                  | components["schemas"]["PlatformOutageEffect"]
+                  | components["schemas"]["CookieStormEffect"]
+                  | components["schemas"]["NonDeliveryEffect"]
+                  | components["schemas"]["RollbackEffect"]
+                  | components["schemas"]["BuyOrderWallEffect"]
+                )[];
+              };
+            }
+          | unknown
+          | unknown;
+      };
+    };
+    responses: {
+      /** @description Done and committed: runs a scenario in the simulation: a built-in one by name, or one given whole */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SimulationStatus"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxEndScenario: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: ends the running scenario now: its active effects end (the platform back up, the wall cancelled) */
       200: {
         headers: {
           [name: string]: unknown;

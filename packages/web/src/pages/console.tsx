@@ -5,6 +5,7 @@ import { dateTime, money } from "../format.ts";
 import { language, t } from "../i18n.ts";
 import { adminToken, setAdminToken } from "../session.ts";
 import { useStore } from "../store.ts";
+import { SimulationPanel } from "./console-simulation.tsx";
 
 interface UserSummary {
   user_id: string;
@@ -65,6 +66,7 @@ export function ConsolePage() {
       <Users token={token} />
       <Clock token={token} />
       <Offers token={token} />
+      <SimulationPanel token={token} />
       <section aria-labelledby="events-title" class="panel">
         <h2 id="events-title">{t("Events and webhooks")}</h2>
         <p class="muted">

@@ -6,6 +6,7 @@ import { repriceItems } from "../listings/change-listings.ts";
 import { listItems } from "../listings/list-items.ts";
 import type { Result } from "../result.ts";
 import { purchaseGoods } from "../trades/purchase-goods.ts";
+import { cancelPurchaseOrders } from "../trades/cancel-purchase-orders.ts";
 import { sendOffer } from "../trades/send-offer.ts";
 import type { SandboxHands } from "./sandbox-hands.ts";
 import type { SimulationAgent } from "./simulation-state.ts";
@@ -22,6 +23,8 @@ export interface AgentVerbs {
   bid(agent: SimulationAgent, goodsId: number, price: number, num: number): Promise<string>;
   cancelBid(agent: SimulationAgent, buyOrderId: number): Promise<string>;
   deliver(agent: SimulationAgent, tradeId: number): Promise<string>;
+  /** The buyer cancels a purchase the seller has not delivered (after 30 minutes). */
+  cancelPurchase(agent: SimulationAgent, tradeId: number): Promise<string>;
   accept(agent: SimulationAgent, tradeofferid: string): Promise<string>;
 }
 
@@ -64,6 +67,14 @@ export function directVerbs(admin: DomainContext, hands: SandboxHands): AgentVer
     },
     async deliver(agent, tradeId) {
       return outcomeOf(await sendOffer(as(agent), { orderId: String(tradeId) }));
+    },
+    async cancelPurchase(agent, tradeId) {
+      const id = String(tradeId);
+      const cancelled = await cancelPurchaseOrders(as(agent), [id]);
+      if (!cancelled.ok) return cancelled.failure.message;
+      return cancelled.value.success_list.includes(id)
+        ? "OK"
+        : (cancelled.value.error_list[id] ?? "not cancelled");
     },
     async accept(agent, tradeofferid) {
       return outcomeOf(await hands.acceptOffer(as(agent), { platformid: agent.platformid, tradeofferid }));

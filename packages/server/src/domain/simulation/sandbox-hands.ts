@@ -28,6 +28,14 @@ export interface SandboxHands {
   ): Promise<Array<{ assetid: string; goodsId: number }>>;
   /** Offers to this account still waiting for an answer, oldest first. */
   incomingOffers(ctx: DomainContext, platformid: string): Promise<string[]>;
+  /** Ends every session cookie the platform issued for the account (the sandbox's cookie expiry). */
+  expireCookies(admin: DomainContext, platformid: string): Promise<Result<unknown>>;
+  /** The account's owner signs in again: fresh cookies from the platform, uploaded as the user would. */
+  signInAgain(admin: DomainContext, user: DomainContext, platformid: string): Promise<Result<unknown>>;
+  /** The platform's fault switch: down (inventories and offers fail) or up. */
+  setPlatformDown(admin: DomainContext, down: boolean): Promise<Result<unknown>>;
+  /** The platform reverses a delivered trade (item and money back; `rollback_by`). */
+  rollbackTrade(admin: DomainContext, tradeId: number): Promise<Result<unknown>>;
   /** The receiver accepts the offer (the sandbox's `respondToOffer`). */
   acceptOffer(
     user: DomainContext,

@@ -6,6 +6,8 @@ import type { SimulationSettings } from "./simulation-settings.ts";
 import { loadSimulationState, type SimulationState } from "./simulation-state.ts";
 import { simulationStep, type SimulationEnvironment } from "./simulation-step.ts";
 import { startSimulation, stopSimulation } from "./start-simulation.ts";
+import { endScenario, runScenario } from "./run-scenario.ts";
+import type { ScenarioDefinition } from "@skinmarket/contract";
 
 /** After this many failed steps in a row the runner stops stepping (the state says running). */
 const MAX_FAILED_STEPS = 20;
@@ -58,6 +60,30 @@ export class SimulationRunner {
     this.#cancel();
     await this.#stepping;
     return stopSimulation({ ...this.#env.ctx, actor: ctx.actor });
+  }
+
+  /** Runs a scenario: between steps, so that no step saves over it. */
+  async runScenario(ctx: DomainContext, definition: ScenarioDefinition): Promise<Result<SimulationState>> {
+    return this.#between(() => runScenario({ ...this.#env.ctx, actor: ctx.actor }, definition));
+  }
+
+  async endScenario(ctx: DomainContext): Promise<Result<SimulationState>> {
+    return this.#between(() => endScenario({ ...this.#env, ctx: { ...this.#env.ctx, actor: ctx.actor } }));
+  }
+
+  /** Runs a change of the saved state while no step is under way, then steps on if it was stepping. */
+  async #between(change: () => Promise<Result<SimulationState>>): Promise<Result<SimulationState>> {
+    const wasStepping = this.#timer !== undefined;
+    this.#cancel();
+    await this.#stepping;
+    let result: Result<SimulationState> | undefined;
+    try {
+      result = await change();
+      return result;
+    } finally {
+      // The next step comes at the usual interval, as if the change had not been there.
+      if (wasStepping) this.#schedule(result?.ok ? 1000 / result.value.settings.rate : 1000);
+    }
   }
 
   async status(): Promise<Result<{ state: SimulationState | undefined; stepping: boolean }>> {

@@ -1,7 +1,8 @@
 import type { DomainContext } from "../context.ts";
 import type { SimulationSettings } from "./simulation-settings.ts";
 
-export type AgentKind = "maker" | "noise" | "sniper";
+/** Whales act only for scenarios (a buy-order wall); the step draws its agent from the others. */
+export type AgentKind = "maker" | "noise" | "sniper" | "whale";
 
 export interface SimulationAgent {
   kind: AgentKind;
@@ -50,6 +51,53 @@ export interface SimulationState {
   /** Milliseconds of clock movement owed (steps move the clock in whole seconds). */
   clockCarryMs: number;
   startedAt: string;
+  /** The scenario run last, with its progress (absent before the first). */
+  scenario?: ScenarioRun | null;
+  /** The last actions taken, newest last (at most `RECENT_ACTIONS`). */
+  recent?: RecentAction[];
+}
+
+export const RECENT_ACTIONS = 20;
+
+export interface RecentAction {
+  step: number;
+  type: string;
+  agent: string;
+  goodsId?: number;
+  price?: number;
+  outcome: string;
+}
+
+export type EffectState = "pending" | "active" | "done";
+
+/** One effect of a running scenario: its timing in seconds, its state and what it holds on to. */
+export interface EffectRun {
+  /** The effect as given, defaults filled in (see `normalizeEffect`). */
+  effect: NormalizedEffect;
+  state: EffectState;
+  /** What the effect acts on and must undo at its end (goods, orders, accounts, earlier values). */
+  memory: Record<string, unknown>;
+  /** One line for people: what it did or acts on. */
+  note: string;
+}
+
+export interface NormalizedEffect {
+  type: string;
+  atSeconds: number;
+  forSeconds: number;
+  /** The effect's own fields as given (snake_case). */
+  fields: Record<string, unknown>;
+}
+
+export interface ScenarioRun {
+  name: string;
+  description: string;
+  /** Sandbox time it started, ms. */
+  startedAtMs: number;
+  /** Sandbox time at the last step that looked at it, ms. */
+  seenAtMs: number;
+  effects: EffectRun[];
+  finished: boolean;
 }
 
 const STATE_KEY = "sandbox_simulation";

@@ -12,7 +12,9 @@ import { readUserBalances } from "../wallet/ledger.ts";
 import type { SandboxHands } from "./sandbox-hands.ts";
 import { directVerbs, type AgentVerbs } from "./agent-verbs.ts";
 import { MIN_FAIR_FEN } from "./start-simulation.ts";
+import { advanceScenario } from "./scenario-effects.ts";
 import {
+  RECENT_ACTIONS,
   saveSimulationState,
   type SimulatedGoods,
   type SimulationAgent,
@@ -29,7 +31,7 @@ export interface SimulationEnvironment {
   verbs?: AgentVerbs;
 }
 
-type Env = SimulationEnvironment & { verbs: AgentVerbs };
+export type Env = SimulationEnvironment & { verbs: AgentVerbs };
 
 /** One thing an agent did, as tests compare and `status` counts it (no ids: they differ between worlds). */
 export interface SimulationAction {
@@ -81,15 +83,22 @@ export async function simulationStep(
   await syncTrades({ ...env.ctx, actor: { kind: "system" } });
   walkFairValues(state, random);
   hook?.(state, random);
+  await advanceScenario(env, state, actions);
   await deliverDueSales(env, state, actions);
   await acceptOffers(env, state, actions);
-  if (state.agents.length > 0) {
-    const agent = state.agents[random.int(0, state.agents.length - 1)]!;
+  // Whales act only for scenarios; the step's agent is drawn from the others.
+  const actors = state.agents.filter((agent) => agent.kind !== "whale");
+  if (actors.length > 0) {
+    const agent = actors[random.int(0, actors.length - 1)]!;
     if (agent.kind === "maker") await makeMarket(env, state, agent, random, actions);
     else if (agent.kind === "noise") await tradeAtRandom(env, state, agent, random, actions);
     else await snipe(env, state, agent, actions);
   }
   for (const action of actions) state.actions[action.type] = (state.actions[action.type] ?? 0) + 1;
+  state.recent = [
+    ...(state.recent ?? []),
+    ...actions.map((action) => ({ step: state.step, ...action })),
+  ].slice(-RECENT_ACTIONS);
   const report = { step: state.step, actions };
   state.step += 1;
   await saveSimulationState(env.ctx, state);
@@ -198,6 +207,30 @@ async function makeMarket(
   const quoted = new Set(asking.map((row) => row.goods_id));
   const drawn = random.pick(state.goods);
   const goods = state.goods.find((item) => !quoted.has(item.goodsId)) ?? drawn;
+  await quoteGoods(env, state, agent, goods, actions);
+}
+
+/** A quote within the tolerance of where the maker wants it stays, and says so. */
+function holds(
+  agent: SimulationAgent,
+  goods: SimulatedGoods,
+  quoted: number,
+  wanted: number,
+  actions: SimulationAction[],
+): boolean {
+  if (Math.abs(quoted - wanted) > wanted * REQUOTE_TOLERANCE) return false;
+  actions.push({ type: "hold", agent: agent.name, goodsId: goods.goodsId, price: quoted, outcome: "OK" });
+  return true;
+}
+
+/** A maker quotes both sides of one goods around its fair value. */
+export async function quoteGoods(
+  env: Env,
+  state: SimulationState,
+  agent: SimulationAgent,
+  goods: SimulatedGoods,
+  actions: SimulationAction[],
+): Promise<void> {
   const half = state.behaviour.spread / 2;
   await quoteAsk(env, agent, goods, Math.round(goods.fair * (1 + half)), actions);
   await quoteBid(env, agent, goods, Math.max(3, Math.round(goods.fair * (1 - half))), actions);
@@ -219,16 +252,7 @@ async function quoteAsk(
     .orderBy("listing_id")
     .executeTakeFirst();
   if (listing) {
-    if (Math.abs(listing.price - price) <= price * REQUOTE_TOLERANCE) {
-      actions.push({
-        type: "hold",
-        agent: agent.name,
-        goodsId: goods.goodsId,
-        price: listing.price,
-        outcome: "OK",
-      });
-      return;
-    }
+    if (holds(agent, goods, listing.price, price, actions)) return;
     const outcome = await env.verbs.reprice(agent, listing.listing_id, price);
     actions.push({ type: "reprice", agent: agent.name, goodsId: goods.goodsId, price, outcome });
     return;
@@ -283,16 +307,7 @@ async function quoteBid(
     .orderBy("buy_order_id")
     .executeTakeFirst();
   if (order) {
-    if (Math.abs(order.price - price) <= price * REQUOTE_TOLERANCE) {
-      actions.push({
-        type: "hold",
-        agent: agent.name,
-        goodsId: goods.goodsId,
-        price: order.price,
-        outcome: "OK",
-      });
-      return;
-    }
+    if (holds(agent, goods, order.price, price, actions)) return;
     actions.push({
       type: "cancel_bid",
       agent: agent.name,
@@ -304,7 +319,7 @@ async function quoteBid(
   await bid(env, agent, goods.goodsId, price, 1, actions);
 }
 
-async function bid(
+export async function bid(
   env: Env,
   agent: SimulationAgent,
   goodsId: number,
@@ -318,7 +333,7 @@ async function bid(
 }
 
 /** An agent short of money is topped up from outside (the sandbox's deposit), as a trader would. */
-async function ensureFunds(
+export async function ensureFunds(
   env: Env,
   agent: SimulationAgent,
   needed: number,
@@ -335,7 +350,7 @@ async function ensureFunds(
   actions.push({ type: "deposit", agent: agent.name, price: amount, outcome: outcomeOf(funded) });
 }
 
-async function buy(
+export async function buy(
   env: Env,
   agent: SimulationAgent,
   type: string,
@@ -417,6 +432,6 @@ async function snipe(
   await buy(env, agent, "snipe", best.goods.goodsId, best.price, actions);
 }
 
-function outcomeOf(result: Result<unknown>): string {
+export function outcomeOf(result: Result<unknown>): string {
   return result.ok ? "OK" : result.failure.message;
 }

@@ -82,16 +82,6 @@ export async function startSimulation(
   const priceSum = goods.value.reduce((sum, item) => sum + item.fair, 0);
   for (const [kind, count] of kinds) {
     for (let index = 0; index < count; index++) {
-      const name = `${kind}-${index}`;
-      const user = await createUser(ctx, { nickname: `sim-${settings.seed}-${name}` });
-      if (!user.ok) return user;
-      const userId = user.value.userId;
-      const userCtx: DomainContext = { ...ctx, actor: { kind: "user", userId } };
-      const account = await hands.createReadyAccount(ctx, userCtx, userId);
-      if (!account.ok) return account;
-      const budget = Math.max(100_000, Math.round(priceSum * (kind === "maker" ? 12 : 5)));
-      const funded = await fundAccount(ctx, { userId, account: "balance", amount: formatMoney(budget) });
-      if (!funded.ok) return funded;
       const stock: Array<[number, number]> =
         kind === "maker"
           ? goods.value.map((item) => [item.goodsId, MAKER_ITEMS_PER_GOODS])
@@ -101,11 +91,10 @@ export async function startSimulation(
                 NOISE_ITEMS_PER_GOODS,
               ])
             : [];
-      for (const [goodsId, count] of stock) {
-        const granted = await hands.grantItems(ctx, { platformid: account.value.platformid, goodsId, count });
-        if (!granted.ok) return granted;
-      }
-      agents.push({ kind, name, userId, platformid: account.value.platformid });
+      const budget = Math.max(100_000, Math.round(priceSum * (kind === "maker" ? 12 : 5)));
+      const agent = await createAgent(ctx, hands, { seed: settings.seed, kind, index, budget, stock });
+      if (!agent.ok) return agent;
+      agents.push(agent.value);
     }
   }
   const state: SimulationState = {
@@ -136,6 +125,31 @@ export async function stopSimulation(ctx: DomainContext): Promise<Result<Simulat
   await saveSimulationState(ctx, stopped);
   await recordAudit(ctx, { action: "sandbox.simulation.stop", details: { steps: state.step } });
   return ok(stopped);
+}
+
+/**
+ * One agent: a sandbox user `sim-<seed>-<kind>-<n>` created by the sandbox's own verbs, with a
+ * ready platform account, `budget` fen deposited and `stock` (goods id, count) granted.
+ */
+export async function createAgent(
+  ctx: DomainContext,
+  hands: SandboxHands,
+  input: { seed: number; kind: AgentKind; index: number; budget: number; stock: Array<[number, number]> },
+): Promise<Result<SimulationAgent>> {
+  const name = `${input.kind}-${input.index}`;
+  const user = await createUser(ctx, { nickname: `sim-${input.seed}-${name}` });
+  if (!user.ok) return user;
+  const userId = user.value.userId;
+  const userCtx: DomainContext = { ...ctx, actor: { kind: "user", userId } };
+  const account = await hands.createReadyAccount(ctx, userCtx, userId);
+  if (!account.ok) return account;
+  const funded = await fundAccount(ctx, { userId, account: "balance", amount: formatMoney(input.budget) });
+  if (!funded.ok) return funded;
+  for (const [goodsId, count] of input.stock) {
+    const granted = await hands.grantItems(ctx, { platformid: account.value.platformid, goodsId, count });
+    if (!granted.ok) return granted;
+  }
+  return ok({ kind: input.kind, name, userId, platformid: account.value.platformid });
 }
 
 /**
@@ -209,7 +223,7 @@ async function chooseGoods(
   return ok(goods);
 }
 
-async function typicalPriceOf(ctx: DomainContext, goodsId: number, seed: number): Promise<number> {
+export async function typicalPriceOf(ctx: DomainContext, goodsId: number, seed: number): Promise<number> {
   const row = await ctx.db
     .selectFrom("goods")
     .select(["goods_id", "short_name", "type", "quality", "exterior", "tags"])
@@ -219,7 +233,7 @@ async function typicalPriceOf(ctx: DomainContext, goodsId: number, seed: number)
 }
 
 /** `count` distinct items drawn in order (a partial Fisher-Yates shuffle of a copy). */
-function pickDistinct<T>(random: DemoRandom, items: readonly T[], count: number): T[] {
+export function pickDistinct<T>(random: DemoRandom, items: readonly T[], count: number): T[] {
   const pool = [...items];
   const chosen: T[] = [];
   for (let index = 0; index < count && index < pool.length; index++) {

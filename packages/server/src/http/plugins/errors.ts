@@ -8,6 +8,10 @@ interface ValidationIssue {
   instancePath: string;
   message?: string;
   keyword: string;
+  schemaPath?: string;
+  /** With Ajv's `verbose`: the value and the schema the issue is about. */
+  data?: unknown;
+  schema?: unknown;
   params: Record<string, unknown>;
   parentSchema?: { description?: string };
 }
@@ -67,7 +71,8 @@ function describeClientError(error: FastifyError): Failure | undefined {
   return undefined;
 }
 
-function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+function describeValidation(given: ValidationIssue[], context: string | undefined): string {
+  const issues = matchedBranch(given);
   const issue = issues[0];
   if (!issue) return `${context ?? "request"}: invalid`;
   const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
@@ -102,6 +107,29 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     return `${field}: must be ${[...new Set(forms)].join(" or ")}`;
   }
   return describeIssue(issue, field);
+}
+
+/**
+ * A union of objects told apart by a constant field (a scenario's effects, by `type`): the issues
+ * of the branch whose constant matched are what the caller should hear, not the first branch's.
+ */
+function matchedBranch(issues: ValidationIssue[]): ValidationIssue[] {
+  const told = (issue: ValidationIssue) => {
+    if (issue.keyword !== "anyOf" || !issue.schemaPath || !Array.isArray(issue.schema)) return -1;
+    const type = (issue.data as { type?: unknown } | null)?.type;
+    if (typeof type !== "string") return -1;
+    return (issue.schema as Array<{ properties?: { type?: { const?: unknown } } }>).findIndex(
+      (branch) => branch.properties?.type?.const === type,
+    );
+  };
+  // The outermost such union (an effect), not a union inside one of its fields.
+  const union = issues
+    .filter((issue) => told(issue) >= 0)
+    .sort((a, b) => a.instancePath.length - b.instancePath.length)[0];
+  if (!union) return issues;
+  const prefix = `${union.schemaPath}/${told(union)}/`;
+  const matched = issues.filter((issue) => issue.schemaPath?.startsWith(prefix));
+  return matched.length > 0 ? matched : issues;
 }
 
 function describeIssue(issue: ValidationIssue, field: string): string {

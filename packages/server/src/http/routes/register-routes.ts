@@ -39,6 +39,7 @@ import { registerSandboxSettings } from "./sandbox/settings.ts";
 import { registerSandboxTokens } from "./sandbox/tokens.ts";
 import { registerSandboxWorld } from "./sandbox/world.ts";
 import { registerSandboxSimulation } from "./sandbox/simulation.ts";
+import { registerSandboxPlatformFaults } from "./sandbox/platform-fault.ts";
 import type { SimulationRunner } from "../../domain/simulation/simulation-runner.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
@@ -125,6 +126,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxPlatformAccounts(app);
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
+    registerSandboxPlatformFaults(app);
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
     registerSandboxWebhooks(app);

@@ -11,6 +11,7 @@ import type {
 import { toPlatformAsset } from "./asset-rows.ts";
 import { generateSecret } from "../../domain/secrets.ts";
 import { tradeUrlOf } from "../trade-url.ts";
+import { requirePlatformUp } from "./platform-fault.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-offers.ts";
@@ -42,6 +43,8 @@ export class SandboxPlatform implements GamePlatform {
     ctx: DomainContext,
     input: { platformid: string; cookies?: PlatformCookie[] },
   ): Promise<Result<PlatformAsset[]>> {
+    const up = await requirePlatformUp(ctx);
+    if (!up.ok) return up;
     const account = await requirePlatformAccount(ctx, input.platformid);
     if (!account.ok) return account;
     if (!account.value.inventory_public) {

@@ -4,7 +4,9 @@ import { uploadPlatformCookies } from "../../domain/platform-accounts/upload-pla
 import { ok } from "../../domain/result.ts";
 import type { SandboxHands } from "../../domain/simulation/sandbox-hands.ts";
 import { grantItems } from "./grant-items.ts";
-import { createPlatformAccount } from "./platform-accounts.ts";
+import { createPlatformAccount, expireCookies, issueCookies } from "./platform-accounts.ts";
+import { setPlatformFault } from "./platform-fault.ts";
+import { rollbackTrade } from "./rollback-trade.ts";
 import { respondToOffer } from "./trade-offers.ts";
 
 /** The sandbox platform's verbs as the simulator uses them (the same ones its API routes call). */
@@ -74,6 +76,24 @@ export const sandboxHands: SandboxHands = {
       .limit(20)
       .execute();
     return rows.map((row) => String(row.tradeofferid));
+  },
+
+  expireCookies(admin, platformid) {
+    return expireCookies(admin, platformid);
+  },
+
+  async signInAgain(admin, user, platformid) {
+    const issued = await issueCookies(admin, platformid);
+    if (!issued.ok) return issued;
+    return uploadPlatformCookies(user, { platformid, platformCookies: JSON.stringify(issued.value.cookies) });
+  },
+
+  setPlatformDown(admin, down) {
+    return setPlatformFault(admin, { down });
+  },
+
+  rollbackTrade(admin, tradeId) {
+    return rollbackTrade(admin, { tradeId });
   },
 
   acceptOffer(user, input) {

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import { recordAudit } from "../../domain/audit.ts";
+import { requirePlatformUp } from "./platform-fault.ts";
 import { withdrawListingsOfItems } from "../../domain/listings/withdraw-listings-of-items.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
@@ -45,6 +46,8 @@ export async function createOffer(
   ctx: DomainContext,
   input: CreateOfferInput,
 ): Promise<Result<PlatformTradeOffer>> {
+  const up = await requirePlatformUp(ctx);
+  if (!up.ok) return up;
   const target = parseTradeUrl(input.tradeUrl);
   if (!target)
     return invalidArgument(
@@ -219,6 +222,8 @@ export async function respondToOffer(
   ctx: DomainContext,
   input: { platformid: string; tradeofferid: string; accept: boolean },
 ): Promise<Result<PlatformTradeOffer>> {
+  const up = await requirePlatformUp(ctx);
+  if (!up.ok) return up;
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
     const offer = await lockActiveOffer(tx, input.tradeofferid, { receiver: input.platformid });
@@ -282,6 +287,8 @@ export async function cancelOffer(
   ctx: DomainContext,
   input: { platformid: string; tradeofferid: string },
 ): Promise<Result<PlatformTradeOffer>> {
+  const up = await requirePlatformUp(ctx);
+  if (!up.ok) return up;
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
     const offer = await lockActiveOffer(tx, input.tradeofferid, { sender: input.platformid });
@@ -294,6 +301,8 @@ export async function findOffer(
   ctx: DomainContext,
   tradeofferid: string,
 ): Promise<Result<PlatformTradeOffer>> {
+  const up = await requirePlatformUp(ctx);
+  if (!up.ok) return up;
   if (!/^\d{1,18}$/.test(tradeofferid))
     return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
   const row = await ctx.db

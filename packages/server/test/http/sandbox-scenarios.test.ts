@@ -1,0 +1,327 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+/** Scenarios over the sandbox API, the platform's fault switch and the reversal of a delivered trade. */
+describe("sandbox scenarios API", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+  });
+  after(() => t.close());
+
+  test("happy: the built-in scenarios are listed with their effects and duration", async () => {
+    const response = await t.admin("GET", "/sandbox/simulation/scenarios");
+    assert.equal(response.statusCode, 200, response.body);
+    const items = response.json().items as Array<{
+      name: string;
+      effects: string[];
+      duration_seconds: number;
+    }>;
+    assert.deepEqual(
+      items.map((item) => item.name),
+      [
+        "buy-order-wall",
+        "case-release",
+        "cookie-storm",
+        "knife-crash",
+        "non-delivery",
+        "platform-outage",
+        "rollbacks",
+      ],
+    );
+    const outage = items.find((item) => item.name === "platform-outage")!;
+    assert.deepEqual(outage.effects, ["platform_outage"]);
+    assert.equal(outage.duration_seconds, 5 * 60 + 3600);
+  });
+
+  test("error: a scenario before any simulation was started is refused", async () => {
+    const response = await t.admin("POST", "/sandbox/simulation/scenario", { name: "knife-crash" });
+    assert.equal(response.statusCode, 409, response.body);
+    assert.match(response.json().msg, /no simulation was started/);
+  });
+
+  for (const [body, message] of [
+    [{}, /^name: give name or scenario/],
+    [{ name: "no-such-scenario" }, /^name: no built-in scenario no-such-scenario; there are buy-order-wall/],
+    [{ name: "Knife Crash" }, /^name: must be/],
+    [
+      { name: "knife-crash", scenario: { name: "x", effects: [{ type: "platform_outage" }] } },
+      /^name: give name or scenario, not both/,
+    ],
+    [{ scenario: { name: "x", effects: [] } }, /^scenario\.effects: must NOT have fewer than 1 items/],
+    [
+      { scenario: { name: "x", effects: [{ type: "rollback", share: 2 }] } },
+      /^scenario\.effects\.0\.share: must be <= 1/,
+    ],
+    [
+      { scenario: { name: "x", effects: [{ type: "price_shift", category: "knife" }] } },
+      /^scenario\.effects\.0\.change: required/,
+    ],
+    [
+      { scenario: { name: "x", effects: [{ type: "rollback", at: "soon" }] } },
+      /^scenario\.effects\.0\.at: must be/,
+    ],
+    [
+      { scenario: { name: "x", effects: [{ type: "cookie_storm", colour: 1 }] } },
+      /^scenario\.effects\.0\.colour: unknown field/,
+    ],
+    [{ scenario: { name: "x", effects: [{ type: "earthquake" }] } }, /^scenario\.effects\.0/],
+  ] as const) {
+    test(`error: ${JSON.stringify(body)} is refused naming the field`, async () => {
+      const response = await t.admin("POST", "/sandbox/simulation/scenario", body);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.match(response.json().msg, message);
+    });
+  }
+
+  test("happy: a built-in scenario runs in a started simulation, shows its progress and ends on request", async () => {
+    const started = await t.admin("POST", "/sandbox/simulation/start", {
+      seed: 4,
+      goods: 2,
+      makers: 1,
+      noise: 1,
+      snipers: 0,
+      rate: 0.01,
+    });
+    assert.equal(started.statusCode, 200, started.body);
+    assert.equal(started.json().scenario, null);
+    const run = await t.admin("POST", "/sandbox/simulation/scenario", { name: "platform-outage" });
+    assert.equal(run.statusCode, 200, run.body);
+    const scenario = run.json().scenario;
+    assert.equal(scenario.name, "platform-outage");
+    assert.equal(scenario.finished, false);
+    assert.equal(scenario.duration_seconds, 3900);
+    assert.deepEqual(
+      scenario.effects.map((effect: { type: string; state: string; at_seconds: number }) => [
+        effect.type,
+        effect.state,
+        effect.at_seconds,
+      ]),
+      [["platform_outage", "pending", 300]],
+    );
+
+    const again = await t.admin("POST", "/sandbox/simulation/scenario", { name: "knife-crash" });
+    assert.equal(again.statusCode, 409, again.body);
+    assert.match(again.json().msg, /platform-outage has not finished; end it first/);
+
+    const ended = await t.admin("DELETE", "/sandbox/simulation/scenario");
+    assert.equal(ended.statusCode, 200, ended.body);
+    assert.equal(ended.json().scenario.finished, true);
+    assert.equal(ended.json().scenario.effects[0].state, "done");
+    const none = await t.admin("DELETE", "/sandbox/simulation/scenario");
+    assert.equal(none.statusCode, 409, none.body);
+
+    // A scenario given whole, as a scenario file holds it.
+    const custom = await t.admin("POST", "/sandbox/simulation/scenario", {
+      scenario: {
+        name: "my-spike",
+        description: "Stickers up 50 %",
+        effects: [{ type: "price_shift", at: "10m", for: 1800, category: "sticker", change: 0.5 }],
+      },
+    });
+    assert.equal(custom.statusCode, 200, custom.body);
+    assert.equal(custom.json().scenario.name, "my-spike");
+    assert.equal(custom.json().scenario.duration_seconds, 2400);
+    const status = await t.admin("GET", "/sandbox/simulation");
+    assert.equal(status.json().scenario.name, "my-spike");
+    assert.ok(Array.isArray(status.json().recent));
+    await t.admin("DELETE", "/sandbox/simulation/scenario");
+    await t.admin("POST", "/sandbox/simulation/stop");
+  });
+
+  test("security: the scenario routes need the sandbox admin token", async () => {
+    const user = await t.createUser();
+    for (const [method, url] of [
+      ["GET", "/sandbox/simulation/scenarios"],
+      ["POST", "/sandbox/simulation/scenario"],
+      ["DELETE", "/sandbox/simulation/scenario"],
+      ["GET", "/sandbox/platform/fault"],
+      ["PUT", "/sandbox/platform/fault"],
+      ["POST", "/sandbox/trades/200000001/rollback"],
+    ] as const) {
+      const anonymous = await t.app.inject({
+        method,
+        url,
+        payload: method === "GET" ? undefined : { name: "x" },
+      });
+      assert.equal(anonymous.statusCode, 401, `${method} ${url}: ${anonymous.body}`);
+      const asUser = await t.as(user.token, method, url, method === "GET" ? undefined : { down: true });
+      assert.equal(asUser.statusCode, 401, `${method} ${url}: ${asUser.body}`);
+    }
+  });
+});
+
+describe("the sandbox platform's fault switch", () => {
+  let t: TestApp;
+  let trader: PlatformFixture;
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    trader = await createReadyTrader(t, "fault-watcher");
+  });
+  after(() => t.close());
+
+  const inventory = () =>
+    t.as(
+      trader.token,
+      "GET",
+      `/api/market/developer/platform/inventory?game=cs2&platformid=${trader.platformid}&force=1`,
+    );
+
+  test("happy: down, inventory reads fail with a clear error; up, they work again", async () => {
+    assert.deepEqual((await t.admin("GET", "/sandbox/platform/fault")).json(), {
+      down: false,
+      since: null,
+      until: null,
+    });
+    const down = await t.admin("PUT", "/sandbox/platform/fault", { down: true });
+    assert.equal(down.statusCode, 200, down.body);
+    assert.equal(down.json().down, true);
+    assert.equal(down.json().until, null);
+    const failed = await inventory();
+    assert.equal(failed.statusCode, 409, failed.body);
+    assert.match(failed.json().msg, /game platform is unavailable/);
+    const up = await t.admin("PUT", "/sandbox/platform/fault", { down: false });
+    assert.equal(up.json().down, false);
+    assert.equal((await inventory()).statusCode, 200);
+  });
+
+  test("happy: an outage of some seconds ends by itself on the sandbox clock", async () => {
+    const down = await t.admin("PUT", "/sandbox/platform/fault", { down: true, seconds: 600 });
+    assert.equal(down.json().until - down.json().since, 600);
+    assert.equal((await inventory()).statusCode, 409);
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 601 });
+    assert.equal((await t.admin("GET", "/sandbox/platform/fault")).json().down, false);
+    assert.equal((await inventory()).statusCode, 200);
+  });
+
+  for (const [body, field] of [
+    [{}, "down"],
+    [{ down: "yes" }, "down"],
+    [{ down: true, seconds: 0 }, "seconds"],
+    [{ down: true, minutes: 3 }, "minutes"],
+  ] as const) {
+    test(`error: ${JSON.stringify(body)} is refused naming ${field}`, async () => {
+      const response = await t.admin("PUT", "/sandbox/platform/fault", body);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.match(response.json().msg, new RegExp(`^${field}: `));
+    });
+  }
+});
+
+describe("the reversal of a delivered trade (POST /sandbox/trades/{trade_id}/rollback)", () => {
+  let t: TestApp;
+  let seller: PlatformFixture;
+  let buyer: PlatformFixture;
+  let goodsId = 0;
+  const api = "/api/market/developer";
+
+  const balances = async (userId: string) =>
+    (await t.admin("GET", `/sandbox/users/${userId}/balances`)).json();
+
+  /** A listing at `price` bought by the buyer and, with `deliver`, delivered and settled. */
+  async function trade(price: number, deliver: boolean): Promise<{ tradeId: string; assetid: string }> {
+    const assetid = await grantOne(t, seller.platformid, { goods_id: goodsId });
+    const listed = await t.as(seller.token, "POST", `${api}/sell_order/items`, {
+      game: "cs2",
+      assets: [{ assetid, price }],
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+    await t.fund(buyer.userId, "balance", price);
+    const bought = await t.as(buyer.token, "POST", `${api}/purchase/orders`, {
+      game: "cs2",
+      items: [{ goods_id: goodsId, max_price: price, quantity: 1 }],
+    });
+    assert.equal(bought.statusCode, 200, bought.body);
+    const tradeId = bought.json().result[String(goodsId)].bill_order_ids[0] as string;
+    if (deliver) {
+      const sent = await t.as(seller.token, "POST", `${api}/sell_order/send_offer`, { order_id: tradeId });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const offers = (await t.admin("GET", `/sandbox/platform/offers?platformid=${buyer.platformid}`)).json()
+        .items;
+      const offer = offers.find((item: { state: string }) => item.state === "active");
+      await t.admin("POST", `/sandbox/platform/offers/${offer.tradeofferid}/accept`);
+      await t.admin("POST", "/sandbox/jobs/run");
+    }
+    await t.assertLedger();
+    return { tradeId, assetid };
+  }
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    seller = await createReadyTrader(t, "rollback-seller");
+    buyer = await createReadyTrader(t, "rollback-buyer");
+    goodsId = await goodsIdOf(t, "Sticker | Crown (Foil)");
+  });
+  after(() => t.close());
+
+  test("happy: the item goes back to the seller and the money back to the buyer, in one entry", async () => {
+    const { tradeId } = await trade(20, true);
+    const sellerBefore = await balances(seller.userId);
+    const buyerBefore = await balances(buyer.userId);
+    const reversed = await t.admin("POST", `/sandbox/trades/${tradeId}/rollback`);
+    assert.equal(reversed.statusCode, 200, reversed.body);
+    const answer = reversed.json();
+    assert.equal(answer.state, "FAIL");
+    assert.equal(answer.rollback_by, "platform_rollback");
+    assert.equal(answer.refunded, "20.00");
+    await t.assertLedger();
+    const sellerAfter = await balances(seller.userId);
+    const buyerAfter = await balances(buyer.userId);
+    assert.equal(
+      Math.round((Number(sellerBefore.balance) - Number(sellerAfter.balance)) * 100),
+      Math.round(Number(answer.taken_from_seller) * 100),
+    );
+    assert.equal(Math.round((Number(buyerAfter.balance) - Number(buyerBefore.balance)) * 100), 2000);
+    // The item is in the seller's account again, under the new assetid.
+    const items = await t.as(
+      seller.token,
+      "GET",
+      `${api}/platform/inventory?game=cs2&platformid=${seller.platformid}&force=1`,
+    );
+    assert.ok(
+      items.json().items.some((item: { assetid: string }) => item.assetid === answer.returned_assetid),
+      items.body,
+    );
+    const record = await t.as(buyer.token, "POST", `${api}/purchase/orders/list`, { game: "cs2" });
+    assert.equal(record.json().items.find((item: { id: string }) => item.id === tradeId).state, "FAIL");
+    const history = await t.as(seller.token, "POST", `${api}/sell_order/history`, { game: "cs2" });
+    const sale = history.json().items.find((item: { id: string }) => item.id === tradeId);
+    assert.equal(sale.state, "FAIL");
+    assert.equal(sale.rollback_by, "platform_rollback");
+
+    const twice = await t.admin("POST", `/sandbox/trades/${tradeId}/rollback`);
+    assert.equal(twice.statusCode, 409, twice.body);
+    assert.match(twice.json().msg, /only a delivered trade can be rolled back; this one is FAIL/);
+  });
+
+  test("error: a trade not delivered yet, and an unknown trade, are refused", async () => {
+    const { tradeId } = await trade(5, false);
+    const waiting = await t.admin("POST", `/sandbox/trades/${tradeId}/rollback`);
+    assert.equal(waiting.statusCode, 409, waiting.body);
+    assert.match(waiting.json().msg, /SELLER_TO_SEND_OFFER/);
+    const unknown = await t.admin("POST", "/sandbox/trades/999999999/rollback");
+    assert.equal(unknown.statusCode, 404, unknown.body);
+    const bad = await t.admin("POST", "/sandbox/trades/abc/rollback");
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.match(bad.json().msg, /^trade_id: /);
+  });
+
+  test("error: a seller who no longer holds the money is refused and nothing changes", async () => {
+    const { tradeId } = await trade(30, true);
+    const held = await balances(seller.userId);
+    const withdrawn = await t.admin("POST", `/sandbox/users/${seller.userId}/funds`, {
+      account: "balance",
+      amount: `-${held.balance}`,
+    });
+    assert.equal(withdrawn.statusCode, 200, withdrawn.body);
+    const refused = await t.admin("POST", `/sandbox/trades/${tradeId}/rollback`);
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.equal(refused.json().code, "Insufficient Balance");
+    assert.match(refused.json().msg, /seller's balance no longer holds the .* nothing was reversed/);
+    await t.assertLedger();
+    const record = await t.as(buyer.token, "POST", `${api}/purchase/orders/list`, { game: "cs2" });
+    assert.equal(record.json().items.find((item: { id: string }) => item.id === tradeId).state, "SUCCESS");
+  });
+});

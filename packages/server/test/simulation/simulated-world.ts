@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
+import { OffsetClock } from "../../src/domain/clock.ts";
+import type { DomainContext } from "../../src/domain/context.ts";
+import { sequenceEvents } from "../../src/domain/events/sequence-events.ts";
+import { findBuiltinScenario } from "../../src/domain/simulation/builtin-scenarios.ts";
+import { runScenario } from "../../src/domain/simulation/run-scenario.ts";
+import {
+  parseSimulationSettings,
+  type SimulationSettingsInput,
+} from "../../src/domain/simulation/simulation-settings.ts";
+import type { SimulationState } from "../../src/domain/simulation/simulation-state.ts";
+import {
+  simulationStep,
+  type SimulationAction,
+  type SimulationEnvironment,
+} from "../../src/domain/simulation/simulation-step.ts";
+import { startSimulation } from "../../src/domain/simulation/start-simulation.ts";
+import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
+import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
+import type { DatabaseHandle } from "../../src/storage/database.ts";
+import { silentLog, testPlatform } from "../support/test-context.ts";
+import { openTestDatabase } from "../support/test-database.ts";
+
+/** The sandbox clock without real time in it: a world's moments depend only on its steps. */
+export class SteppedClock extends OffsetClock {
+  override now(): Date {
+    return new Date(Date.UTC(2026, 0, 5, 12) + this.offsetMs);
+  }
+}
+
+export interface World {
+  database: DatabaseHandle;
+  env: SimulationEnvironment;
+  state: SimulationState;
+  /** Every action so far, one line each (step, type, agent, goods, price, outcome). */
+  lines: string[];
+}
+
+export function describeAction(step: number, action: SimulationAction): string {
+  return `${step} ${action.type} ${action.agent} ${action.goodsId ?? "-"} ${action.price ?? "-"} ${action.outcome}`;
+}
+
+/** A fresh database with the catalog and a started simulation (no scenario yet). */
+export async function openWorld(settings: SimulationSettingsInput): Promise<World> {
+  const database = await openTestDatabase();
+  const clock = new SteppedClock();
+  const ctx: DomainContext = {
+    db: database.db,
+    clock,
+    actor: { kind: "admin" },
+    log: silentLog,
+    ...testPlatform(),
+  };
+  const loaded = await loadCatalog(ctx);
+  if (!loaded.ok) throw new Error(loaded.failure.message);
+  const parsed = parseSimulationSettings(settings);
+  assert.ok(parsed.ok);
+  const started = await startSimulation(ctx, sandboxHands, parsed.value);
+  assert.ok(started.ok, started.ok ? "" : started.failure.message);
+  return { database, env: { ctx, clock, hands: sandboxHands }, state: started.value, lines: [] };
+}
+
+/** Runs a built-in scenario by name in the world's simulation. */
+export async function startBuiltin(world: World, name: string): Promise<void> {
+  const definition = findBuiltinScenario(name);
+  assert.ok(definition, `no built-in scenario ${name}`);
+  const started = await runScenario(world.env.ctx, definition);
+  assert.ok(started.ok, started.ok ? "" : started.failure.message);
+  world.state = started.value;
+}
+
+/**
+ * Steps the world `count` times, checking the ledger invariants after every step; `after` sees
+ * each step's actions.
+ */
+export async function step(
+  world: World,
+  count: number,
+  after?: (actions: SimulationAction[], world: World) => Promise<void> | void,
+): Promise<void> {
+  for (let index = 0; index < count; index++) {
+    const report = await simulationStep(world.env, world.state);
+    for (const action of report.actions) world.lines.push(describeAction(report.step, action));
+    await assertLedgerInvariants(world.database.db);
+    await after?.(report.actions, world);
+  }
+}
+
+/** Sequences the outbox into the event log and answers the types of the events there. */
+export async function eventTypes(world: World): Promise<Map<string, number>> {
+  for (;;) {
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    if (round.state === "done" && !round.more) break;
+  }
+  const rows = await world.database.db
+    .selectFrom("events")
+    .select(({ fn }) => ["type", fn.countAll<number>().as("count")])
+    .groupBy("type")
+    .execute();
+  return new Map(rows.map((row) => [row.type, Number(row.count)]));
+}
+
+export function countActions(world: World, type: string, outcome?: string): number {
+  return world.lines.filter((line) => {
+    const parts = line.split(" ");
+    return parts[1] === type && (outcome === undefined || line.endsWith(` ${outcome}`));
+  }).length;
+}
