@@ -43,7 +43,7 @@ export function describeAction(step: number, action: SimulationAction): string {
 
 /** A fresh database with the catalog and a started simulation (no scenario yet). */
 export async function openWorld(settings: SimulationSettingsInput): Promise<World> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ catalog: true });
   const clock = new SteppedClock();
   const ctx: DomainContext = {
     db: database.db,
