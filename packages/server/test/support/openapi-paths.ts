@@ -2508,6 +2508,9 @@ export interface components {
         | "market.listing_added"
         | "market.listing_repriced"
         | "market.listing_removed"
+        | "market.buy_order_added"
+        | "market.buy_order_changed"
+        | "market.buy_order_removed"
         | "market.reset";
       /** @description Unix time in seconds, by the marketplace clock */
       created_at: number;
@@ -9929,6 +9932,9 @@ export interface operations {
             | "market.listing_added"
             | "market.listing_repriced"
             | "market.listing_removed"
+            | "market.buy_order_added"
+            | "market.buy_order_changed"
+            | "market.buy_order_removed"
             | "market.reset";
         };
       };
