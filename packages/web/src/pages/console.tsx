@@ -5,6 +5,7 @@ import { dateTime, money } from "../format.ts";
 import { language, t } from "../i18n.ts";
 import { adminToken, setAdminToken } from "../session.ts";
 import { useStore } from "../store.ts";
+import { EventsAndWebhooks } from "./console-events-webhooks.tsx";
 
 interface UserSummary {
   user_id: string;
@@ -65,12 +66,7 @@ export function ConsolePage() {
       <Users token={token} />
       <Clock token={token} />
       <Offers token={token} />
-      <section aria-labelledby="events-title" class="panel">
-        <h2 id="events-title">{t("Events and webhooks")}</h2>
-        <p class="muted">
-          {t("The live event log and webhook deliveries appear here once the event stream is available.")}
-        </p>
-      </section>
+      <EventsAndWebhooks adminToken={token} />
       <Reset token={token} />
     </div>
   );
