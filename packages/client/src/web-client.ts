@@ -11,8 +11,11 @@ import {
   listBoughtItems,
   notifyBuyerToSendOffer,
   previewGoodsBuy,
+  cancelWebBuyOrders,
   cancelWebSellOrders,
   changeWebSellOrders,
+  createWebBuyOrder,
+  listWebBuyOrders,
   createWebSellOrders,
   getWebBackpack,
   getWebInventory,
@@ -338,6 +341,43 @@ export class WebClient {
     return (
       await callOperation(this.#options, notifyBuyerToSendOffer, {
         body: { bill_order_id: id, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /**
+   * Places a buy order; `pay_method` 3 draws on the balance, 101 on the buy-order funds, absent on
+   * both. Answers the own buy order record, after it bought what it could at once.
+   */
+  async createWebBuyOrder(
+    order: Omit<OperationBody<typeof createWebBuyOrder>, "game">,
+  ): Promise<OperationResponse<typeof createWebBuyOrder>> {
+    return (
+      await callOperation(this.#options, createWebBuyOrder, {
+        body: { ...order, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in user's buy orders in progress, newest first, 60 a page unless told (up to 500). */
+  async listWebBuyOrders(
+    options: Partial<Omit<OperationQuery<typeof listWebBuyOrders>, "game">> = {},
+  ): Promise<OperationResponse<typeof listWebBuyOrders>> {
+    return (
+      await callOperation(this.#options, listWebBuyOrders, {
+        query: { page_num: 1, page_size: 60, ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Cancels buy orders; `data` maps each id to "OK" or why not. */
+  async cancelWebBuyOrders(ids: readonly string[]): Promise<OperationResponse<typeof cancelWebBuyOrders>> {
+    return (
+      await callOperation(this.#options, cancelWebBuyOrders, {
+        body: { buy_orders: [...ids], game: "csgo" },
         headers: this.#cookieHeader(),
       })
     ).body;

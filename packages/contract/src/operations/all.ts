@@ -83,6 +83,7 @@ import {
   notifyBuyerToSendOffer,
   previewGoodsBuy,
 } from "./web-buying.ts";
+import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import {
   addBookmark,
   getBillOrders,
@@ -142,6 +143,9 @@ export const OPERATIONS = [
   askSellerToSendOffer,
   notifyBuyerToSendOffer,
   listBoughtItems,
+  createWebBuyOrder,
+  listWebBuyOrders,
+  cancelWebBuyOrders,
   searchSuggest,
   listBuyingGoods,
   listGoodsBuying,
