@@ -28,8 +28,6 @@ export const ZH: Record<string, string> = {
   "Buy order filled": "求购成交",
   "Buy order {id} placed ({s}).": "求购订单 {id} 已创建（{s}）。",
   "Buy orders ({n})": "求购（{n}）",
-  "Buy orders use the official API: paste an API token of yours (kept in this tab only).":
-    "求购使用开放 API：请粘贴您的 API 令牌（仅保存在此标签页）。",
   "Buy orders": "求购",
   "Buy-order funds": "求购保证金",
   "Bank card": "银行卡",
@@ -289,4 +287,9 @@ export const ZH: Record<string, string> = {
   "Event {e} delivered again.": "事件 {e} 已重新送达。",
   "Redelivery failed: {o}": "重新投递失败：{o}",
   "Redeliver event {e}": "重新投递事件 {e}",
+  "Orders waiting for items; filled ones are among the purchases.": "等待供货的求购；已成交的见购买记录。",
+  "No buy orders waiting.": "暂无等待中的求购。",
+  "Online or offline": "上线或下线",
+  "Taking buy orders offline has no website route: it uses the official API with an API token of yours (kept in this tab only).":
+    "求购上下线没有网站接口：需使用您的 API 令牌调用官方 API（仅保存在此标签页）。",
 };
