@@ -12,6 +12,7 @@ import {
   notifyBuyerToSendOffer,
   previewGoodsBuy,
   cancelWebBuyOrders,
+  cancelWebPurchase,
   cancelWebSellOrders,
   changeWebSellOrders,
   createWebBuyOrder,
@@ -331,6 +332,16 @@ export class WebClient {
     return (
       await callOperation(this.#options, askSellerToSendOffer, {
         body: { bill_orders: [...ids], game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Cancels a purchase the seller has not delivered 30 minutes after it; the money comes back. */
+  async cancelWebPurchase(id: string): Promise<OperationResponse<typeof cancelWebPurchase>> {
+    return (
+      await callOperation(this.#options, cancelWebPurchase, {
+        body: { bill_order_id: id, game: "csgo" },
         headers: this.#cookieHeader(),
       })
     ).body;

@@ -292,4 +292,6 @@ export const ZH: Record<string, string> = {
   "Online or offline": "上线或下线",
   "Taking buy orders offline has no website route: it uses the official API with an API token of yours (kept in this tab only).":
     "求购上下线没有网站接口：需使用您的 API 令牌调用官方 API（仅保存在此标签页）。",
+  "Purchase {id} cancelled; the money is back.": "购买 {id} 已取消，款项已退回。",
+  "Cancel purchase {id}": "取消购买 {id}",
 };

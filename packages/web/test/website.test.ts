@@ -349,6 +349,29 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     }
   });
 
+  test("cancels a purchase the seller did not deliver within 30 minutes, without an API token", async () => {
+    const [item] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: CROWN, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: item!.assetid, price: "2.00" }]);
+    // Below the buyer's own Crown at 3.50: the seller's is the one bought.
+    const bought = await buyer.market.purchase({
+      items: [{ market_hash_name: CROWN, max_price: "2.00", quantity: 1 }],
+    });
+    const billOrderId = Object.values(bought.result)[0]?.bill_order_ids[0];
+    assert.ok(billOrderId, JSON.stringify(bought));
+    await server.sandbox.advanceClock(31 * 60);
+    await page.goto(`${server.url}/me/purchases`);
+    const row = page.getByRole("row").filter({ hasText: billOrderId });
+    await row.getByRole("button", { name: `Cancel purchase ${billOrderId}` }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Purchase ${billOrderId} cancelled` })
+      .waitFor();
+    await row.getByText("Failed", { exact: true }).first().waitFor();
+    assert.equal(await page.getByLabel("API token").count(), 0, "no token is asked for");
+  });
+
   test("switches to Chinese and back, and the choice survives a reload", async () => {
     await page.getByRole("button", { name: "中文" }).click();
     await page.getByRole("link", { name: "市场" }).waitFor();

@@ -82,6 +82,7 @@ import {
   listBoughtItems,
   notifyBuyerToSendOffer,
   previewGoodsBuy,
+  cancelWebPurchase,
 } from "./web-buying.ts";
 import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import {
@@ -142,6 +143,7 @@ export const OPERATIONS = [
   getBillOrderBatch,
   askSellerToSendOffer,
   notifyBuyerToSendOffer,
+  cancelWebPurchase,
   listBoughtItems,
   createWebBuyOrder,
   listWebBuyOrders,

@@ -981,6 +981,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/bill_order/deliver/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it
+     * @description Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["cancelWebPurchase"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/bill_order/notify_buyer_to_send_offer": {
     parameters: {
       query?: never;
@@ -6547,6 +6569,65 @@ export interface operations {
     };
     responses: {
       /** @description Done and committed: confirms that the caller's purchases wait for the seller's trade offer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: Record<string, never>;
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  cancelWebPurchase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description a decimal id of at most 15 digits, such as 1001
+           * @example 1001
+           */
+          bill_order_id: string;
+          /**
+           * @description game: cs2 or csgo (the same game)
+           * @enum {unknown}
+           */
+          game: "cs2" | "csgo";
+          csrf_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it */
       200: {
         headers: {
           [name: string]: unknown;

@@ -409,6 +409,21 @@ function Trades(props: { kind: "purchases" | "sales" }) {
     }
   };
 
+  // The server says whether 30 minutes have passed; the page offers the button while the seller owes the offer.
+  const cancelPurchase = async (trade: BillOrder) => {
+    setError("");
+    setMessage("");
+    try {
+      await web("POST", "/api/market/bill_order/deliver/cancel", {
+        body: { game: "csgo", bill_order_id: trade.id },
+      });
+      setMessage(t("Purchase {id} cancelled; the money is back.", { id: trade.id }));
+      refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
   const title = props.kind === "purchases" ? t("Purchases") : t("Sales");
   if (!trades) return error ? <p role="alert">{error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
   return (
@@ -449,6 +464,11 @@ function Trades(props: { kind: "purchases" | "sales" }) {
               </td>
               <td>
                 {nextStep(trade, props.kind)}
+                {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                  <button type="button" onClick={() => cancelPurchase(trade)}>
+                    {t("Cancel purchase {id}", { id: trade.id })}
+                  </button>
+                ) : null}
                 {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
                   token ? (
                     <button type="button" onClick={() => sendOffer(trade)}>
