@@ -46,6 +46,37 @@ try {
   await shoot("console", "/console", () =>
     page.getByRole("heading", { name: "Developer console" }).waitFor(),
   );
+  // The events and webhooks of the signed-in trader: two deposits, and an endpoint nobody answers,
+  // so the delivery log shows attempts failing and the next one scheduled.
+  const panel = page.getByRole("region", { name: "Events and webhooks" });
+  const chooser = panel.getByLabel("Events and webhooks of");
+  const userId = (await chooser
+    .locator("option", { hasText: `${trader.nickname} (` })
+    .getAttribute("value"))!;
+  await chooser.selectOption(userId);
+  await panel.getByRole("table", { name: "Live event log" }).waitFor();
+  const register = panel.getByRole("form", { name: "Register a webhook endpoint" });
+  await register.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/skinmarket/events");
+  await register.getByLabel("Event types").fill("balance.changed, trade.*");
+  await register.getByRole("button", { name: "Register endpoint" }).click();
+  await panel.getByRole("group", { name: "Signing secret" }).getByRole("button", { name: "Done" }).click();
+  for (const amount of ["25.00", "12.50"])
+    await server.sandbox.fundAccount(userId, { account: "balance", amount });
+  await panel.getByRole("button", { name: /^Deliveries of endpoint / }).click();
+  await panel
+    .getByRole("table", { name: /^Deliveries of endpoint / })
+    .getByText("balance.changed")
+    .first()
+    .waitFor();
+  await panel
+    .getByRole("row")
+    .filter({ hasText: "balance.changed" })
+    .first()
+    .getByText(/^Data of event/)
+    .click();
+  await page.waitForTimeout(3500);
+  await panel.screenshot({ path: join(OUT, "console-events.png") });
+  console.error("docs/screenshots/console-events.png");
   await page.getByRole("button", { name: "中文" }).click();
   await shoot("catalog-zh", "/", () => page.getByRole("list", { name: "商品" }).waitFor());
 } finally {

@@ -294,4 +294,7 @@ export const ZH: Record<string, string> = {
     "求购上下线没有网站接口：需使用您的 API 令牌调用官方 API（仅保存在此标签页）。",
   "Purchase {id} cancelled; the money is back.": "购买 {id} 已取消，款项已退回。",
   "Cancel purchase {id}": "取消购买 {id}",
+  "Choose whose events and webhooks": "选择查看谁的事件与 Webhook",
+  Show: "查看",
+  "User {u}": "用户 {u}",
 };

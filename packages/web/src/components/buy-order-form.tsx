@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { Feedback } from "./action-feedback.tsx";
 import { web } from "../api.ts";
 import { t } from "../i18n.ts";
 import type { GoodsInfo } from "../pages/item.tsx";
@@ -123,8 +124,7 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
       <button type="submit" class="primary" disabled={busy}>
         {t("Place buy order")}
       </button>
-      {message ? <p role="status">{message}</p> : null}
-      {error ? <p role="alert">{error}</p> : null}
+      <Feedback message={message} error={error} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { Feedback } from "../components/action-feedback.tsx";
 import { official, web } from "../api.ts";
 import { ItemImage } from "../components/item-image.tsx";
 import { WearBar } from "../components/wear-bar.tsx";
@@ -483,8 +484,7 @@ function Trades(props: { kind: "purchases" | "sales" }) {
           ))}
         </tbody>
       </table>
-      {message ? <p role="status">{message}</p> : null}
-      {error ? <p role="alert">{error}</p> : null}
+      <Feedback message={message} error={error} />
     </section>
   );
 }

@@ -26,32 +26,45 @@ export function EventsAndWebhooks(props: { adminToken: string }) {
   return (
     <section aria-labelledby="events-title" class="panel">
       <h2 id="events-title">{t("Events and webhooks")}</h2>
-      <div class="row">
+      <form
+        class="row"
+        aria-label={t("Choose whose events and webhooks")}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const typed = String(new FormData(event.currentTarget).get("user") ?? "").trim();
+          setUserId(/^\d+$/.test(typed) ? typed : "");
+        }}
+      >
         <label>
           {t("Events and webhooks of")}
-          <select
-            value={userId}
+          <input
+            name="user"
+            list="console-user-ids"
+            inputMode="numeric"
+            placeholder="1001"
+            size={10}
             onFocus={() => setVersion((value) => value + 1)}
-            onChange={(event) => setUserId(event.currentTarget.value)}
-          >
-            <option value="">{t("Choose a user")}</option>
-            {users.map((user) => (
-              <option key={user.user_id} value={user.user_id}>
-                {user.nickname} ({user.user_id})
-              </option>
-            ))}
-          </select>
+          />
         </label>
-      </div>
+        <datalist id="console-user-ids">
+          {users.map((user) => (
+            <option key={user.user_id} value={user.user_id}>
+              {user.nickname}
+            </option>
+          ))}
+        </datalist>
+        <button type="submit">{t("Show")}</button>
+      </form>
       <p class="muted small">
         {t(
           "The console acts for the chosen user with an API token it creates for them (listed among their tokens).",
         )}
       </p>
+      {userId ? <p class="muted small">{t("User {u}", { u: userId })}</p> : null}
       {userId ? (
         <>
-          <EventLog adminToken={props.adminToken} userId={userId} />
-          <WebhooksPanel adminToken={props.adminToken} userId={userId} />
+          <EventLog key={`log-${userId}`} adminToken={props.adminToken} userId={userId} />
+          <WebhooksPanel key={`hooks-${userId}`} adminToken={props.adminToken} userId={userId} />
         </>
       ) : null}
     </section>
