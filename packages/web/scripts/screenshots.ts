@@ -49,11 +49,14 @@ try {
   // The events and webhooks of the signed-in trader: two deposits, and an endpoint nobody answers,
   // so the delivery log shows attempts failing and the next one scheduled.
   const panel = page.getByRole("region", { name: "Events and webhooks" });
-  const chooser = panel.getByLabel("Events and webhooks of");
-  const userId = (await chooser
-    .locator("option", { hasText: `${trader.nickname} (` })
-    .getAttribute("value"))!;
-  await chooser.selectOption(userId);
+  const { user_id: userId } = await page.evaluate(async () => {
+    const answer = (await fetch("/account/api/user/info").then((response) => response.json())) as {
+      data: { user_id: string };
+    };
+    return answer.data;
+  });
+  await panel.getByLabel("Events and webhooks of").fill(userId);
+  await panel.getByRole("button", { name: "Show", exact: true }).click();
   await panel.getByRole("table", { name: "Live event log" }).waitFor();
   const register = panel.getByRole("form", { name: "Register a webhook endpoint" });
   await register.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/skinmarket/events");
