@@ -43,9 +43,9 @@ try {
   await page.goto(server.url + "/console");
   await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
   await page.getByRole("button", { name: "Open the console" }).click();
-  await shoot("console", "/console", () =>
-    page.getByRole("heading", { name: "Developer console" }).waitFor(),
-  );
+  // The token is kept once the server accepted it: wait for the console before loading it again.
+  await page.getByRole("button", { name: "Forget the admin token" }).waitFor();
+  await shoot("console", "/console", () => page.getByRole("region", { name: "Users" }).waitFor());
   // The events and webhooks of the signed-in trader: two deposits, and an endpoint nobody answers,
   // so the delivery log shows attempts failing and the next one scheduled.
   const panel = page.getByRole("region", { name: "Events and webhooks" });
