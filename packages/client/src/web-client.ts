@@ -11,8 +11,12 @@ import {
   listBoughtItems,
   notifyBuyerToSendOffer,
   previewGoodsBuy,
+  cancelWebBuyOrders,
+  cancelWebPurchase,
   cancelWebSellOrders,
   changeWebSellOrders,
+  createWebBuyOrder,
+  listWebBuyOrders,
   createWebSellOrders,
   getWebBackpack,
   getWebInventory,
@@ -333,11 +337,58 @@ export class WebClient {
     ).body;
   }
 
+  /** Cancels a purchase the seller has not delivered 30 minutes after it; the money comes back. */
+  async cancelWebPurchase(id: string): Promise<OperationResponse<typeof cancelWebPurchase>> {
+    return (
+      await callOperation(this.#options, cancelWebPurchase, {
+        body: { bill_order_id: id, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
   /** Always refused here (the seller sends every offer); kept for tools that call it. */
   async notifyBuyerToSendOffer(id: string): Promise<OperationResponse<typeof notifyBuyerToSendOffer>> {
     return (
       await callOperation(this.#options, notifyBuyerToSendOffer, {
         body: { bill_order_id: id, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /**
+   * Places a buy order; `pay_method` 3 draws on the balance, 101 on the buy-order funds, absent on
+   * both. Answers the own buy order record, after it bought what it could at once.
+   */
+  async createWebBuyOrder(
+    order: Omit<OperationBody<typeof createWebBuyOrder>, "game">,
+  ): Promise<OperationResponse<typeof createWebBuyOrder>> {
+    return (
+      await callOperation(this.#options, createWebBuyOrder, {
+        body: { ...order, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in user's buy orders in progress, newest first, 60 a page unless told (up to 500). */
+  async listWebBuyOrders(
+    options: Partial<Omit<OperationQuery<typeof listWebBuyOrders>, "game">> = {},
+  ): Promise<OperationResponse<typeof listWebBuyOrders>> {
+    return (
+      await callOperation(this.#options, listWebBuyOrders, {
+        query: { page_num: 1, page_size: 60, ...options, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Cancels buy orders; `data` maps each id to "OK" or why not. */
+  async cancelWebBuyOrders(ids: readonly string[]): Promise<OperationResponse<typeof cancelWebBuyOrders>> {
+    return (
+      await callOperation(this.#options, cancelWebBuyOrders, {
+        body: { buy_orders: [...ids], game: "csgo" },
         headers: this.#cookieHeader(),
       })
     ).body;

@@ -20,7 +20,7 @@ export const STREAM_CLOSE_CODES = {
 /**
  * `account` (the caller's events), `market` (every public event), `prices` (every
  * `market.price_changed`), `prices:<goods_id>` (one goods' price events), `book:<goods_id>` (one
- * goods' listing and price events).
+ * goods' listing, buy-order book and price events).
  */
 export type StreamChannel = "account" | "market" | "prices" | `prices:${number}` | `book:${number}`;
 

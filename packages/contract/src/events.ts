@@ -30,6 +30,9 @@ export const MARKET_EVENT_TYPES = [
   "market.listing_added",
   "market.listing_repriced",
   "market.listing_removed",
+  "market.buy_order_added",
+  "market.buy_order_changed",
+  "market.buy_order_removed",
   "market.reset",
 ] as const;
 

@@ -43,9 +43,43 @@ try {
   await page.goto(server.url + "/console");
   await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
   await page.getByRole("button", { name: "Open the console" }).click();
-  await shoot("console", "/console", () =>
-    page.getByRole("heading", { name: "Developer console" }).waitFor(),
-  );
+  // The token is kept once the server accepted it: wait for the console before loading it again.
+  await page.getByRole("button", { name: "Forget the admin token" }).waitFor();
+  await shoot("console", "/console", () => page.getByRole("region", { name: "Users" }).waitFor());
+  // The events and webhooks of the signed-in trader: two deposits, and an endpoint nobody answers,
+  // so the delivery log shows attempts failing and the next one scheduled.
+  const panel = page.getByRole("region", { name: "Events and webhooks" });
+  const { user_id: userId } = await page.evaluate(async () => {
+    const answer = (await fetch("/account/api/user/info").then((response) => response.json())) as {
+      data: { user_id: string };
+    };
+    return answer.data;
+  });
+  await panel.getByLabel("Events and webhooks of").fill(userId);
+  await panel.getByRole("button", { name: "Show", exact: true }).click();
+  await panel.getByRole("table", { name: "Live event log" }).waitFor();
+  const register = panel.getByRole("form", { name: "Register a webhook endpoint" });
+  await register.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/skinmarket/events");
+  await register.getByLabel("Event types").fill("balance.changed, trade.*");
+  await register.getByRole("button", { name: "Register endpoint" }).click();
+  await panel.getByRole("group", { name: "Signing secret" }).getByRole("button", { name: "Done" }).click();
+  // Registering opens the endpoint's delivery log.
+  for (const amount of ["25.00", "12.50"])
+    await server.sandbox.fundAccount(userId, { account: "balance", amount });
+  await panel
+    .getByRole("table", { name: /^Deliveries of endpoint / })
+    .getByText("balance.changed")
+    .first()
+    .waitFor();
+  await panel
+    .getByRole("row")
+    .filter({ hasText: "balance.changed" })
+    .first()
+    .getByText(/^Data of event/)
+    .click();
+  await page.waitForTimeout(3500);
+  await panel.screenshot({ path: join(OUT, "console-events.png") });
+  console.error("docs/screenshots/console-events.png");
   await page.getByRole("button", { name: "中文" }).click();
   await shoot("catalog-zh", "/", () => page.getByRole("list", { name: "商品" }).waitFor());
 } finally {

@@ -10,6 +10,8 @@ export type LiveEvent =
   | { kind: "listing"; goodsId?: number }
   | { kind: "sale"; goodsId?: number }
   | { kind: "fill"; goodsId?: number }
+  | { kind: "buyOrder"; goodsId?: number }
+  | { kind: "balance" }
   | { kind: "trade"; billOrderId?: string };
 
 type Listener = (event: LiveEvent) => void;
@@ -33,6 +35,11 @@ export function liveEventOf(event: MarketplaceEvent): LiveEvent | undefined {
     return { kind: "listing", goodsId };
   if (event.type === "market.price_changed") return { kind: "listing", goodsId };
   if (event.type === "buy_order.filled") return { kind: "fill", goodsId };
+  // Created, cancelled, expired, changed, state or status changed: the account's buy orders; and
+  // the public book's orders (`market.buy_order_*`) on the item page of their goods.
+  if (event.type.startsWith("buy_order.") || event.type.startsWith("market.buy_order_"))
+    return { kind: "buyOrder", goodsId };
+  if (event.type === "balance.changed") return { kind: "balance" };
   if (event.type.startsWith("trade.")) {
     const id = (event.data as { id?: unknown } | null)?.id;
     return { kind: "trade", billOrderId: typeof id === "string" ? id : undefined };

@@ -30,9 +30,27 @@ test("trade events carry the bill order's id; a filled buy order is a fill", () 
   assert.deepEqual(liveEventOf(event("buy_order.filled", 42)), { kind: "fill", goodsId: 42 });
 });
 
+test("buy-order changes other than fills, and the book's orders, refresh buy orders; balances the wallet", () => {
+  for (const type of [
+    "buy_order.created",
+    "buy_order.cancelled",
+    "buy_order.expired",
+    "buy_order.changed",
+    "buy_order.state_changed",
+    "market.buy_order_added",
+    "market.buy_order_removed",
+  ] as const)
+    assert.deepEqual(liveEventOf(event(type, 42)), { kind: "buyOrder", goodsId: 42 }, type);
+  assert.deepEqual(liveEventOf(event("buy_order.status_changed", null)), {
+    kind: "buyOrder",
+    goodsId: undefined,
+  });
+  assert.deepEqual(liveEventOf(event("balance.changed", null)), { kind: "balance" });
+});
+
 test("events no page shows are not announced", () => {
-  assert.equal(liveEventOf(event("balance.changed", null)), undefined);
   assert.equal(liveEventOf(event("market.reset", null)), undefined);
+  assert.equal(liveEventOf(event("platform.cookie_expired", null)), undefined);
 });
 
 test("announce tells every subscribed page until it unsubscribes", () => {

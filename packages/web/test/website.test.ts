@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
@@ -219,11 +221,11 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await row.getByText("¥ 3.50").waitFor();
   });
 
-  test("places a buy order with a float condition, cancels it, and takes buy orders offline", async () => {
+  test("places a buy order with a float condition and cancels it without an API token; takes buy orders offline with one", async () => {
     await page.goto(`${server.url}/goods/${redlineId}`);
     await page.getByRole("tab", { name: /Buy orders/ }).click();
     const form = page.getByRole("form", { name: "Place a buy order" });
-    await form.getByLabel("API token").fill(buyer.user.token);
+    assert.equal(await form.getByLabel("API token").count(), 0, "no token is asked for");
     await form.getByLabel("Price", { exact: true }).fill("5.00");
     await form.getByLabel("Max float").fill("0.25");
     await form.getByRole("button", { name: "Place buy order" }).click();
@@ -238,9 +240,137 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     const { items } = await buyer.market.listBuyOrders({ order_state: "progressing" });
     assert.equal(items.length, 0, "no buy order left open");
 
+    await page.getByLabel("API token").fill(buyer.user.token);
+    await page.getByRole("button", { name: "Use token" }).click();
     await page.getByRole("button", { name: "Take buy orders offline" }).click();
     await page.getByRole("button", { name: "Put buy orders online" }).waitFor();
     assert.equal((await buyer.market.getBuyOrderStatus()).buy_order_status, "offline");
+  });
+
+  test("another user's buy order enters and leaves the item page's book without a reload", async () => {
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
+    await streamSubscribed(`book:${redlineId}`);
+    await page.getByRole("tab", { name: /Buy orders/ }).click();
+    const loads = countLoads(page);
+    const order = await seller.market.createBuyOrder({ goods_id: redlineId, price: "4.40", num: 1 });
+    const book = page.getByRole("table", { name: "Buy orders" });
+    await book.getByText("¥ 4.40").waitFor();
+    await seller.market.cancelBuyOrders([order.id]);
+    await book.getByText("¥ 4.40").waitFor({ state: "detached" });
+    assert.equal(loads(), 0, "the item page was not reloaded");
+  });
+
+  test("the wallet's balance follows money that arrives elsewhere, without a reload", async () => {
+    await page.goto(`${server.url}/me/wallet`);
+    const balance = page.getByRole("definition").first();
+    await balance.waitFor();
+    const before = Number((await balance.innerText()).replace(/[^\d.]/g, ""));
+    const loads = countLoads(page);
+    await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "7.25" });
+    await page.getByText(`¥ ${(before + 7.25).toFixed(2)}`).waitFor();
+    assert.equal(loads(), 0, "the wallet was not reloaded");
+  });
+
+  test("the console's event log shows a user's events as they happen; webhooks get test events and deliveries", async () => {
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        received.push({ headers: request.headers, body });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const consolePage = await page.context().newPage();
+    try {
+      await consolePage.goto(server.url + "/console");
+      await consolePage.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
+      await consolePage.getByRole("button", { name: "Open the console" }).click();
+      const panel = consolePage.getByRole("region", { name: "Events and webhooks" });
+      await panel.getByLabel("Events and webhooks of").fill(buyer.user.user_id);
+      await panel.getByRole("button", { name: "Show", exact: true }).click();
+      const log = panel.getByRole("table", { name: "Live event log" });
+      await log.waitFor();
+
+      // An event made elsewhere (the sandbox API) appears in the log without a reload.
+      const loads = countLoads(consolePage);
+      await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "1.50" });
+      const { items } = await buyer.market.listEvents({
+        after: "0",
+        types: ["balance.changed"],
+        limit: 1000,
+      });
+      const newest = items.at(-1)!;
+      const row = log.getByRole("row").filter({ hasText: "balance.changed" }).filter({ hasText: newest.id });
+      await row.waitFor();
+      await row.getByText(`Data of event ${newest.id}`).click();
+      await row.getByText(`"market_balance"`).waitFor();
+      assert.equal(loads(), 0, "the console was not reloaded");
+
+      // A webhook endpoint: registered (its secret shown once), a test event delivered.
+      const register = panel.getByRole("form", { name: "Register a webhook endpoint" });
+      await register.getByLabel("Endpoint URL").fill(hookUrl);
+      await register.getByLabel("Event types").fill("balance.changed");
+      await register.getByRole("button", { name: "Register endpoint" }).click();
+      await panel.getByRole("status").filter({ hasText: "registered" }).waitFor();
+      const secret = await panel.getByRole("group", { name: "Signing secret" }).locator("code").innerText();
+      assert.match(secret, /^whsec_/);
+      const endpoint = panel.getByRole("listitem").filter({ hasText: hookUrl });
+      await endpoint.getByLabel("Test event type").selectOption("trade.delivered");
+      await endpoint.getByRole("button", { name: "Send test event" }).click();
+      await endpoint
+        .getByRole("status")
+        .filter({ hasText: "Test event trade.delivered delivered" })
+        .waitFor();
+      const test = received.find((request) => request.headers["skinmarket-test"] === "true");
+      assert.ok(test, "the receiver got the test event");
+      assert.equal(JSON.parse(test.body).type, "trade.delivered");
+
+      // A real event is delivered and seen in the endpoint's delivery log; it can be sent again.
+      await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "2.00" });
+      const deliveries = endpoint.getByRole("table", { name: /^Deliveries of endpoint / });
+      if (!(await deliveries.isVisible()))
+        await endpoint.getByRole("button", { name: /^Deliveries of endpoint / }).click();
+      const delivered = deliveries.getByRole("row").filter({ hasText: "balance.changed" });
+      await delivered.getByText("Delivered").waitFor();
+      await delivered.getByRole("button", { name: /^Redeliver event / }).click();
+      await endpoint.getByRole("status").filter({ hasText: "delivered again" }).waitFor();
+      const real = received.filter((request) => !request.headers["skinmarket-test"]);
+      assert.equal(real.length, 2, "the delivery and its redelivery");
+      assert.equal(JSON.parse(real[0]!.body).type, "balance.changed");
+
+      await endpoint.getByRole("button", { name: /^Disable endpoint / }).click();
+      await endpoint.getByRole("button", { name: /^Enable endpoint / }).waitFor();
+    } finally {
+      await consolePage.close();
+      receiver.close();
+    }
+  });
+
+  test("cancels a purchase the seller did not deliver within 30 minutes, without an API token", async () => {
+    const [item] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: CROWN, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: item!.assetid, price: "2.00" }]);
+    // Below the buyer's own Crown at 3.50: the seller's is the one bought.
+    const bought = await buyer.market.purchase({
+      items: [{ market_hash_name: CROWN, max_price: "2.00", quantity: 1 }],
+    });
+    const billOrderId = Object.values(bought.result)[0]?.bill_order_ids[0];
+    assert.ok(billOrderId, JSON.stringify(bought));
+    await server.sandbox.advanceClock(31 * 60);
+    await page.goto(`${server.url}/me/purchases`);
+    const row = page.getByRole("row").filter({ hasText: billOrderId });
+    await row.getByRole("button", { name: `Cancel purchase ${billOrderId}` }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Purchase ${billOrderId} cancelled` })
+      .waitFor();
+    await row.getByText("Failed", { exact: true }).first().waitFor();
+    assert.equal(await page.getByLabel("API token").count(), 0, "no token is asked for");
   });
 
   test("switches to Chinese and back, and the choice survives a reload", async () => {

@@ -92,7 +92,9 @@ import {
   listBoughtItems,
   notifyBuyerToSendOffer,
   previewGoodsBuy,
+  cancelWebPurchase,
 } from "./web-buying.ts";
+import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import {
   addBookmark,
   getBillOrders,
@@ -151,7 +153,11 @@ export const OPERATIONS = [
   getBillOrderBatch,
   askSellerToSendOffer,
   notifyBuyerToSendOffer,
+  cancelWebPurchase,
   listBoughtItems,
+  createWebBuyOrder,
+  listWebBuyOrders,
+  cancelWebBuyOrders,
   searchSuggest,
   listBuyingGoods,
   listGoodsBuying,

@@ -175,6 +175,22 @@ export const askSellerToSendOffer = defineOperation({
   response: InternalOk({}),
 });
 
+/**
+ * POST /api/market/bill_order/deliver/cancel: the buyer cancels a purchase the seller has not
+ * delivered 30 minutes after it (real tools send `{game, bill_order_id}`), refunded at once.
+ */
+export const cancelWebPurchase = defineOperation({
+  id: "cancelWebPurchase",
+  method: "POST",
+  path: "/api/market/bill_order/deliver/cancel",
+  access: "session",
+  envelope: "internal",
+  summary: "Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it",
+  tags: ["Website buying"],
+  body: StrictObject({ bill_order_id: IdString, game: Cs2Game, csrf_token: IgnoredText }),
+  response: InternalOk({}),
+});
+
 export const notifyBuyerToSendOffer = defineOperation({
   id: "notifyBuyerToSendOffer",
   method: "POST",

@@ -10,10 +10,7 @@ import { lockDataDir } from "./data-dir-lock.ts";
  * The embedded database: PGlite in `dataDir`, or in memory when no directory is given; started
  * from `image` (a dumped data directory) when one is given, which skips making a new cluster.
  */
-export async function openPGliteDatabase(
-  dataDir: string | undefined,
-  image?: Blob,
-): Promise<DatabaseHandle> {
+export async function openPGliteDatabase(dataDir: string | undefined, image?: Blob): Promise<DatabaseHandle> {
   let unlock = async () => {};
   if (dataDir) {
     await mkdir(dataDir, { recursive: true });

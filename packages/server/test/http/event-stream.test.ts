@@ -220,6 +220,58 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     await Promise.all([sellerStream.close(), buyerStream.close(), watcher.close()]);
   });
 
+  test("happy: buy orders reach the goods' `book:` as the public book's records; an offline buyer's make none", async () => {
+    const bidder = buyer;
+    await t.fund(bidder.userId, "balance", 50);
+    const watcher = await StreamClient.withToken(url, seller.token);
+    await watcher.subscribe({
+      channels: [`book:${stickerId}`],
+      types: ["market.buy_order_added", "market.buy_order_changed", "market.buy_order_removed"],
+    });
+
+    const placed = await post(bidder.token, "buy_order", {
+      game: "cs2",
+      goods_id: stickerId,
+      price: "3.10",
+      num: 2,
+    });
+    assert.equal(placed.statusCode, 200, placed.body);
+    const orderId = placed.json().id as string;
+    const added = await watcher.next((message) => message.type === "event");
+    assert.equal(added.event!.type, "market.buy_order_added");
+    assert.equal(added.channel, `book:${stickerId}`);
+    const book = await t.app.inject({
+      method: "GET",
+      url: `/api/market/goods/buy_order?game=csgo&goods_id=${stickerId}`,
+    });
+    const shown = book.json().data.items.find((item: { id: string }) => item.id === orderId);
+    assert.deepEqual(added.event!.data, shown, "the record `goods/buy_order` answers");
+
+    const offline = await t.as(bidder.token, "PUT", "/api/market/developer/buy_order/status", {
+      buy_order_status: "offline",
+    });
+    assert.equal(offline.statusCode, 200, offline.body);
+    const hidden = await post(bidder.token, "buy_order", {
+      game: "cs2",
+      goods_id: stickerId,
+      price: "3.20",
+      num: 1,
+    });
+    assert.equal(hidden.statusCode, 200, hidden.body);
+    await t.as(bidder.token, "PUT", "/api/market/developer/buy_order/status", { buy_order_status: "online" });
+
+    const cancelled = await t.as(bidder.token, "DELETE", "/api/market/developer/buy_order", {
+      game: "cs2",
+      buy_order_ids: [orderId, hidden.json().id],
+    });
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
+    const removed = await watcher.next((message) => message.type === "event");
+    assert.equal(removed.event!.type, "market.buy_order_removed", "the offline order made no public event");
+    assert.equal(removed.event!.data.id, orderId);
+    assert.equal(removed.event!.data.state, "failed", "a cancelled order, as the book states it");
+    await watcher.close();
+  });
+
   test("resume: after a reconnect with `after`, exactly the events since, no gap and no duplicate, while more arrive", async () => {
     const user = await t.createUser({ nickname: "stream-resume" });
     const first = await StreamClient.withToken(url, user.token);

@@ -871,6 +871,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/buy_order/create": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Creates a buy order for the signed-in user; it buys eligible listings at once, then waits
+     * @description Creates a buy order for the signed-in user; it buys eligible listings at once, then waits.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["createWebBuyOrder"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/buy_order/wait_supply": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in user's buy orders in progress, newest first
+     * @description The signed-in user's buy orders in progress, newest first.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["listWebBuyOrders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/buy_order/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancels up to 100 of the signed-in user's buy orders; answers OK or a message per id
+     * @description Cancels up to 100 of the signed-in user's buy orders; answers OK or a message per id.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["cancelWebBuyOrders"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/bill_order/batch/info": {
     parameters: {
       query?: never;
@@ -909,6 +975,28 @@ export interface paths {
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
     post: operations["askSellerToSendOffer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/bill_order/deliver/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it
+     * @description Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["cancelWebPurchase"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2638,6 +2726,9 @@ export interface components {
         | "market.listing_added"
         | "market.listing_repriced"
         | "market.listing_removed"
+        | "market.buy_order_added"
+        | "market.buy_order_changed"
+        | "market.buy_order_removed"
         | "market.reset";
       /** @description Unix time in seconds, by the marketplace clock */
       created_at: number;
@@ -6466,6 +6557,181 @@ export interface operations {
       };
     };
   };
+  createWebBuyOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description cs2 or csgo; csgo when absent
+           * @default csgo
+           * @enum {unknown}
+           */
+          game?: "cs2" | "csgo";
+          appid?: 730 | "730";
+          goods_id: number | string;
+          /**
+           * @description Yuan, as a number or a numeric string with at most 2 decimals
+           * @example 12.5
+           * @example 12.50
+           */
+          price: number | string;
+          num: number | string;
+          /** @description 3: the balance; 101: the buy-order funds; absent: both */
+          pay_method?: number | string;
+          /** @description 1 (or true): items still in their trade cooldown are accepted */
+          allow_tradable_cooldown?: boolean | 0 | 1 | ("0" | "1");
+          specific?: components["schemas"]["Specific"][];
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: creates a buy order for the signed-in user; it buys eligible listings at once, then waits */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: components["schemas"]["OwnBuyOrderRecord"];
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  listWebBuyOrders: {
+    parameters: {
+      query?: {
+        /** @description cs2 or csgo; csgo when absent */
+        game?: "cs2" | "csgo";
+        appid?: 730;
+        page_num?: number;
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed-in user's buy orders in progress, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: components["schemas"]["BuyOrderPage"];
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  cancelWebBuyOrders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description cs2 or csgo; csgo when absent
+           * @default csgo
+           * @enum {unknown}
+           */
+          game?: "cs2" | "csgo";
+          appid?: 730 | "730";
+          buy_orders: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: cancels up to 100 of the signed-in user's buy orders; answers OK or a message per id */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              [key: string]: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
   getBillOrderBatch: {
     parameters: {
       query: {
@@ -6538,6 +6804,65 @@ export interface operations {
     };
     responses: {
       /** @description Done and committed: confirms that the caller's purchases wait for the seller's trade offer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: Record<string, never>;
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  cancelWebPurchase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description a decimal id of at most 15 digits, such as 1001
+           * @example 1001
+           */
+          bill_order_id: string;
+          /**
+           * @description game: cs2 or csgo (the same game)
+           * @enum {unknown}
+           */
+          game: "cs2" | "csgo";
+          csrf_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it */
       200: {
         headers: {
           [name: string]: unknown;
@@ -10303,6 +10628,9 @@ export interface operations {
             | "market.listing_added"
             | "market.listing_repriced"
             | "market.listing_removed"
+            | "market.buy_order_added"
+            | "market.buy_order_changed"
+            | "market.buy_order_removed"
             | "market.reset";
         };
       };

@@ -1,17 +1,14 @@
 import { useState } from "preact/hooks";
-import { official } from "../api.ts";
+import { Feedback } from "./action-feedback.tsx";
+import { web } from "../api.ts";
 import { t } from "../i18n.ts";
-import { apiToken, setApiToken } from "../session.ts";
-import { useStore } from "../store.ts";
 import type { GoodsInfo } from "../pages/item.tsx";
 
 /**
- * Places a buy order with float, paint seed, phase and fade conditions. The website has no
- * buy-order route of its own, so this uses the official operation with the person's API token
- * (pasted once, kept for this tab only), as their bots do.
+ * Places a buy order with float, paint seed, phase and fade conditions, through the website's
+ * `buy_order/create` with the session (docs/design.md section 16).
  */
 export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
-  const token = useStore(apiToken);
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
@@ -21,7 +18,6 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const field = (name: string) => String(form.get(name) ?? "").trim();
-    if (field("token")) setApiToken(field("token"));
     const specific: Array<{ type: string; values: string[] }> = [];
     if (field("min_wear") || field("max_wear"))
       specific.push({
@@ -45,21 +41,16 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
     setError("");
     setMessage("");
     try {
-      const order = await official<{ id: string; state: string }>(
-        "POST",
-        "/api/market/developer/buy_order",
-        field("token") || token,
-        {
-          body: {
-            game: "cs2",
-            goods_id: info.id,
-            price: field("price"),
-            num: Number(field("num") || "1"),
-            ...(specific.length ? { specific } : {}),
-            allow_tradable_cooldown: form.get("cooldown") === "on",
-          },
+      const order = await web<{ id: string; state: string }>("POST", "/api/market/buy_order/create", {
+        body: {
+          game: "csgo",
+          goods_id: info.id,
+          price: field("price"),
+          num: Number(field("num") || "1"),
+          ...(specific.length ? { specific } : {}),
+          allow_tradable_cooldown: form.get("cooldown") === "on" ? 1 : 0,
         },
-      );
+      });
       setMessage(t("Buy order {id} placed ({s}).", { id: order.id, s: order.state }));
       props.onPlaced();
     } catch (failure) {
@@ -72,15 +63,6 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
   return (
     <form class="panel" aria-labelledby="bid-title" onSubmit={submit}>
       <h3 id="bid-title">{t("Place a buy order")}</h3>
-      {token ? null : (
-        <label>
-          {t("API token")}
-          <input name="token" required autocomplete="off" placeholder="smk_…" />
-          <span class="muted small">
-            {t("Buy orders use the official API: paste an API token of yours (kept in this tab only).")}
-          </span>
-        </label>
-      )}
       <div class="row">
         <label>
           {t("Price")}
@@ -142,8 +124,7 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
       <button type="submit" class="primary" disabled={busy}>
         {t("Place buy order")}
       </button>
-      {message ? <p role="status">{message}</p> : null}
-      {error ? <p role="alert">{error}</p> : null}
+      <Feedback message={message} error={error} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { Feedback } from "../components/action-feedback.tsx";
 import { official, web } from "../api.ts";
 import { ItemImage } from "../components/item-image.tsx";
 import { WearBar } from "../components/wear-bar.tsx";
@@ -409,6 +410,21 @@ function Trades(props: { kind: "purchases" | "sales" }) {
     }
   };
 
+  // The server says whether 30 minutes have passed; the page offers the button while the seller owes the offer.
+  const cancelPurchase = async (trade: BillOrder) => {
+    setError("");
+    setMessage("");
+    try {
+      await web("POST", "/api/market/bill_order/deliver/cancel", {
+        body: { game: "csgo", bill_order_id: trade.id },
+      });
+      setMessage(t("Purchase {id} cancelled; the money is back.", { id: trade.id }));
+      refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
   const title = props.kind === "purchases" ? t("Purchases") : t("Sales");
   if (!trades) return error ? <p role="alert">{error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
   return (
@@ -449,6 +465,11 @@ function Trades(props: { kind: "purchases" | "sales" }) {
               </td>
               <td>
                 {nextStep(trade, props.kind)}
+                {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                  <button type="button" onClick={() => cancelPurchase(trade)}>
+                    {t("Cancel purchase {id}", { id: trade.id })}
+                  </button>
+                ) : null}
                 {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
                   token ? (
                     <button type="button" onClick={() => sendOffer(trade)}>
@@ -463,8 +484,7 @@ function Trades(props: { kind: "purchases" | "sales" }) {
           ))}
         </tbody>
       </table>
-      {message ? <p role="status">{message}</p> : null}
-      {error ? <p role="alert">{error}</p> : null}
+      <Feedback message={message} error={error} />
     </section>
   );
 }
@@ -505,7 +525,11 @@ interface OwnBuyOrder {
   specific: Array<{ type: string; values: string[] }>;
 }
 
-/** The user's buy orders through the official operations (the website has no buy-order routes). */
+/**
+ * The user's buy orders waiting for items (`buy_order/wait_supply`), cancelled through
+ * `buy_order/cancel`, both with the session; turning them online or offline has no website route,
+ * so that part uses the official operation with an API token (docs/design.md section 16).
+ */
 function MyBuyOrders() {
   const token = useStore(apiToken);
   const [version, refresh] = useRefresh();
@@ -514,20 +538,19 @@ function MyBuyOrders() {
   const [results, setResults] = useState<Record<string, string> | null>(null);
 
   useEffect(() => {
-    if (!token) return;
-    official<{ items: OwnBuyOrder[] }>("GET", "/api/market/developer/buy_order", token, {
-      query: { game: "cs2", page_size: 100 },
+    web<{ items: OwnBuyOrder[] }>("GET", "/api/market/buy_order/wait_supply", {
+      query: { game: "csgo", page_size: 100 },
     })
       .then((answer) => setOrders(answer.items))
       .catch((failure: Error) => setError(failure.message));
-  }, [token, version]);
+  }, [version]);
 
   const cancel = async (id: string) => {
     setError("");
     try {
       setResults(
-        await official<Record<string, string>>("DELETE", "/api/market/developer/buy_order", token, {
-          body: { game: "cs2", buy_order_ids: [id] },
+        await web<Record<string, string>>("POST", "/api/market/buy_order/cancel", {
+          body: { game: "csgo", buy_orders: [id] },
         }),
       );
       refresh();
@@ -540,18 +563,11 @@ function MyBuyOrders() {
     <section aria-labelledby="orders-title">
       <h2 id="orders-title">{t("Buy orders")}</h2>
       <p class="muted">
-        {t("Buy orders use the official API: paste an API token of yours (kept in this tab only).")}{" "}
+        {t("Orders waiting for items; filled ones are among the purchases.")}{" "}
         {t("Place new ones from an item's Buy orders tab.")}
       </p>
-      {token ? (
-        <button type="button" onClick={() => setApiToken("")}>
-          {t("Forget the API token")}
-        </button>
-      ) : (
-        <TokenField />
-      )}
-      {token ? <BuyOrderStatus token={token} /> : null}
       {error ? <p role="alert">{error}</p> : null}
+      {orders && orders.length === 0 ? <p class="muted">{t("No buy orders waiting.")}</p> : null}
       {orders ? (
         <table aria-label={t("Buy orders")}>
           <thead>
@@ -596,6 +612,22 @@ function MyBuyOrders() {
         </table>
       ) : null}
       <Outcome results={results} error="" />
+      <h3>{t("Online or offline")}</h3>
+      <p class="muted small">
+        {t(
+          "Taking buy orders offline has no website route: it uses the official API with an API token of yours (kept in this tab only).",
+        )}
+      </p>
+      {token ? (
+        <>
+          <BuyOrderStatus token={token} />
+          <button type="button" onClick={() => setApiToken("")}>
+            {t("Forget the API token")}
+          </button>
+        </>
+      ) : (
+        <TokenField />
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { dateTime, money } from "../format.ts";
 import { language, t } from "../i18n.ts";
 import { adminToken, setAdminToken } from "../session.ts";
 import { useStore } from "../store.ts";
+import { EventsAndWebhooks } from "./console-events-webhooks.tsx";
 import { SimulationPanel } from "./console-simulation.tsx";
 
 interface UserSummary {
@@ -67,12 +68,7 @@ export function ConsolePage() {
       <Clock token={token} />
       <Offers token={token} />
       <SimulationPanel token={token} />
-      <section aria-labelledby="events-title" class="panel">
-        <h2 id="events-title">{t("Events and webhooks")}</h2>
-        <p class="muted">
-          {t("The live event log and webhook deliveries appear here once the event stream is available.")}
-        </p>
-      </section>
+      <EventsAndWebhooks adminToken={token} />
       <Reset token={token} />
     </div>
   );

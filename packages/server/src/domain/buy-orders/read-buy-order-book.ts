@@ -1,4 +1,5 @@
 import { formatMoney, RECORD_GAME, WEB_PAY_METHOD_CODES } from "@skinmarket/contract";
+import type { BuyOrderRow } from "./match.ts";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
 import { toUnixSeconds } from "../clock.ts";
@@ -43,35 +44,7 @@ export async function readBuyOrderBook(
     .execute();
   const totalCount = Number(total);
   return ok({
-    items: rows.map((row) => {
-      const pay = PAY_METHODS[row.pay_method ?? "any"];
-      return {
-        id: String(row.buy_order_id),
-        user_id: String(row.user_id),
-        game: RECORD_GAME,
-        appid: 730,
-        goods_id: row.goods_id,
-        icon_url: goods.icon_url,
-        price: formatMoney(row.price),
-        fee: formatMoney(sellerFee(row.price, ctx.rules)),
-        num: row.num,
-        real_num: row.real_num,
-        frozen_num: row.frozen_num,
-        frozen_amount: formatMoney(row.frozen_amount),
-        created_at: toUnixSeconds(row.created_at),
-        updated_at: toUnixSeconds(row.updated_at),
-        expire_time: 0,
-        allow_tradable_cooldown: row.allow_tradable_cooldown ? 1 : 0,
-        tradable_cooldown: null,
-        pay_expire_timeout: 0,
-        pay_method: WEB_PAY_METHOD_CODES.balance,
-        pay_method_text: pay.text,
-        supported_pay_channels: [...pay.channels],
-        specific: row.specific.map((entry) => describeSpecific(entry, goods)),
-        state: row.state,
-        state_text: "进行中",
-      };
-    }),
+    items: rows.map((row) => toBookRecord(ctx, row, goods)),
     page_num: input.pageNum,
     page_size: input.pageSize,
     total_count: totalCount,
@@ -82,6 +55,44 @@ export async function readBuyOrderBook(
       rows.map((row) => row.user_id),
     ),
   });
+}
+
+/**
+ * One order as the public book shows it (`goods/buy_order`'s item); the `market.buy_order_*`
+ * events carry the same record.
+ */
+export function toBookRecord(
+  ctx: DomainContext,
+  row: BuyOrderRow,
+  goods: SpecificGoods & { icon_url: string },
+) {
+  const pay = PAY_METHODS[row.pay_method ?? "any"];
+  return {
+    id: String(row.buy_order_id),
+    user_id: String(row.user_id),
+    game: RECORD_GAME,
+    appid: 730,
+    goods_id: row.goods_id,
+    icon_url: goods.icon_url,
+    price: formatMoney(row.price),
+    fee: formatMoney(sellerFee(row.price, ctx.rules)),
+    num: row.num,
+    real_num: row.real_num,
+    frozen_num: row.frozen_num,
+    frozen_amount: formatMoney(row.frozen_amount),
+    created_at: toUnixSeconds(row.created_at),
+    updated_at: toUnixSeconds(row.updated_at),
+    expire_time: 0,
+    allow_tradable_cooldown: row.allow_tradable_cooldown ? 1 : 0,
+    tradable_cooldown: null,
+    pay_expire_timeout: 0,
+    pay_method: WEB_PAY_METHOD_CODES.balance,
+    pay_method_text: pay.text,
+    supported_pay_channels: [...pay.channels],
+    specific: row.specific.map((entry) => describeSpecific(entry, goods)),
+    state: row.state,
+    state_text: "进行中",
+  };
 }
 
 const SPECIFIC_LABELS: Record<SpecificRow["type"], { label: string; color: string }> = {

@@ -1,6 +1,7 @@
 import { formatMoney, type EventType } from "@skinmarket/contract";
 import type { BuyOrderRow } from "../buy-orders/match.ts";
 import { toBuyOrderRecords } from "../buy-orders/buy-order-record.ts";
+import { bookEventsOf } from "./book-events.ts";
 import type { DomainContext } from "../context.ts";
 import { toOnSaleRecords } from "../listings/get-on-sale.ts";
 import { purchaseRecord, sellRecord } from "../trades/list-trades.ts";
@@ -50,7 +51,8 @@ const LISTING_TO_MARKET: Partial<Record<string, EventType>> = {
  * operations answer for its object (docs/design.md section 14): a listing as `sell_order/on_sale`
  * answers it (and, for the market's book, as `goods/sell_order` does), a trade as its buyer's
  * `purchase/orders/list` and its seller's `sell_order/history` answer it (one event each), a buy
- * order as `buy_order/list` does, balances as `balance` does. Several balance changes of one user
+ * order as `buy_order/list` does (and, for the goods' public book, as `goods/buy_order` does),
+ * balances as `balance` does. Several balance changes of one user
  * in one transaction are one event, with the balances the transaction left: a purchase moves money
  * from one account to another in two statements, and the step between is no state anyone had.
  */
@@ -68,11 +70,13 @@ export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[
   const orderRows = rows.filter(
     (row) => row.type.startsWith("buy_order.") && row.type !== "buy_order.status_changed",
   );
-  const orderRecords = await toBuyOrderRecords(
-    ctx,
-    orderRows.map((row) => withDates<BuyOrderRow>(row.subject, ["created_at", "updated_at"])),
-  );
+  const orders = orderRows.map((row) => withDates<BuyOrderRow>(row.subject, ["created_at", "updated_at"]));
+  const orderRecords = await toBuyOrderRecords(ctx, orders);
   const orderRecordOf = new Map(orderRows.map((row, index) => [row.seq, orderRecords[index]!]));
+  const bookEventOf = await bookEventsOf(
+    ctx,
+    orderRows.map((row, index) => ({ seq: row.seq, type: row.type, order: orders[index]! })),
+  );
 
   const events: NewEvent[] = [];
   rows.forEach((row, index) => {
@@ -107,6 +111,8 @@ export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[
       });
     } else if (orderRecordOf.has(row.seq)) {
       events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: orderRecordOf.get(row.seq) });
+      const book = bookEventOf.get(row.seq);
+      if (book) events.push(book);
     } else {
       events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: row.subject });
     }

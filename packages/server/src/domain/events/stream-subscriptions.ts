@@ -104,7 +104,8 @@ export function subscriptionMatches(subscription: Subscription, event: StoredEve
         event.user_id === null &&
         event.goods_id === subscription.goodsId &&
         (event.type === "market.price_changed" ||
-          (subscription.channel.startsWith("book:") && event.type.startsWith("market.listing_")));
+          (subscription.channel.startsWith("book:") &&
+            (event.type.startsWith("market.listing_") || event.type.startsWith("market.buy_order_"))));
   }
   return carried && eventTypeMatches(event.type, subscription.types);
 }

@@ -16,43 +16,53 @@ export async function cancelPurchaseOrders(
   orderIds: string[],
 ): Promise<Result<{ success_list: string[]; error_list: Record<string, string> }>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
-  const buyerId = ctx.actor.userId;
   const successList: string[] = [];
   const errorList: Record<string, string> = {};
   for (const id of new Set(orderIds)) {
-    const cancelled = await inTransaction(ctx, async (tx) => {
-      const trade = await tx.db
-        .selectFrom("trades")
-        .selectAll()
-        .where("trade_id", "=", Number(id))
-        .where("buyer_id", "=", buyerId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!trade) return fail("Not Found", "no purchase order of yours with this id");
-      if (trade.state === "PAYING") return fail("Invalid State", "the card payment is being confirmed");
-      if (trade.state !== "SELLER_TO_SEND_OFFER")
-        return fail(
-          "Invalid State",
-          `the order is ${trade.state === "TRADING" ? "being delivered" : "finished"}`,
-        );
-      // The wait starts when the seller could first deliver: at the sale, or when a pre-sell
-      // item leaves its trade cooldown (its delivery time started then).
-      const waitingSince = trade.deliver_by
-        ? trade.deliver_by.getTime() - DELIVERY_WINDOW_MS
-        : trade.created_at.getTime();
-      const waited = tx.clock.now().getTime() - waitingSince;
-      if (waited < CANCEL_AFTER_MS) {
-        return fail(
-          "Invalid State",
-          waited < 0
-            ? "the item is in trade cooldown; the seller cannot deliver it yet"
-            : `the seller has until 30 minutes after the purchase to deliver; ${Math.ceil((CANCEL_AFTER_MS - waited) / 60_000)} min left`,
-        );
-      }
-      return failTrade(tx, trade, "buyer_cancel");
-    });
+    const cancelled = await cancelPurchaseOrder(ctx, id);
     if (cancelled.ok) successList.push(id);
     else errorList[id] = cancelled.failure.message;
   }
   return ok({ success_list: successList, error_list: errorList });
+}
+
+/**
+ * Cancels one of the caller's purchases once it has waited 30 minutes for the seller's offer,
+ * refunding it in the same transaction; `Not Found` for another user's or an unknown one,
+ * `Invalid State` with the reason otherwise.
+ */
+export async function cancelPurchaseOrder(ctx: DomainContext, id: string): Promise<Result<unknown>> {
+  if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  const buyerId = ctx.actor.userId;
+  return inTransaction(ctx, async (tx) => {
+    const trade = await tx.db
+      .selectFrom("trades")
+      .selectAll()
+      .where("trade_id", "=", Number(id))
+      .where("buyer_id", "=", buyerId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!trade) return fail("Not Found", "no purchase order of yours with this id");
+    if (trade.state === "PAYING") return fail("Invalid State", "the card payment is being confirmed");
+    if (trade.state !== "SELLER_TO_SEND_OFFER")
+      return fail(
+        "Invalid State",
+        `the order is ${trade.state === "TRADING" ? "being delivered" : "finished"}`,
+      );
+    // The wait starts when the seller could first deliver: at the sale, or when a pre-sell
+    // item leaves its trade cooldown (its delivery time started then).
+    const waitingSince = trade.deliver_by
+      ? trade.deliver_by.getTime() - DELIVERY_WINDOW_MS
+      : trade.created_at.getTime();
+    const waited = tx.clock.now().getTime() - waitingSince;
+    if (waited < CANCEL_AFTER_MS) {
+      return fail(
+        "Invalid State",
+        waited < 0
+          ? "the item is in trade cooldown; the seller cannot deliver it yet"
+          : `the seller has until 30 minutes after the purchase to deliver; ${Math.ceil((CANCEL_AFTER_MS - waited) / 60_000)} min left`,
+      );
+    }
+    return failTrade(tx, trade, "buyer_cancel");
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  BookBuyOrder,
   getBalance,
   getBuyOrderStatus,
   OnSaleListing,
@@ -71,6 +72,7 @@ function sampleData(type: EventType, now: Date): unknown {
     };
   if (type === "buy_order.status_changed") return sampleOf(getBuyOrderStatus.response);
   if (type === "balance.changed") return sampleOf(getBalance.response);
+  if (type.startsWith("market.buy_order_")) return sampleOf(BookBuyOrder);
   if (family === "listing" || family === "market") return sampleOf(OnSaleListing);
   if (family === "trade") return sampleOf(PurchaseOrderRecord);
   return sampleOf(OwnBuyOrderRecord);

@@ -51,6 +51,7 @@ import { registerWebSellHistory } from "./web-selling/web-sell-history.ts";
 import { registerWebSellOrderWrites } from "./web-selling/web-sell-order-writes.ts";
 import { registerBillOrderRoutes } from "./web-buying/bill-order-routes.ts";
 import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
+import { registerWebBuyOrderRoutes } from "./web-buying/web-buy-order-routes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
@@ -88,6 +89,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGoodsPageRoutes(app);
   registerGoodsBookmarks(app);
   registerGoodsBuyRoutes(app);
+  registerWebBuyOrderRoutes(app);
   registerBillOrderRoutes(app);
   // One snapshot of the market serves every price operation and the catalog's sorts.
   const serveStale = { serveStale: options.snapshotServeStale };

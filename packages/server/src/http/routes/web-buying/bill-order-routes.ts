@@ -1,5 +1,6 @@
 import {
   askSellerToSendOffer as askOperation,
+  cancelWebPurchase,
   getBillOrderBatch,
   listBoughtItems as listOperation,
   notifyBuyerToSendOffer as notifyOperation,
@@ -7,6 +8,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../../domain/result.ts";
 import type { TradeState } from "../../../storage/schema.ts";
+import { cancelPurchaseOrder } from "../../../domain/trades/cancel-purchase-orders.ts";
 import { askSellerToSendOffer } from "../../../domain/trades/ask-seller-to-send-offer.ts";
 import { listBoughtItems } from "../../../domain/trades/list-bought-items.ts";
 import { notifyBuyerToSendOffer } from "../../../domain/trades/notify-buyer-to-send-offer.ts";
@@ -23,6 +25,11 @@ export function registerBillOrderRoutes(app: FastifyInstance): void {
   registerOperation(app, askOperation, async ({ ctx, body }) => {
     const asked = await askSellerToSendOffer(ctx, body.bill_orders.map(Number));
     return asked.ok ? ok({ code: "OK" as const, data: {}, msg: null }) : asked;
+  });
+
+  registerOperation(app, cancelWebPurchase, async ({ ctx, body }) => {
+    const cancelled = await cancelPurchaseOrder(ctx, body.bill_order_id);
+    return cancelled.ok ? ok({ code: "OK" as const, data: {}, msg: null }) : cancelled;
   });
 
   registerOperation(app, notifyOperation, ({ ctx, body }) =>

@@ -1,0 +1,72 @@
+import { useEffect, useState } from "preact/hooks";
+import { sandbox } from "../api.ts";
+import { t } from "../i18n.ts";
+import { EventLog } from "./console-events.tsx";
+import { WebhooksPanel } from "./console-webhooks.tsx";
+
+/** The console's events and webhooks of one user, chosen here (docs/design.md section 16). */
+export function EventsAndWebhooks(props: { adminToken: string }) {
+  const [users, setUsers] = useState<Array<{ user_id: string; nickname: string }>>([]);
+  const [userId, setUserId] = useState("");
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    sandbox<{ items: Array<{ user_id: string; nickname: string }> }>(
+      "GET",
+      "/sandbox/users",
+      props.adminToken,
+      {
+        query: { page_size: 500 },
+      },
+    )
+      .then((answer) => setUsers(answer.items))
+      .catch(() => setUsers([]));
+  }, [version]);
+
+  return (
+    <section aria-labelledby="events-title" class="panel">
+      <h2 id="events-title">{t("Events and webhooks")}</h2>
+      <form
+        class="row"
+        aria-label={t("Choose whose events and webhooks")}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const typed = String(new FormData(event.currentTarget).get("user") ?? "").trim();
+          setUserId(/^\d+$/.test(typed) ? typed : "");
+        }}
+      >
+        <label>
+          {t("Events and webhooks of")}
+          <input
+            name="user"
+            list="console-user-ids"
+            inputMode="numeric"
+            placeholder="1001"
+            size={10}
+            onFocus={() => setVersion((value) => value + 1)}
+          />
+        </label>
+        <datalist id="console-user-ids">
+          {users.map((user) => (
+            <option key={user.user_id} value={user.user_id}>
+              {user.nickname}
+            </option>
+          ))}
+        </datalist>
+        <button type="submit">{t("Show")}</button>
+      </form>
+      <p class="muted small">
+        {t(
+          "The console acts for the chosen user with an API token it creates for them (listed among their tokens).",
+        )}
+      </p>
+      {userId ? <p class="muted small">{t("User {u}", { u: userId })}</p> : null}
+      {userId ? (
+        <>
+          <EventLog key={`log-${userId}`} adminToken={props.adminToken} userId={userId} />
+          <WebhooksPanel key={`hooks-${userId}`} adminToken={props.adminToken} userId={userId} />
+        </>
+      ) : null}
+    </section>
+  );
+}
