@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { actorLabel } from "../context.ts";
 import { crossListing } from "../buy-orders/match.ts";
-import { publicBook } from "../buy-orders/public-book.ts";
 import type { DomainContext } from "../context.ts";
 import type { PlatformAsset } from "../../platform/game-platform.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
@@ -235,8 +234,8 @@ async function insertListings(
 
 /**
  * The new listings that may cross a buy order, in the request's order: those priced at or below
- * the best order in the public book for their goods, not the seller's own, and not asking the
- * buyer to send the offer. One read for the request; `crossListing` then decides each with the
+ * the best order in progress for their goods, not the seller's own, and not asking the buyer to
+ * send the offer. One read for the request; `crossListing` then decides each with the
  * full rules (cooldown, `specific`), so this only spares the listings no order can want.
  */
 async function mayCross(
@@ -249,15 +248,17 @@ async function mayCross(
     (candidate) => listed.get(candidate.asset.assetid)?.ok && !candidate.request.forceBuyerSendOffer,
   );
   if (eligible.length === 0) return [];
+  // Wider than the public book (buyers offline, orders that want other items): `crossListing`
+  // decides; this read only needs to be index-backed on any statistics (buy_orders_book_idx).
   const best = new Map(
     (
-      await publicBook(ctx.db)
-        .select((eb) => ["buy_orders.goods_id", eb.fn.max("buy_orders.price").as("best")])
-        .where("buy_orders.goods_id", "in", [
-          ...new Set(eligible.map((candidate) => candidate.asset.goodsId)),
-        ])
-        .where("buy_orders.user_id", "<>", userId)
-        .groupBy("buy_orders.goods_id")
+      await ctx.db
+        .selectFrom("buy_orders")
+        .select((eb) => ["goods_id", eb.fn.max("price").as("best")])
+        .where("state", "=", sql.lit("progressing"))
+        .where("goods_id", "in", [...new Set(eligible.map((candidate) => candidate.asset.goodsId))])
+        .where("user_id", "<>", userId)
+        .groupBy("goods_id")
         .execute()
     ).map((row) => [row.goods_id, Number(row.best)]),
   );
