@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { sql } from "kysely";
 import type { DomainContext } from "../src/domain/context.ts";
 import type { MarketChanges } from "../src/domain/market/market-changes.ts";
@@ -36,19 +37,52 @@ export function startChangeStream(
   };
 }
 
-/** The largest event-loop stall seen while `during` runs, in milliseconds. */
+/**
+ * The largest event-loop stall seen while `during` runs, in milliseconds, with two figures that
+ * tell the server's own work from the machine's (docs/design.md section 12): `cpuStallMaxMs`, the
+ * most CPU time the server thread used between two ticks of a 5 ms timer (the longest stretch of
+ * its own work without a turn for timers), and `idleThreadLagMaxMs`, the largest stall an idle
+ * thread of the same process saw meanwhile (time spent waiting for a core on a busy machine).
+ */
 export async function eventLoopLagMax<Value>(
   during: () => Promise<Value>,
-): Promise<{ value: Value; lagMaxMs: number }> {
+): Promise<{ value: Value; lagMaxMs: number; cpuStallMaxMs: number; idleThreadLagMaxMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
+  const idleThread = new Worker(IDLE_THREAD, { eval: true });
+  await new Promise((resolve) => idleThread.once("message", resolve));
+  const threadCpuMs = () => {
+    const used = process.threadCpuUsage();
+    return (used.user + used.system) / 1000;
+  };
+  let lastCpu = threadCpuMs();
+  let cpuStallMaxMs = 0;
+  const ticks = setInterval(() => {
+    const cpu = threadCpuMs();
+    cpuStallMaxMs = Math.max(cpuStallMaxMs, cpu - lastCpu);
+    lastCpu = cpu;
+  }, 5);
   histogram.enable();
   try {
     const value = await during();
-    return { value, lagMaxMs: histogram.max / 1e6 };
+    idleThread.postMessage("max");
+    const idleThreadLagMaxMs = await new Promise<number>((resolve) => idleThread.once("message", resolve));
+    return { value, lagMaxMs: histogram.max / 1e6, cpuStallMaxMs, idleThreadLagMaxMs };
   } finally {
     histogram.disable();
+    clearInterval(ticks);
+    await idleThread.terminate();
   }
 }
+
+/** A thread that does nothing but watch its own event loop; asked, it answers its largest stall. */
+const IDLE_THREAD = `
+const { monitorEventLoopDelay } = require("node:perf_hooks");
+const { parentPort } = require("node:worker_threads");
+const histogram = monitorEventLoopDelay({ resolution: 10 });
+histogram.enable();
+parentPort.on("message", () => parentPort.postMessage(histogram.max / 1e6));
+parentPort.postMessage("ready");
+`;
 
 /**
  * Freshness as a bot sees it: `probes` times, a listing's price is written and committed (as a

@@ -231,7 +231,7 @@ async function runThroughDomain(db: Kysely<Database>, request: { url: string; us
  * EXPLAIN ANALYZE of each statement as the server runs it after a few executions: a named
  * prepared statement, here forced onto its generic plan (the harder case for partial indexes).
  */
-async function explain(url: string, queries: CompiledQuery[]): Promise<string[]> {
+export async function explain(url: string, queries: CompiledQuery[]): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -122,13 +122,13 @@ async function measure(
   const app = await buildApp({ database, clock, ...services, marketChanges, priceSnapshots });
   const figures: Figure[] = [];
   const start = await eventLoopLagMax(() => Promise.resolve(priceSnapshots.current(ctx)));
-  figures.push(lagFigure("event-loop lag, start", start.lagMaxMs, "the first snapshot of the demo market"));
+  figures.push(...lagFigures("start", start, "the first snapshot of the demo market"));
   const stopSnapshots = priceSnapshots.keepFresh(ctx);
   const { probe, streamed } = await changeTargets(ctx);
   try {
     const url = await app.listen({ port: 0, host: "127.0.0.1" });
     const wholeMarket = "/api/market/items?game=cs2";
-    let rebuildLagMaxMs = 0;
+    const rebuildLag = { lagMaxMs: 0, cpuStallMaxMs: 0, idleThreadLagMaxMs: 0 };
     for (const encoding of ["identity", "gzip", "br"] as const) {
       const answer = await app.inject({
         url: wholeMarket,
@@ -156,7 +156,12 @@ async function measure(
                 duration,
               ),
             );
-            rebuildLagMaxMs = Math.max(rebuildLagMaxMs, loaded.lagMaxMs);
+            rebuildLag.lagMaxMs = Math.max(rebuildLag.lagMaxMs, loaded.lagMaxMs);
+            rebuildLag.cpuStallMaxMs = Math.max(rebuildLag.cpuStallMaxMs, loaded.cpuStallMaxMs);
+            rebuildLag.idleThreadLagMaxMs = Math.max(
+              rebuildLag.idleThreadLagMaxMs,
+              loaded.idleThreadLagMaxMs,
+            );
             return loaded.value;
           } finally {
             await stop();
@@ -173,10 +178,10 @@ async function measure(
       });
     }
     figures.push(
-      lagFigure(
-        "event-loop lag, rebuilds",
-        rebuildLagMaxMs,
-        `while whole-market answers were served and the snapshot rebuilt after ${CHANGES_PER_SECOND} changes a second`,
+      ...lagFigures(
+        "rebuilds",
+        rebuildLag,
+        `while whole-market answers were served (${CONNECTIONS} connections) and the snapshot rebuilt after ${CHANGES_PER_SECOND} changes a second`,
       ),
     );
     progress(`freshness: ${FRESHNESS_PROBES} price writes, each until the first answer showing it`);
@@ -241,15 +246,35 @@ const FRESHNESS_PROBES = 20;
 /** The goal of docs/design.md section 12: no event-loop stall over 100 ms. */
 const LAG_GOAL_MS = 100;
 
-function lagFigure(name: string, lagMaxMs: number, what: string): Figure {
-  return {
-    name,
-    value: lagMaxMs,
-    baseline: LAG_GOAL_MS,
-    unit: "ms",
-    ratio: lagMaxMs / LAG_GOAL_MS,
-    note: `largest event-loop stall (perf_hooks monitorEventLoopDelay) ${what}; ratio to the 100 ms goal`,
-  };
+/**
+ * The largest stall of the event loop (wall time), and the longest stretch of the server thread's
+ * own work (its CPU time between two 5 ms timer ticks), each against the 100 ms goal; the stall an
+ * idle thread of the same process saw meanwhile is the machine's share (waiting for a core).
+ */
+function lagFigures(
+  when: string,
+  lag: { lagMaxMs: number; cpuStallMaxMs: number; idleThreadLagMaxMs: number },
+  what: string,
+): Figure[] {
+  const idle = `an idle thread of the process saw ${lag.idleThreadLagMaxMs.toFixed(0)} ms meanwhile`;
+  return [
+    {
+      name: `event-loop lag, ${when}`,
+      value: lag.lagMaxMs,
+      baseline: LAG_GOAL_MS,
+      unit: "ms",
+      ratio: lag.lagMaxMs / LAG_GOAL_MS,
+      note: `largest event-loop stall (perf_hooks monitorEventLoopDelay) ${what}, ${idle}; ratio to the 100 ms goal`,
+    },
+    {
+      name: `event-loop work, ${when}`,
+      value: lag.cpuStallMaxMs,
+      baseline: LAG_GOAL_MS,
+      unit: "ms",
+      ratio: lag.cpuStallMaxMs / LAG_GOAL_MS,
+      note: `longest stretch of the server thread's own CPU time without a turn for a 5 ms timer ${what}, ${idle}; ratio to the 100 ms goal`,
+    },
+  ];
 }
 
 async function someListedGoods(

@@ -20,6 +20,7 @@ import { benchListingQueries, type ListingQueryFigures } from "./listing-queries
 import { benchEvents } from "./events.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 import { benchSimulate } from "./simulate.ts";
+import { benchListings, type ListingFigures } from "./listings.ts";
 
 /**
  * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
@@ -35,6 +36,9 @@ const { values: flags, positionals } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
     listings: { type: "string", default: "1000000" },
+    "per-phase": { type: "string", default: "10000" },
+    after: { type: "string", default: "1000000" },
+    connections: { type: "string", default: "4" },
     steps: { type: "string", default: "200" },
     subscribers: { type: "string", default: "1000" },
     rate: { type: "string", default: "1000" },
@@ -45,13 +49,17 @@ const { values: flags, positionals } = parseArgs({
 });
 if (flags.help) {
   process.stdout.write(
-    "usage: npm run bench -- [purchases|market|simulate|events] [--duration seconds] [--json]\n" +
+    "usage: npm run bench -- [purchases|market|simulate|events|listings] [--duration seconds] [--json]\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n" +
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
       "          listings (default 1000000; --plans prints the plans)\n" +
       "  simulate: simulated traders' actions/s calling the verbs vs the same actions over HTTP\n" +
-      "          (--steps, default 200)\n",
+      "          (--steps, default 200)\n" +
+      "  listings: listings/s through POST sell_order/items (200 assets a request) vs a plain\n" +
+      "          200-row INSERT into listings, on an empty market and with --after listings on sale\n" +
+      "          (default 1000000), --per-phase listings each side (default 10000), --connections\n" +
+      "          in flight (default 4); on BENCH_DATABASE_URL; --plans prints the reads' plans\n",
   );
   process.exit(0);
 }
@@ -230,6 +238,27 @@ async function catalogFigure(): Promise<void> {
 }
 
 let listingQueries: ListingQueryFigures | undefined;
+let listingWrites: ListingFigures | undefined;
+if (positionals[0] === "listings") {
+  const server = process.env.BENCH_DATABASE_URL;
+  if (!server) {
+    process.stderr.write("bench listings: set BENCH_DATABASE_URL to a PostgreSQL server\n");
+    process.exit(2);
+  }
+  listingWrites = await benchListings(
+    server,
+    {
+      perPhase: Number(flags["per-phase"]),
+      after: Number(flags.after),
+      connections: Number(flags.connections),
+    },
+    progress,
+  );
+  figures.push(...listingWrites.figures);
+  report();
+  process.exit(0);
+}
+
 if (positionals[0] === "purchases") {
   const server = process.env.BENCH_DATABASE_URL;
   if (!server) {
@@ -304,7 +333,9 @@ report();
 
 function report(): void {
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ duration, figures, listingQueries }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ duration, figures, listingQueries, listingWrites }, null, 2)}\n`,
+    );
   } else {
     for (const figure of figures) {
       process.stdout.write(
@@ -312,6 +343,11 @@ function report(): void {
       );
     }
     if (listingQueries) reportListingQueries(listingQueries);
+    if (listingWrites && flags.plans)
+      for (const phase of listingWrites.phases) {
+        process.stdout.write(`\nplans of a listing request's reads, ${phase.existing} listings on sale\n`);
+        for (const plan of phase.plans) process.stdout.write(`${plan.replace(/^/gm, "    ")}\n`);
+      }
   }
 }
 

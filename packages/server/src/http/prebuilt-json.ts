@@ -38,9 +38,14 @@ export class PrebuiltJson {
   /** The answer this one replaces, served in an encoding until this one's bytes are ready. */
   #previous: PrebuiltJson | undefined;
 
-  private constructor(shared: Buffer, previous?: PrebuiltJson) {
+  /** The shared part's CRC-32 (gzip's trailer continues it), when it was computed on the way. */
+  readonly #crc: number | undefined;
+
+  private constructor(shared: Buffer, previous?: PrebuiltJson, digest?: { sha256: Buffer; crc: number }) {
     this.#shared = shared;
-    this.etag = `W/"${createHash("sha256").update(shared).digest("base64url").slice(0, 27)}"`;
+    this.#crc = digest?.crc;
+    const sha256 = digest?.sha256 ?? createHash("sha256").update(shared).digest();
+    this.etag = `W/"${sha256.toString("base64url").slice(0, 27)}"`;
     if (previous && previous.etag !== this.etag) {
       // No chains: the previous answer's own predecessor is not needed any more.
       previous.#previous = undefined;
@@ -60,6 +65,38 @@ export class PrebuiltJson {
   /** An answer already serialized, without its closing brace; `previous`: the answer it replaces. */
   static ofJson(json: string, previous?: PrebuiltJson): PrebuiltJson {
     return new PrebuiltJson(Buffer.from(json, "utf8"), previous);
+  }
+
+  /**
+   * An answer serialized in consecutive parts (without its closing brace), made ready over turns
+   * of the event loop: each part is taken from `parts` (which may do the serializing), encoded,
+   * hashed and check-summed, and other work runs whenever `turnMs` have passed since it last did. A whole-market answer of
+   * megabytes made in one turn stalled the event loop for tens of milliseconds on a quiet machine
+   * and hundreds on a busy one (docs/design.md section 12). `previous()` is asked for at the end:
+   * the answer this one replaces then.
+   */
+  static async ofParts(
+    parts: Iterable<string>,
+    previous: () => PrebuiltJson | undefined = () => undefined,
+    turnMs = PART_TURN_MS,
+  ): Promise<PrebuiltJson> {
+    const buffers: Buffer[] = [];
+    const hash = createHash("sha256");
+    let crc = 0;
+    let since = performance.now();
+    for (const part of parts) {
+      const buffer = Buffer.from(part, "utf8");
+      hash.update(buffer);
+      crc = zlib.crc32(buffer, crc);
+      buffers.push(buffer);
+      // Other work gets a turn once this one has run `turnMs`: a turn per part made each new
+      // answer wait behind several rounds of the other connections' writes.
+      if (performance.now() - since >= turnMs) {
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    return new PrebuiltJson(Buffer.concat(buffers), previous(), { sha256: hash.digest(), crc });
   }
 
   /**
@@ -108,7 +145,7 @@ export class PrebuiltJson {
 
   async #deflate(): Promise<{ deflated: Buffer; crc: number }> {
     const deflated = await deflateRaw(this.#shared, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    return { deflated, crc: zlib.crc32(this.#shared) };
+    return { deflated, crc: this.#crc ?? zlib.crc32(this.#shared) };
   }
 
   #compressBrotli(): Promise<Buffer> {
@@ -123,6 +160,14 @@ export class PrebuiltJson {
       },
     });
   }
+}
+
+/** How long `PrebuiltJson.ofParts` works before it lets other work run. */
+const PART_TURN_MS = 15;
+
+/** Lets the event loop run what waits (I/O, timers, other requests) before going on. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -155,6 +200,8 @@ function uncompressedMetaBlock(bytes: Buffer): Buffer {
  */
 export class PrebuiltBodies {
   readonly #bySnapshot = new WeakMap<object, Map<string, PrebuiltJson>>();
+  /** Answers being built (`build`), per snapshot and variant. */
+  readonly #pending = new WeakMap<object, Map<string, Promise<PrebuiltJson>>>();
   /** The latest answer of each variant, which the next one replaces (`PrebuiltJson.forEncoding`). */
   readonly #latest = new Map<string, PrebuiltJson>();
 
@@ -162,16 +209,50 @@ export class PrebuiltBodies {
     return this.#bySnapshot.get(snapshot)?.get(variant);
   }
 
+  /** The answer of `variant` for `snapshot` while it is being built (`build`). */
+  building(snapshot: object, variant: string): Promise<PrebuiltJson> | undefined {
+    return this.#pending.get(snapshot)?.get(variant);
+  }
+
+  /**
+   * The answer of `variant` for `snapshot`, built from `parts` a part per turn of the event loop
+   * (`PrebuiltJson.ofParts`) unless it is built or being built already: callers meanwhile share
+   * the one build.
+   */
+  build(snapshot: object, variant: string, parts: () => Iterable<string>): Promise<PrebuiltJson> {
+    let pending = this.#pending.get(snapshot);
+    if (!pending) this.#pending.set(snapshot, (pending = new Map()));
+    const started = pending.get(variant);
+    if (started) return started;
+    const built = PrebuiltJson.ofParts(parts(), () => this.#latest.get(variant)).then(
+      (prebuilt) => {
+        this.#store(snapshot, variant, prebuilt);
+        pending.delete(variant);
+        return prebuilt;
+      },
+      (error: unknown) => {
+        pending.delete(variant);
+        throw error;
+      },
+    );
+    pending.set(variant, built);
+    return built;
+  }
+
   /** `body`: the answer, or its JSON already serialized without the closing brace. */
   put(snapshot: object, variant: string, body: object | string): PrebuiltJson {
-    let bodies = this.#bySnapshot.get(snapshot);
-    if (!bodies) this.#bySnapshot.set(snapshot, (bodies = new Map()));
     const previous = this.#latest.get(variant);
     const prebuilt =
       typeof body === "string" ? PrebuiltJson.ofJson(body, previous) : PrebuiltJson.of(body, previous);
+    this.#store(snapshot, variant, prebuilt);
+    return prebuilt;
+  }
+
+  #store(snapshot: object, variant: string, prebuilt: PrebuiltJson): void {
+    let bodies = this.#bySnapshot.get(snapshot);
+    if (!bodies) this.#bySnapshot.set(snapshot, (bodies = new Map()));
     bodies.set(variant, prebuilt);
     this.#latest.set(variant, prebuilt);
-    return prebuilt;
   }
 }
 

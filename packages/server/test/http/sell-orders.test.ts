@@ -67,6 +67,22 @@ describe("sell orders: list, delist, reprice, on sale", () => {
       [second?.price, second?.fee, second?.description, second?.allow_bargain, second?.allow_epay],
       [25000, 625, "clean", true, true],
     );
+    // Each listing has its audit row, written by the same statement.
+    for (const [assetid, price, fee] of [
+      [cheap, 1001, 26],
+      [dear, 25000, 625],
+    ] as const) {
+      const id = body.sell_orders[assetid].sell_order_id;
+      const audit = await t.database.db
+        .selectFrom("audit_events")
+        .select(["actor", "details"])
+        .where("action", "=", "listing.create")
+        .where("subject", "=", `listing:${id}`)
+        .execute();
+      assert.equal(audit.length, 1, `one audit row for listing ${id}`);
+      assert.deepEqual(audit[0]!.details, { assetid, price_fen: price, fee_fen: fee });
+      assert.match(audit[0]!.actor, /^user:/);
+    }
   });
 
   test("happy: the inventory shows listed items on sale at their price; the market price is the lowest tradable listing", async () => {

@@ -10,7 +10,7 @@ import { constraintName, sqlState } from "../transaction.ts";
  * such a sale). The partial unique index of migration 0014 decides every race: the verb whose
  * listing is written second is refused by the database, never by a look taken before its write.
  */
-const ONE_COMMITMENT_PER_ASSET = "listings_one_commitment_per_asset";
+export const ONE_COMMITMENT_PER_ASSET = "listings_one_commitment_per_asset";
 
 /** How a verb words its refusal of an item that is committed elsewhere. */
 export interface CommitmentRefusals {
@@ -41,19 +41,30 @@ export async function committingItem<Value>(
   }
 }
 
-const MAX_ATTEMPTS = 3;
+export const MAX_ATTEMPTS = 3;
 
 async function heldBy(ctx: DomainContext, assetid: number): Promise<ListingState | undefined> {
-  const holder = await ctx.db
+  return (await holdersOf(ctx, [assetid])).get(String(assetid));
+}
+
+/** What commits each of these items now, if anything: a listing on sale or a sale whose trade is live. */
+export async function holdersOf(ctx: DomainContext, assetids: number[]): Promise<Map<string, ListingState>> {
+  const rows = await ctx.db
     .selectFrom("listings")
-    .select("state")
-    .where("assetid", "=", assetid)
+    .select(["assetid", "state"])
+    .where("assetid", "in", assetids)
     .where((eb) =>
       eb.or([
         eb("state", "=", sql.lit("ON_SALE")),
         eb.and([eb("state", "=", sql.lit("SOLD")), eb("trade_ended", "=", sql.lit(false))]),
       ]),
     )
-    .executeTakeFirst();
-  return holder?.state;
+    .execute();
+  return new Map(rows.map((row) => [String(row.assetid), row.state]));
 }
+
+/**
+ * The predicate of the commitment index, for `ON CONFLICT (assetid) WHERE ...`: PostgreSQL infers
+ * a partial unique index only from a conflict target that repeats its predicate.
+ */
+export const COMMITMENT_PREDICATE = sql<boolean>`state = 'ON_SALE' OR (state = 'SOLD' AND NOT trade_ended)`;

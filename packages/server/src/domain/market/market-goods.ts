@@ -27,6 +27,8 @@ export interface MarketCatalog {
 
 const EMPTY: MarketCatalog = { checksum: "", byId: new Map(), byName: new Map() };
 const cached = new WeakMap<Kysely<Database>, MarketCatalog>();
+/** Goods read per statement when the catalog is read again. */
+const CATALOG_PAGE = 500;
 
 /**
  * The catalog as the market's answers read it, kept in memory per database and read again only
@@ -39,26 +41,36 @@ export async function marketCatalog(ctx: DomainContext): Promise<MarketCatalog> 
   if (!state) return EMPTY;
   const known = cached.get(ctx.db);
   if (known?.checksum === state.checksum) return known;
-  const rows = await ctx.db
-    .selectFrom("goods")
-    .select([
-      "goods_id",
-      "market_hash_name",
-      "name",
-      "type",
-      "paintwear_min",
-      "paintwear_max",
-      "paint_index",
-      "tags",
-    ])
-    .orderBy("goods_id")
-    .execute();
   const byId = new Map<number, MarketGoods>();
   const byName = new Map<string, MarketGoods>();
-  for (const row of rows) {
-    const goods: MarketGoods = { ...row, phased: hasPhases(row), fade: fadePercentages(row) };
-    byId.set(goods.goods_id, goods);
-    byName.set(goods.market_hash_name, goods);
+  // A page at a time, other work between pages: the embedded database runs in this thread, and
+  // the whole catalog in one result (37,000 goods with their tags) held it for a second under load
+  // (docs/design.md section 12).
+  for (let after = -1; ;) {
+    const rows = await ctx.db
+      .selectFrom("goods")
+      .select([
+        "goods_id",
+        "market_hash_name",
+        "name",
+        "type",
+        "paintwear_min",
+        "paintwear_max",
+        "paint_index",
+        "tags",
+      ])
+      .where("goods_id", ">", after)
+      .orderBy("goods_id")
+      .limit(CATALOG_PAGE)
+      .execute();
+    for (const row of rows) {
+      const goods: MarketGoods = { ...row, phased: hasPhases(row), fade: fadePercentages(row) };
+      byId.set(goods.goods_id, goods);
+      byName.set(goods.market_hash_name, goods);
+    }
+    if (rows.length < CATALOG_PAGE) break;
+    after = rows[rows.length - 1]!.goods_id;
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const catalog = { checksum: state.checksum, byId, byName };
   cached.set(ctx.db, catalog);

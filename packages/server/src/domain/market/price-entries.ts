@@ -137,11 +137,33 @@ function fragmentOf(entry: PriceEntry, shape: ItemShape): readonly [string, stri
  * entries' serialized fragments (docs/design.md section 4).
  */
 export function priceListJson(entries: readonly PriceEntry[], statTime: Date, shape: ItemShape): string {
+  return [...priceListParts(entries, statTime, shape)].join("");
+}
+
+/** Entries a part of `priceListParts` holds: a few hundred kilobytes, a millisecond or two of work. */
+export const PRICE_LIST_PART_ENTRIES = 1000;
+
+/**
+ * `priceListJson` in consecutive parts, each of at most `entriesPerPart` entries: their
+ * concatenation is the price list. Lazy: an entry's fragment is made (or found) when its part is
+ * asked for, so that a caller may let other work run between parts (docs/design.md section 12).
+ */
+export function* priceListParts(
+  entries: readonly PriceEntry[],
+  statTime: Date,
+  shape: ItemShape,
+  entriesPerPart = PRICE_LIST_PART_ENTRIES,
+): Generator<string> {
   const time = String(toUnixSeconds(statTime));
-  const parts: string[] = [];
-  for (const entry of entries) {
-    const [before, after] = fragmentOf(entry, shape);
-    parts.push(before + time + after);
+  let opening = `{"info":[`;
+  for (let start = 0; start < entries.length; start += entriesPerPart) {
+    const parts: string[] = [];
+    for (const entry of entries.slice(start, start + entriesPerPart)) {
+      const [before, after] = fragmentOf(entry, shape);
+      parts.push(before + time + after);
+    }
+    yield opening + parts.join(",");
+    opening = ",";
   }
-  return `{"info":[${parts.join(",")}],"stat_time":${time}`;
+  yield `${entries.length === 0 ? opening : ""}],"stat_time":${time}`;
 }

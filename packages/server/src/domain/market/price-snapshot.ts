@@ -248,7 +248,7 @@ export class PriceSnapshots {
     }
     const built = await buildSnapshot(ctx, this.#listingsPerChunk);
     const previous = current?.snapshot;
-    const snapshot = previous && sameFigures(previous, built) ? previous : built;
+    const snapshot = previous && (await sameFigures(previous, built)) ? previous : built;
     const builtAt = built.builtAt.getTime();
     this.#current = { snapshot, version, checkedAt: builtAt, wholeAt: builtAt };
     return snapshot;
@@ -341,13 +341,30 @@ async function readGoodsSnapshot(
   return { ...snapshot, builtAt, entries };
 }
 
-function sameFigures(a: PriceSnapshot, b: PriceSnapshot): boolean {
-  return (
-    a.catalog === b.catalog &&
-    a.nextCooldownEnd?.getTime() === b.nextCooldownEnd?.getTime() &&
-    isDeepStrictEqual(a.liquidity, b.liquidity) &&
-    isDeepStrictEqual(a.entries, b.entries)
-  );
+/** Entries compared per turn of the event loop by `sameFigures`. */
+const COMPARED_PER_TURN = 2000;
+
+/**
+ * Whether two snapshots hold the same figures. The entries are compared a slice per turn of the
+ * event loop: the whole market compared at once (tens of thousands of entries, deeply) stalled it.
+ */
+export async function sameFigures(a: PriceSnapshot, b: PriceSnapshot): Promise<boolean> {
+  if (
+    a.catalog !== b.catalog ||
+    a.nextCooldownEnd?.getTime() !== b.nextCooldownEnd?.getTime() ||
+    a.entries.size !== b.entries.size ||
+    !isDeepStrictEqual(a.liquidity, b.liquidity)
+  )
+    return false;
+  const theirs = b.entries.entries();
+  let compared = 0;
+  for (const [goodsId, entry] of a.entries) {
+    const other = theirs.next().value;
+    // Both are in goods id order: the same goods in the same places, with the same figures.
+    if (!other || other[0] !== goodsId || !isDeepStrictEqual(entry, other[1])) return false;
+    if (++compared % COMPARED_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DomainContext } from "../../../domain/context.ts";
-import { priceListJson, type ItemShape } from "../../../domain/market/price-entries.ts";
+import { priceListParts, type ItemShape } from "../../../domain/market/price-entries.ts";
 import type { PriceSelection } from "../../../domain/market/price-query.ts";
 import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
 import { ok, type Result } from "../../../domain/result.ts";
@@ -25,8 +25,8 @@ export interface WholeMarket {
 /**
  * The price operations' answers (docs/design.md section 4): all read one market snapshot; a
  * whole-market answer is put together once per snapshot and variant from its entries' serialized
- * fragments (an entry a snapshot update kept is not serialized again), compressed off the event
- * loop and shared by every caller, while single-goods and filtered answers are computed per
+ * fragments (an entry a snapshot update kept is not serialized again), a part per turn of the
+ * event loop, compressed off the event loop and shared by every caller, while single-goods and filtered answers are computed per
  * request from memory.
  */
 export class PriceAnswers {
@@ -63,14 +63,19 @@ export class PriceAnswers {
     snapshot: PriceSnapshot,
     variant: WholeMarket | undefined,
     answer: (snapshot: PriceSnapshot) => Result<Value>,
-  ): Result<Value | PrebuiltJson> {
+  ): Result<Value | PrebuiltJson> | Promise<Result<Value | PrebuiltJson>> {
     if (variant === undefined) return answer(snapshot);
     const prebuilt = this.#bodies.get(snapshot, variant.key);
     if (prebuilt) return ok(prebuilt);
+    const building = this.#bodies.building(snapshot, variant.key);
+    if (building) return building.then((built) => ok(built));
     const selected = variant.select(snapshot);
     if (!selected.ok) return selected;
     const { entries, statTime } = selected.value;
-    return ok(this.#bodies.put(snapshot, variant.key, priceListJson(entries, statTime, variant.item)));
+    // Megabytes of JSON: serialized, encoded and hashed a part per turn of the event loop.
+    return this.#bodies
+      .build(snapshot, variant.key, () => priceListParts(entries, statTime, variant.item))
+      .then((built) => ok(built));
   }
 }
 

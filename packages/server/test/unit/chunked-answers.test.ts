@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { gunzipSync } from "node:zlib";
+import { toUnixSeconds } from "../../src/domain/clock.ts";
+import { NO_FIGURES } from "../../src/domain/market/market-figures.ts";
+import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
+import { priceListJson, priceListParts, type ItemShape } from "../../src/domain/market/price-entries.ts";
+import { sameFigures, type PriceEntry, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+
+/**
+ * The work a whole-market answer or a whole rebuild does is cut into parts with turns of the event
+ * loop between them (docs/design.md section 12: no stall over 100 ms). Not timed: each test counts
+ * the turns another task got while the work ran.
+ */
+
+function entry(goodsId: number, minPrice = 100): PriceEntry {
+  return {
+    goods_id: goodsId,
+    market_hash_name: `AK-47 | Redline (Field-Tested) ${goodsId}`,
+    name: `AK-47 | 红线 ${goodsId}`,
+    type: "weapon",
+    whole: { ...NO_FIGURES, minPrice },
+    intervals: [],
+    variants: [],
+    liquidityRank: 0,
+  };
+}
+
+const shape: ItemShape = (item, statTime) => ({
+  goods_id: item.goods_id,
+  market_hash_name: item.market_hash_name,
+  min_price: item.whole.minPrice,
+  update_time: toUnixSeconds(statTime),
+});
+
+/** Counts turns of the event loop (a task queued again and again with `setImmediate`) until stopped. */
+function turnCounter(): { readonly turns: number; stop(): void } {
+  let turns = 0;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    turns += 1;
+    setImmediate(next);
+  };
+  setImmediate(next);
+  return {
+    get turns() {
+      return turns;
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+const statTime = new Date("2026-11-26T10:00:00Z");
+const entries = Array.from({ length: 5500 }, (_, index) => entry(index + 1, 100 + index));
+
+describe("whole-market answers are put together a part at a time", () => {
+  test("the parts of a price list join to the list serialized at once, empty or not", () => {
+    for (const list of [[], entries.slice(0, 1), entries.slice(0, 5)]) {
+      const joined = [...priceListParts(list, statTime, shape, 2)].join("");
+      assert.equal(joined, priceListJson(list, statTime, shape));
+      assert.deepEqual(JSON.parse(`${joined}}`), {
+        info: list.map((item) => shape(item, statTime)),
+        stat_time: toUnixSeconds(statTime),
+      });
+    }
+  });
+
+  test("an answer made of parts lets other work run between them, and is the answer made at once", async () => {
+    const counter = turnCounter();
+    const seen: number[] = [];
+    const parts = function* () {
+      for (const part of priceListParts(entries, statTime, shape, 1000)) {
+        seen.push(counter.turns);
+        yield part;
+      }
+    };
+    // A turn after every part (no time budget), so that the test does not depend on the machine.
+    const built = await PrebuiltJson.ofParts(parts(), undefined, 0);
+    counter.stop();
+    assert.equal(seen.length, 7, "six parts of entries and the closing part");
+    for (let index = 1; index < seen.length; index++)
+      assert.ok(seen[index]! > seen[index - 1]!, `another task ran before part ${index + 1}`);
+    const atOnce = PrebuiltJson.ofJson(priceListJson(entries, statTime, shape));
+    assert.equal(built.etag, atOnce.etag);
+    const tail = { req_remaining: 7 };
+    assert.deepEqual(
+      Buffer.concat(await built.chunks("identity", tail)),
+      Buffer.concat(await atOnce.chunks("identity", tail)),
+    );
+    // The gzip trailer continues the check sum computed part by part.
+    assert.deepEqual(
+      JSON.parse(gunzipSync(Buffer.concat(await built.chunks("gzip", tail))).toString("utf8")),
+      JSON.parse(`${priceListJson(entries, statTime, shape)},"req_remaining":7}`),
+    );
+  });
+
+  test("callers asking while an answer is built share the one build, then find it built", async () => {
+    const bodies = new PrebuiltBodies();
+    const snapshot = {};
+    let built = 0;
+    const parts = () => {
+      built += 1;
+      return priceListParts(entries, statTime, shape);
+    };
+    const first = bodies.build(snapshot, "items", parts);
+    assert.equal(bodies.building(snapshot, "items"), first);
+    assert.equal(bodies.build(snapshot, "items", parts), first);
+    assert.equal(bodies.get(snapshot, "items"), undefined, "not ready in the turn it was asked for");
+    const answer = await first;
+    assert.equal(built, 1);
+    assert.equal(bodies.get(snapshot, "items"), answer);
+    assert.equal(bodies.building(snapshot, "items"), undefined);
+  });
+});
+
+describe("whole snapshots are compared a slice at a time", () => {
+  const catalog: MarketCatalog = { checksum: "c", byId: new Map(), byName: new Map() };
+  const snapshotOf = (list: PriceEntry[]): PriceSnapshot => ({
+    builtAt: statTime,
+    entries: new Map(list.map((item) => [item.goods_id, item])),
+    catalog,
+    liquidity: new Map(),
+    nextCooldownEnd: null,
+  });
+
+  test("equal figures are found equal, with other work run meanwhile", async () => {
+    const copies = entries.map((item) => structuredClone(item));
+    const counter = turnCounter();
+    const same = await sameFigures(snapshotOf(entries), snapshotOf(copies));
+    counter.stop();
+    assert.equal(same, true);
+    assert.ok(counter.turns >= 2, `other work ran during the comparison (${counter.turns} turns)`);
+  });
+
+  test("one differing figure, a missing goods or another order of goods differ", async () => {
+    const changed = entries.map((item, index) => (index === 4321 ? entry(item.goods_id, 1) : item));
+    assert.equal(await sameFigures(snapshotOf(entries), snapshotOf(changed)), false);
+    assert.equal(await sameFigures(snapshotOf(entries), snapshotOf(entries.slice(1))), false);
+    const swapped = [entries[1]!, entries[0]!, ...entries.slice(2)];
+    assert.equal(await sameFigures(snapshotOf(entries), snapshotOf(swapped)), false);
+  });
+});
