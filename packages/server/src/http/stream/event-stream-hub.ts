@@ -1,4 +1,5 @@
 import { STREAM_CLOSE_CODES, type StreamChannel, type StreamServerMessage } from "@skinmarket/contract";
+import { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DomainContext } from "../../domain/context.ts";
 import type { EventLog } from "../../domain/events/event-log.ts";
@@ -33,8 +34,36 @@ const FAN_OUT_SLICE_MS = 5;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-/** A frame per event and channel, serialized once for every connection it goes to. */
-type FrameOf = (event: StoredEvent, channel: StreamChannel) => string | Buffer;
+/**
+ * An event's message on one channel, serialized once for every connection it goes to: the JSON
+ * (`payload`) and the whole WebSocket frame (`framed`: a server's frames are not masked, so the
+ * bytes are the same for every client).
+ */
+export interface WireFrame {
+  payload: Buffer;
+  framed: Buffer;
+}
+
+/** A frame per event and channel, built once for every connection it goes to. */
+type FrameOf = (event: StoredEvent, channel: StreamChannel) => WireFrame;
+
+/** `payload` as one unfragmented WebSocket text frame from a server (RFC 6455 section 5.2). */
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, header);
+  return frame;
+}
 
 /**
  * Every stream of this instance (docs/design.md section 14): one listener on the event log, and
@@ -54,6 +83,10 @@ export class EventStreamHub {
   /** Events told by the log and not yet offered to the connections, oldest first. */
   #pending: StoredEvent[] = [];
   #draining = false;
+  /** Connections given frames in the slice under way, written at its end. */
+  #toFlush: StreamConnection[] = [];
+  /** Frames joined in the slice under way, by their first: connections that take the same share it. */
+  readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
   /** The most bytes any connection had waiting right after a send (bounded by the drop). */
@@ -133,15 +166,21 @@ export class EventStreamHub {
   /**
    * Offers the pending events in slices of a few milliseconds, the event loop free between them
    * (for the next round's answers and the sockets): a batch of hundreds of events to a thousand
-   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice.
+   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice,
+   * and each connection's frames of a slice go out in one write (a write is a system call, which
+   * costs more than building the frame: one per frame was most of the fan-out's time).
    */
   #drain(): void {
     this.#draining = true;
     const started = performance.now();
     let offered = 0;
-    while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
-      this.#deliver(this.#pending[offered]!);
-      offered++;
+    try {
+      while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
+        this.#deliver(this.#pending[offered]!);
+        offered++;
+      }
+    } finally {
+      this.#flush();
     }
     this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
     if (this.#pending.length === 0) {
@@ -151,16 +190,50 @@ export class EventStreamHub {
     setImmediate(() => this.#drain());
   }
 
+  /** `connection` was given frames in this slice: written at the slice's end. */
+  willFlush(connection: StreamConnection): void {
+    this.#toFlush.push(connection);
+  }
+
+  #flush(): void {
+    const connections = this.#toFlush;
+    this.#toFlush = [];
+    try {
+      for (const connection of connections) connection.flush();
+    } finally {
+      this.#joined.clear();
+    }
+  }
+
+  /**
+   * `frames` as one buffer, joined once a slice for all the connections that take the same frames
+   * (every subscriber of `market` does, unless one joined in the middle of the slice).
+   */
+  join(frames: readonly Buffer[]): Buffer {
+    if (frames.length === 1) return frames[0]!;
+    const known = this.#joined.get(frames[0]!);
+    if (
+      known &&
+      known.frames.length === frames.length &&
+      known.frames.every((frame, index) => frame === frames[index])
+    )
+      return known.joined;
+    const joined = Buffer.concat(frames);
+    this.#joined.set(frames[0]!, { frames, joined });
+    return joined;
+  }
+
   #deliver(event: StoredEvent): void {
     if (this.#connections.size === 0) return;
     let wire: string | undefined;
-    // Encoded once: `ws` would encode a string again for every connection it is sent to.
-    const frames = new Map<StreamChannel, Buffer>();
+    // Encoded and framed once: `ws` would encode and frame it again for every connection.
+    const frames = new Map<StreamChannel, WireFrame>();
     const frameOf: FrameOf = (stored, channel) => {
       let frame = frames.get(channel);
       if (frame === undefined) {
         wire ??= JSON.stringify(toWireEvent(stored));
-        frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        const payload = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        frame = { payload, framed: textFrame(payload) };
         frames.set(channel, frame);
       }
       return frame;
@@ -187,6 +260,7 @@ export class EventStreamHub {
     this.#stopListening();
     clearInterval(this.#heartbeat);
     this.#pending = [];
+    this.#toFlush = [];
     const closing = [...this.#connections].map((connection) => connection.shutDown());
     await Promise.all(closing);
   }
@@ -211,6 +285,16 @@ function removeFrom<Key>(
 export class StreamConnection {
   readonly #hub: EventStreamHub;
   readonly #socket: WebSocket;
+  /**
+   * The TCP socket under `#socket`, for writing whole frames built once for every connection:
+   * only without extensions (the server negotiates none; a compressed stream frames each message
+   * itself), otherwise each frame goes through `ws`.
+   */
+  readonly #raw: Socket | undefined;
+  /** Live frames of the slice under way, written together at its end. */
+  #outbox: WireFrame[] = [];
+  /** Bytes waiting to be sent when the slice began, and the outbox's. */
+  #outboxBytes = 0;
   readonly #ctx: DomainContext;
   readonly userId: number;
   readonly #credential: HeldCredential;
@@ -233,6 +317,8 @@ export class StreamConnection {
   ) {
     this.#hub = hub;
     this.#socket = socket;
+    const raw = (socket as unknown as { _socket?: unknown })._socket;
+    this.#raw = raw instanceof Socket && socket.extensions === "" ? raw : undefined;
     this.#ctx = options.ctx;
     this.userId = options.userId;
     this.#credential = options.credential;
@@ -350,11 +436,11 @@ export class StreamConnection {
     for (const event of held) {
       // Held and replayed both: the replay sent it.
       if (event.event_id <= upTo && firstMatch(added, event, this.userId)) continue;
-      this.#sendLive(
-        event,
-        (stored, channel) =>
-          `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(stored))}}`,
-      );
+      const channel = firstMatch(this.subscriptions.values(), event, this.userId)?.channel;
+      if (channel !== undefined)
+        this.#sendFrame(
+          `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(event))}}`,
+        );
     }
   }
 
@@ -381,22 +467,45 @@ export class StreamConnection {
       if (this.#held.length > MAX_HELD_DURING_REPLAY) this.#drop();
       return;
     }
-    this.#sendLive(event, frameOf);
+    const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
+    if (!subscription) return;
+    if (this.#outbox.length === 0) {
+      this.#hub.willFlush(this);
+      this.#outboxBytes = this.#socket.bufferedAmount;
+    }
+    const frame = frameOf(event, subscription.channel);
+    // The limit applies to what waits and what this slice adds, frame by frame, as if each frame
+    // were written at once: the frame that would pass it is not queued, and the client is dropped.
+    this.#outboxBytes += frame.framed.length;
+    if (this.#outboxBytes > this.#hub.settings.maxBufferBytes) {
+      this.#drop();
+      return;
+    }
+    this.#outbox.push(frame);
   }
 
-  #sendLive(event: StoredEvent, frameOf: FrameOf): void {
-    const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
-    if (subscription) this.#sendFrame(frameOf(event, subscription.channel));
+  /** Writes the live frames of the slice, in one write, then applies the slow-consumer limit. */
+  flush(): void {
+    const frames = this.#outbox;
+    this.#outbox = [];
+    if (frames.length === 0 || this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
+    if (this.#raw) this.#raw.write(this.#hub.join(frames.map((frame) => frame.framed)));
+    else for (const frame of frames) this.#socket.send(frame.payload, { binary: false });
+    this.#checkBuffered();
   }
 
   #send(message: StreamServerMessage): void {
     this.#sendFrame(JSON.stringify(message));
   }
 
-  #sendFrame(frame: string | Buffer): void {
+  #sendFrame(frame: string): void {
     if (this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
     // A text frame either way: the buffers hold JSON's UTF-8.
     this.#socket.send(frame, { binary: false });
+    this.#checkBuffered();
+  }
+
+  #checkBuffered(): void {
     const buffered = this.#socket.bufferedAmount;
     this.#hub.noteBuffered(buffered);
     if (buffered > this.#hub.settings.maxBufferBytes) this.#drop();
@@ -415,6 +524,7 @@ export class StreamConnection {
   #end(code: number, reason: string): void {
     this.#ended = true;
     this.#held = undefined;
+    this.#outbox = [];
     this.#hub.forget(this);
     this.#socket.close(code, reason);
     setTimeout(() => this.#socket.terminate(), DROP_GRACE_MS).unref();
