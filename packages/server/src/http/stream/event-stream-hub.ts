@@ -31,6 +31,11 @@ const DROP_GRACE_MS = 10_000;
 const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
 /** The longest stretch of the event loop the fan-out takes before letting other work run. */
 const FAN_OUT_SLICE_MS = 5;
+/**
+ * While the fan-out is behind (events still to offer), the frames queued wait this long at most
+ * before they are written: the longer they wait, the more frames each write carries.
+ */
+const WRITE_WITHIN_MS = 20;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -83,8 +88,14 @@ export class EventStreamHub {
   /** Events told by the log and not yet offered to the connections, oldest first. */
   #pending: StoredEvent[] = [];
   #draining = false;
-  /** Connections given frames in the slice under way, written at its end. */
+  /** Connections given frames not yet written, in the order they were given the first. */
   #toFlush: StreamConnection[] = [];
+  /** How many of `#toFlush` this pass of writes has written. */
+  #flushed = 0;
+  /** When the oldest frame not yet written was queued. */
+  #queuedSince = 0;
+  /** A pass of writes is under way (it goes on in the next slices until every one is written). */
+  #writing = false;
   /** Frames joined in the slice under way, by their first: connections that take the same share it. */
   readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
   /** Connections dropped as slow consumers since the start. */
@@ -164,11 +175,14 @@ export class EventStreamHub {
   }
 
   /**
-   * Offers the pending events in slices of a few milliseconds, the event loop free between them
-   * (for the next round's answers and the sockets): a batch of hundreds of events to a thousand
-   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice,
-   * and each connection's frames of a slice go out in one write (a write is a system call, which
-   * costs more than building the frame: one per frame was most of the fan-out's time).
+   * Offers the pending events, and writes what they queued, in slices of a few milliseconds, the
+   * event loop free between them (for the next round's answers and the sockets): a batch of
+   * hundreds of events to a thousand streams is hundreds of thousands of frames. Each event goes to
+   * all its connections in one slice. A connection's queued frames go out in one write (a write is
+   * a system call, which costs more than building the frame: one per frame was most of the
+   * fan-out's time), once every event told is offered, or, while the fan-out is behind, once the
+   * oldest has waited `WRITE_WITHIN_MS`: behind, each write carries more frames, so the fan-out
+   * catches up instead of writing as often as the events come.
    */
   #drain(): void {
     this.#draining = true;
@@ -180,34 +194,42 @@ export class EventStreamHub {
         offered++;
       }
     } finally {
-      this.#flush();
+      this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
     }
-    this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
-    if (this.#pending.length === 0) {
+    if (
+      this.#flushed < this.#toFlush.length &&
+      (this.#writing || this.#pending.length === 0 || started - this.#queuedSince >= WRITE_WITHIN_MS)
+    )
+      this.#flush(started + 2 * FAN_OUT_SLICE_MS);
+    if (this.#pending.length === 0 && this.#toFlush.length === 0) {
       this.#draining = false;
       return;
     }
     setImmediate(() => this.#drain());
   }
 
-  /** `connection` was given frames in this slice: written at the slice's end. */
+  /** `connection` was given a frame to write while it had none waiting. */
   willFlush(connection: StreamConnection): void {
+    if (this.#toFlush.length === 0) this.#queuedSince = performance.now();
     this.#toFlush.push(connection);
   }
 
-  #flush(): void {
-    const connections = this.#toFlush;
-    this.#toFlush = [];
-    try {
-      for (const connection of connections) connection.flush();
-    } finally {
-      this.#joined.clear();
+  /** Writes the queued frames, connection after connection, until `deadline`; the next slice goes on. */
+  #flush(deadline: number): void {
+    this.#writing = true;
+    while (this.#flushed < this.#toFlush.length) {
+      this.#toFlush[this.#flushed++]!.flush();
+      if (this.#flushed % 32 === 0 && performance.now() > deadline) return;
     }
+    this.#toFlush = [];
+    this.#flushed = 0;
+    this.#writing = false;
+    this.#joined.clear();
   }
 
   /**
-   * `frames` as one buffer, joined once a slice for all the connections that take the same frames
-   * (every subscriber of `market` does, unless one joined in the middle of the slice).
+   * `frames` as one buffer, joined once for all the connections of a pass of writes that take the
+   * same frames (every subscriber of `market` does, unless one joined meanwhile).
    */
   join(frames: readonly Buffer[]): Buffer {
     if (frames.length === 1) return frames[0]!;
@@ -261,6 +283,8 @@ export class EventStreamHub {
     clearInterval(this.#heartbeat);
     this.#pending = [];
     this.#toFlush = [];
+    this.#flushed = 0;
+    this.#joined.clear();
     const closing = [...this.#connections].map((connection) => connection.shutDown());
     await Promise.all(closing);
   }
@@ -291,9 +315,9 @@ export class StreamConnection {
    * itself), otherwise each frame goes through `ws`.
    */
   readonly #raw: Socket | undefined;
-  /** Live frames of the slice under way, written together at its end. */
+  /** Live frames queued and not yet written, written together (the hub's pass, or before a message). */
   #outbox: WireFrame[] = [];
-  /** Bytes waiting to be sent when the slice began, and the outbox's. */
+  /** Bytes waiting to be sent when the outbox took its first frame, and the outbox's. */
   #outboxBytes = 0;
   readonly #ctx: DomainContext;
   readonly userId: number;
@@ -484,7 +508,7 @@ export class StreamConnection {
     this.#outbox.push(frame);
   }
 
-  /** Writes the live frames of the slice, in one write, then applies the slow-consumer limit. */
+  /** Writes the queued live frames in one write, then applies the slow-consumer limit. */
   flush(): void {
     const frames = this.#outbox;
     this.#outbox = [];
@@ -500,6 +524,8 @@ export class StreamConnection {
 
   #sendFrame(frame: string): void {
     if (this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
+    // Live frames queued before this message go first.
+    if (this.#outbox.length > 0) this.flush();
     // A text frame either way: the buffers hold JSON's UTF-8.
     this.#socket.send(frame, { binary: false });
     this.#checkBuffered();
