@@ -96,7 +96,7 @@ export class EventStreamHub {
   #queuedSince = 0;
   /** A pass of writes is under way (it goes on in the next slices until every one is written). */
   #writing = false;
-  /** Frames joined in the slice under way, by their first: connections that take the same share it. */
+  /** Frames joined in the pass of writes under way, by their first: connections taking the same share it. */
   readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
@@ -498,7 +498,7 @@ export class StreamConnection {
       this.#outboxBytes = this.#socket.bufferedAmount;
     }
     const frame = frameOf(event, subscription.channel);
-    // The limit applies to what waits and what this slice adds, frame by frame, as if each frame
+    // The limit applies to what waits and what the outbox adds, frame by frame, as if each frame
     // were written at once: the frame that would pass it is not queued, and the client is dropped.
     this.#outboxBytes += frame.framed.length;
     if (this.#outboxBytes > this.#hub.settings.maxBufferBytes) {
