@@ -42,6 +42,7 @@ const { values: flags, positionals } = parseArgs({
     steps: { type: "string", default: "200" },
     subscribers: { type: "string", default: "1000" },
     rate: { type: "string", default: "1000" },
+    "client-threads": { type: "string", default: "2" },
     plans: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean" },
@@ -307,12 +308,20 @@ if (positionals[0] === "market") {
 }
 
 if (positionals[0] === "events") {
-  const options = { subscribers: Number(flags.subscribers), rate: Number(flags.rate), seconds: duration };
+  const options = {
+    subscribers: Number(flags.subscribers),
+    rate: Number(flags.rate),
+    seconds: duration,
+    clientThreads: Number(flags["client-threads"]),
+  };
   figures.push(...(await benchEvents({ kind: "pglite" }, "PGlite", options, progress)));
   const server = process.env.BENCH_DATABASE_URL;
-  if (server)
+  if (server) {
     figures.push(...(await benchEvents({ kind: "postgres", url: server }, "PostgreSQL", options, progress)));
-  else progress("events on PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL server");
+    figures.push(
+      ...(await benchEvents({ kind: "postgres", url: server }, "PostgreSQL", options, progress, true)),
+    );
+  } else progress("events on PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL server");
   report();
   process.exit(0);
 }

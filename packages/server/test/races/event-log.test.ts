@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { EventLog } from "../../src/domain/events/event-log.ts";
+import { CATCH_UP_PAGE, EventLog } from "../../src/domain/events/event-log.ts";
 import type { StoredEvent } from "../../src/domain/events/sequence-events.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
@@ -139,5 +139,70 @@ describe("the event log across two instances", () => {
     }
     const outbox = await database.db.selectFrom("event_outbox").select("seq").execute();
     assert.deepEqual(outbox, []);
+  });
+});
+
+/**
+ * An instance far behind (a long gap: notices lost, or another instance sequenced a great deal)
+ * reads the missed events a page at a time, each told once and in order, never all at once.
+ */
+describe("the event log catching up after a long gap", () => {
+  let database: DatabaseHandle;
+  let writer: EventLog;
+  let reader: EventLog;
+  const pages: StoredEvent[][] = [];
+
+  before(async () => {
+    database = await openTestDatabase();
+    const ctx = {
+      db: database.db,
+      clock: new OffsetClock(),
+      actor: { kind: "system" as const },
+      log: silentLog,
+    };
+    writer = new EventLog({ ...ctx, ...testPlatform() });
+    reader = new EventLog({ ...ctx, ...testPlatform() });
+    reader.onEvents((events) => pages.push([...events]));
+    await writer.start({ sweep: false });
+    await reader.start({ sweep: false });
+  });
+  after(async () => {
+    await writer.close();
+    await reader.close();
+    await database.close();
+  });
+
+  test("the gap is told in pages of at most CATCH_UP_PAGE, each event once, in id order", async () => {
+    const missed = CATCH_UP_PAGE * 2 + 500;
+    // The reader's first round (its start) is over: from here on only the writer sequences.
+    await reader.catchUp();
+    await sql`
+      INSERT INTO event_outbox (type, user_id, goods_id, subject)
+      SELECT 'market.reset', NULL, NULL, jsonb_build_object('n', n)
+      FROM generate_series(1, ${missed}) AS n`.execute(database.db);
+    // The writer's instance sequences them; the reader hears of it only afterwards.
+    const readStored = () =>
+      database.db.selectFrom("events").select("event_id").orderBy("event_id").execute();
+    let stored = await readStored();
+    // A round of the writer's that finds the lock taken tries again soon: until all are in.
+    for (let tries = 0; tries < 100 && stored.length < missed; tries++) {
+      await writer.catchUp();
+      stored = await readStored();
+    }
+    assert.equal(stored.length, missed);
+    assert.equal(pages.length, 0, "nothing told before the notice");
+    reader.heard(Number.MAX_SAFE_INTEGER);
+    await reader.catchUp();
+    assert.ok(pages.length >= 3, `told in ${pages.length} calls`);
+    for (const page of pages) assert.ok(page.length <= CATCH_UP_PAGE, `a page of ${page.length}`);
+    assert.deepEqual(
+      pages.flat().map((event) => event.event_id),
+      stored.map((event) => event.event_id),
+    );
+    assert.deepEqual(
+      pages.flat().map((event) => (event.data as { n: number }).n),
+      Array.from({ length: missed }, (_, index) => index + 1),
+    );
+    assert.equal(reader.lastTold, stored[stored.length - 1]!.event_id);
   });
 });

@@ -7,6 +7,11 @@ export type EventListener = (events: readonly StoredEvent[]) => void;
 const BUSY_RETRY_MS = 5;
 /** Rounds also run this often without a poke: a change written behind the service's back. */
 const SWEEP_INTERVAL_MS = 1000;
+/**
+ * Events read from the log at a time when this instance catches up (another instance's rounds, or
+ * a gap after a lost connection): a long gap is read and told a page at a time, never held whole.
+ */
+export const CATCH_UP_PAGE = 1000;
 
 /**
  * This instance's view of the event log (docs/design.md section 14). Runs the sequencer after
@@ -146,13 +151,19 @@ export class EventLog {
         await this.#baseline();
         const first = events[0]?.event_id;
         if (first === undefined || first > this.#told + 1) {
-          let query = this.#ctx.db
-            .selectFrom("events")
-            .selectAll()
-            .where("event_id", ">", this.#told)
-            .orderBy("event_id");
-          if (first !== undefined) query = query.where("event_id", "<", first);
-          this.#publish((await query.execute()) as StoredEvent[]);
+          for (;;) {
+            // From the last told on: each page moves it (`#publish`), so the loop ends.
+            let query = this.#ctx.db
+              .selectFrom("events")
+              .selectAll()
+              .where("event_id", ">", this.#told)
+              .orderBy("event_id")
+              .limit(CATCH_UP_PAGE);
+            if (first !== undefined) query = query.where("event_id", "<", first);
+            const page = (await query.execute()) as StoredEvent[];
+            this.#publish(page);
+            if (page.length < CATCH_UP_PAGE) break;
+          }
         }
         this.#publish(events);
       })

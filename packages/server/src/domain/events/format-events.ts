@@ -3,7 +3,8 @@ import type { BuyOrderRow } from "../buy-orders/match.ts";
 import { toBuyOrderRecords } from "../buy-orders/buy-order-record.ts";
 import { bookEventsOf } from "./book-events.ts";
 import type { DomainContext } from "../context.ts";
-import { toOnSaleRecords } from "../listings/get-on-sale.ts";
+import { withSellerFields } from "../listings/get-on-sale.ts";
+import { readListingRecords } from "../listings/listing-figures.ts";
 import { purchaseRecord, sellRecord } from "../trades/list-trades.ts";
 import type { TradeRow } from "../trades/settle-trade.ts";
 import type { ListingsTable } from "../../storage/schema.ts";
@@ -65,8 +66,9 @@ export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[
   const listings = listingRows.map((row) =>
     withDates<ListingRow>(row.subject, ["created_at", "updated_at", "tradable_after"]),
   );
-  const onSale = await toOnSaleRecords(ctx, listings);
-  const listingRecords = new Map(listingRows.map((row, index) => [row.seq, onSale[index]!]));
+  // The public record (the book's, as `goods/sell_order` answers it) and the seller's own.
+  const records = await readListingRecords(ctx, listings);
+  const listingRecords = new Map(listingRows.map((row, index) => [row.seq, records[index]!]));
   const orderRows = rows.filter(
     (row) => row.type.startsWith("buy_order.") && row.type !== "buy_order.status_changed",
   );
@@ -82,15 +84,15 @@ export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[
   rows.forEach((row, index) => {
     const type = row.type as EventType;
     if (type.startsWith("listing.")) {
-      const own = listingRecords.get(row.seq)!;
-      events.push({ type, user_id: row.user_id, goods_id: row.goods_id, data: own });
+      const { listing, record } = listingRecords.get(row.seq)!;
+      events.push({
+        type,
+        user_id: row.user_id,
+        goods_id: row.goods_id,
+        data: withSellerFields(listing, record),
+      });
       const marketType = LISTING_TO_MARKET[type];
-      if (marketType) {
-        // The book's record is the one `goods/sell_order` answers: the seller's own fields left out.
-        const { can_bargain, can_bargain_swap, cannot_bargain_reason, description, ...book } = own;
-        void [can_bargain, can_bargain_swap, cannot_bargain_reason, description];
-        events.push({ type: marketType, user_id: null, goods_id: row.goods_id, data: book });
-      }
+      if (marketType) events.push({ type: marketType, user_id: null, goods_id: row.goods_id, data: record });
     } else if (type.startsWith("trade.")) {
       const trade = withDates<TradeRow>(row.subject, ["created_at", "updated_at", "deliver_by"]);
       events.push({ type, user_id: trade.buyer_id, goods_id: trade.goods_id, data: purchaseRecord(trade) });

@@ -94,8 +94,9 @@ export async function readEventsAfter(
     options.userId === null
       ? query.where("user_id", "is", null)
       : query.where("user_id", "=", options.userId);
+  // A set to join, not `= ANY(array)`, as elsewhere (`get-on-sale.ts`).
   if (options.goodsIds)
-    query = query.where(sql<boolean>`goods_id = ANY(${[...options.goodsIds]}::integer[])`);
+    query = query.where(sql<boolean>`goods_id IN (SELECT unnest(${[...options.goodsIds]}::integer[]))`);
   return (await whereTypes(query, options.types).execute()) as StoredEvent[];
 }
 

@@ -59,7 +59,7 @@ export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound>
     formatted.push(...(await priceEvents(tx, [...goodsIds])));
     await tx.db
       .deleteFrom("event_outbox")
-      .where(sql<boolean>`seq = ANY(${batch.map((row) => row.seq)}::bigint[])`)
+      .where(sql<boolean>`seq IN (SELECT unnest(${batch.map((row) => row.seq)}::bigint[]))`)
       .execute();
     const events = await insertEvents(tx, formatted);
     // Each event committed is a delivery owed to every matching webhook endpoint of its user.

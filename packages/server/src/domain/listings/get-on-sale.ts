@@ -43,13 +43,21 @@ export async function toOnSaleRecords<Listing extends RecordedListing & OnSaleCo
   rows: readonly Listing[],
 ) {
   const records = await readListingRecords(ctx, rows);
-  return records.map(({ listing: row, record }) => ({
+  return records.map(({ listing, record }) => withSellerFields(listing, record));
+}
+
+/**
+ * A listing's public record (as `goods/sell_order` answers it) with the fields only its seller
+ * sees, as `sell_order/on_sale` answers it.
+ */
+export function withSellerFields<Record extends object>(row: OnSaleColumns, record: Record) {
+  return {
     ...record,
     can_bargain: row.allow_bargain,
     can_bargain_swap: false,
     cannot_bargain_reason: row.allow_bargain ? "" : "the seller does not accept offers",
     description: row.description,
-  }));
+  };
 }
 
 interface OnSaleColumns {

@@ -1,4 +1,5 @@
 import { STREAM_CLOSE_CODES, type StreamChannel, type StreamServerMessage } from "@skinmarket/contract";
+import { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DomainContext } from "../../domain/context.ts";
 import type { EventLog } from "../../domain/events/event-log.ts";
@@ -30,11 +31,44 @@ const DROP_GRACE_MS = 10_000;
 const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
 /** The longest stretch of the event loop the fan-out takes before letting other work run. */
 const FAN_OUT_SLICE_MS = 5;
+/**
+ * While the fan-out is behind (events still to offer), the frames queued wait this long at most
+ * before they are written: the longer they wait, the more frames each write carries.
+ */
+const WRITE_WITHIN_MS = 20;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-/** A frame per event and channel, serialized once for every connection it goes to. */
-type FrameOf = (event: StoredEvent, channel: StreamChannel) => string | Buffer;
+/**
+ * An event's message on one channel, serialized once for every connection it goes to: the JSON
+ * (`payload`) and the whole WebSocket frame (`framed`: a server's frames are not masked, so the
+ * bytes are the same for every client).
+ */
+export interface WireFrame {
+  payload: Buffer;
+  framed: Buffer;
+}
+
+/** A frame per event and channel, built once for every connection it goes to. */
+type FrameOf = (event: StoredEvent, channel: StreamChannel) => WireFrame;
+
+/** `payload` as one unfragmented WebSocket text frame from a server (RFC 6455 section 5.2). */
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, header);
+  return frame;
+}
 
 /**
  * Every stream of this instance (docs/design.md section 14): one listener on the event log, and
@@ -54,6 +88,16 @@ export class EventStreamHub {
   /** Events told by the log and not yet offered to the connections, oldest first. */
   #pending: StoredEvent[] = [];
   #draining = false;
+  /** Connections given frames not yet written, in the order they were given the first. */
+  #toFlush: StreamConnection[] = [];
+  /** How many of `#toFlush` this pass of writes has written. */
+  #flushed = 0;
+  /** When the oldest frame not yet written was queued. */
+  #queuedSince = 0;
+  /** A pass of writes is under way (it goes on in the next slices until every one is written). */
+  #writing = false;
+  /** Frames joined in the pass of writes under way, by their first: connections taking the same share it. */
+  readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
   /** The most bytes any connection had waiting right after a send (bounded by the drop). */
@@ -131,36 +175,87 @@ export class EventStreamHub {
   }
 
   /**
-   * Offers the pending events in slices of a few milliseconds, the event loop free between them
-   * (for the next round's answers and the sockets): a batch of hundreds of events to a thousand
-   * streams is hundreds of thousands of frames. Each event goes to all its connections in one slice.
+   * Offers the pending events, and writes what they queued, in slices of a few milliseconds, the
+   * event loop free between them (for the next round's answers and the sockets): a batch of
+   * hundreds of events to a thousand streams is hundreds of thousands of frames. Each event goes to
+   * all its connections in one slice. A connection's queued frames go out in one write (a write is
+   * a system call, which costs more than building the frame: one per frame was most of the
+   * fan-out's time), once every event told is offered, or, while the fan-out is behind, once the
+   * oldest has waited `WRITE_WITHIN_MS`: behind, each write carries more frames, so the fan-out
+   * catches up instead of writing as often as the events come.
    */
   #drain(): void {
     this.#draining = true;
     const started = performance.now();
     let offered = 0;
-    while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
-      this.#deliver(this.#pending[offered]!);
-      offered++;
+    try {
+      while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
+        this.#deliver(this.#pending[offered]!);
+        offered++;
+      }
+    } finally {
+      this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
     }
-    this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
-    if (this.#pending.length === 0) {
+    if (
+      this.#flushed < this.#toFlush.length &&
+      (this.#writing || this.#pending.length === 0 || started - this.#queuedSince >= WRITE_WITHIN_MS)
+    )
+      this.#flush(started + 2 * FAN_OUT_SLICE_MS);
+    if (this.#pending.length === 0 && this.#toFlush.length === 0) {
       this.#draining = false;
       return;
     }
     setImmediate(() => this.#drain());
   }
 
+  /** `connection` was given a frame to write while it had none waiting. */
+  willFlush(connection: StreamConnection): void {
+    if (this.#toFlush.length === 0) this.#queuedSince = performance.now();
+    this.#toFlush.push(connection);
+  }
+
+  /** Writes the queued frames, connection after connection, until `deadline`; the next slice goes on. */
+  #flush(deadline: number): void {
+    this.#writing = true;
+    while (this.#flushed < this.#toFlush.length) {
+      this.#toFlush[this.#flushed++]!.flush();
+      if (this.#flushed % 32 === 0 && performance.now() > deadline) return;
+    }
+    this.#toFlush = [];
+    this.#flushed = 0;
+    this.#writing = false;
+    this.#joined.clear();
+  }
+
+  /**
+   * `frames` as one buffer, joined once for all the connections of a pass of writes that take the
+   * same frames (every subscriber of `market` does, unless one joined meanwhile).
+   */
+  join(frames: readonly Buffer[]): Buffer {
+    if (frames.length === 1) return frames[0]!;
+    const known = this.#joined.get(frames[0]!);
+    if (
+      known &&
+      known.frames.length === frames.length &&
+      known.frames.every((frame, index) => frame === frames[index])
+    )
+      return known.joined;
+    const joined = Buffer.concat(frames);
+    this.#joined.set(frames[0]!, { frames, joined });
+    return joined;
+  }
+
   #deliver(event: StoredEvent): void {
     if (this.#connections.size === 0) return;
     let wire: string | undefined;
-    // Encoded once: `ws` would encode a string again for every connection it is sent to.
-    const frames = new Map<StreamChannel, Buffer>();
+    // Encoded and framed once: `ws` would encode and frame it again for every connection.
+    const frames = new Map<StreamChannel, WireFrame>();
     const frameOf: FrameOf = (stored, channel) => {
       let frame = frames.get(channel);
       if (frame === undefined) {
         wire ??= JSON.stringify(toWireEvent(stored));
-        frame = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        const payload = Buffer.from(`{"type":"event","channel":${JSON.stringify(channel)},"event":${wire}}`);
+        frame = { payload, framed: textFrame(payload) };
         frames.set(channel, frame);
       }
       return frame;
@@ -187,6 +282,9 @@ export class EventStreamHub {
     this.#stopListening();
     clearInterval(this.#heartbeat);
     this.#pending = [];
+    this.#toFlush = [];
+    this.#flushed = 0;
+    this.#joined.clear();
     const closing = [...this.#connections].map((connection) => connection.shutDown());
     await Promise.all(closing);
   }
@@ -211,6 +309,16 @@ function removeFrom<Key>(
 export class StreamConnection {
   readonly #hub: EventStreamHub;
   readonly #socket: WebSocket;
+  /**
+   * The TCP socket under `#socket`, for writing whole frames built once for every connection:
+   * only without extensions (the server negotiates none; a compressed stream frames each message
+   * itself), otherwise each frame goes through `ws`.
+   */
+  readonly #raw: Socket | undefined;
+  /** Live frames queued and not yet written, written together (the hub's pass, or before a message). */
+  #outbox: WireFrame[] = [];
+  /** Bytes waiting to be sent when the outbox took its first frame, and the outbox's. */
+  #outboxBytes = 0;
   readonly #ctx: DomainContext;
   readonly userId: number;
   readonly #credential: HeldCredential;
@@ -233,6 +341,8 @@ export class StreamConnection {
   ) {
     this.#hub = hub;
     this.#socket = socket;
+    const raw = (socket as unknown as { _socket?: unknown })._socket;
+    this.#raw = raw instanceof Socket && socket.extensions === "" ? raw : undefined;
     this.#ctx = options.ctx;
     this.userId = options.userId;
     this.#credential = options.credential;
@@ -350,11 +460,11 @@ export class StreamConnection {
     for (const event of held) {
       // Held and replayed both: the replay sent it.
       if (event.event_id <= upTo && firstMatch(added, event, this.userId)) continue;
-      this.#sendLive(
-        event,
-        (stored, channel) =>
-          `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(stored))}}`,
-      );
+      const channel = firstMatch(this.subscriptions.values(), event, this.userId)?.channel;
+      if (channel !== undefined)
+        this.#sendFrame(
+          `{"type":"event","channel":${JSON.stringify(channel)},"event":${JSON.stringify(toWireEvent(event))}}`,
+        );
     }
   }
 
@@ -381,22 +491,47 @@ export class StreamConnection {
       if (this.#held.length > MAX_HELD_DURING_REPLAY) this.#drop();
       return;
     }
-    this.#sendLive(event, frameOf);
+    const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
+    if (!subscription) return;
+    if (this.#outbox.length === 0) {
+      this.#hub.willFlush(this);
+      this.#outboxBytes = this.#socket.bufferedAmount;
+    }
+    const frame = frameOf(event, subscription.channel);
+    // The limit applies to what waits and what the outbox adds, frame by frame, as if each frame
+    // were written at once: the frame that would pass it is not queued, and the client is dropped.
+    this.#outboxBytes += frame.framed.length;
+    if (this.#outboxBytes > this.#hub.settings.maxBufferBytes) {
+      this.#drop();
+      return;
+    }
+    this.#outbox.push(frame);
   }
 
-  #sendLive(event: StoredEvent, frameOf: FrameOf): void {
-    const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
-    if (subscription) this.#sendFrame(frameOf(event, subscription.channel));
+  /** Writes the queued live frames in one write, then applies the slow-consumer limit. */
+  flush(): void {
+    const frames = this.#outbox;
+    this.#outbox = [];
+    if (frames.length === 0 || this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
+    if (this.#raw) this.#raw.write(this.#hub.join(frames.map((frame) => frame.framed)));
+    else for (const frame of frames) this.#socket.send(frame.payload, { binary: false });
+    this.#checkBuffered();
   }
 
   #send(message: StreamServerMessage): void {
     this.#sendFrame(JSON.stringify(message));
   }
 
-  #sendFrame(frame: string | Buffer): void {
+  #sendFrame(frame: string): void {
     if (this.#ended || this.#socket.readyState !== this.#socket.OPEN) return;
+    // Live frames queued before this message go first.
+    if (this.#outbox.length > 0) this.flush();
     // A text frame either way: the buffers hold JSON's UTF-8.
     this.#socket.send(frame, { binary: false });
+    this.#checkBuffered();
+  }
+
+  #checkBuffered(): void {
     const buffered = this.#socket.bufferedAmount;
     this.#hub.noteBuffered(buffered);
     if (buffered > this.#hub.settings.maxBufferBytes) this.#drop();
@@ -415,6 +550,7 @@ export class StreamConnection {
   #end(code: number, reason: string): void {
     this.#ended = true;
     this.#held = undefined;
+    this.#outbox = [];
     this.#hub.forget(this);
     this.#socket.close(code, reason);
     setTimeout(() => this.#socket.terminate(), DROP_GRACE_MS).unref();
