@@ -32,9 +32,11 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
     db,
     driver: "pglite",
     description: dataDir ? `PGlite in ${dataDir}` : "PGlite in memory",
-    // Kysely's PGlite driver closes the PGlite instance it was given.
+    // Kysely's PGlite driver closes the PGlite instance it was given, but only once a query has
+    // started the driver: a handle closed before any query closes the instance itself.
     close: async () => {
       await db.destroy();
+      if (!pglite.closed) await pglite.close();
       await unlock();
     },
   };

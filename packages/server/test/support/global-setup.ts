@@ -46,9 +46,6 @@ async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
   };
   try {
     const paths = { migrated: join(folder, "migrated.tar"), catalog: join(folder, "catalog.tar") };
-    // A dumped data directory starts with crash recovery, whose progress timer (every 10 s, the
-    // default) PGlite arms and never clears: it kept test processes from exiting. Off in the images.
-    await pglite.exec("ALTER SYSTEM SET log_startup_progress_interval = 0");
     await prepared(handle, {});
     await writeFile(paths.migrated, await dumped(pglite));
     await prepared(handle, { catalog: true });
