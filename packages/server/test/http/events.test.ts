@@ -92,11 +92,15 @@ describe("GET /api/market/developer/events", () => {
     });
     const id = listed.json().sell_orders[assetid!].sell_order_id as string;
     await t.assertLedger();
+    // A poll answers once what committed before it is sequenced: each step its own round, so its
+    // own price event (changes sequenced in one round share one, docs/design.md section 14).
+    await lastId(seller.token);
     const repriced = await t.as(seller.token, "PUT", "/api/market/developer/sell_order/items", {
       game: "cs2",
       sell_orders: [{ sell_order_id: id, price: 11 }],
     });
     assert.equal(repriced.statusCode, 200, repriced.body);
+    await lastId(seller.token);
     const delisted = await t.as(seller.token, "DELETE", "/api/market/developer/sell_order/items", {
       game: "cs2",
       sell_orders: [id],
