@@ -135,25 +135,8 @@ export async function measureListingQueries(
 
   const app = await buildApp({ database, clock: new OffsetClock(), ...services });
   const samples = options.samples ?? 200;
-  const planner = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: new pg.Pool({
-        connectionString: url,
-        max: 1,
-        types: {
-          getTypeParser: ((oid: number, format?: "text" | "binary") => {
-            if (oid === INT8_OID) return parseInt8;
-            if (oid === NUMERIC_OID) return parseNumeric;
-            return pg.types.getTypeParser(oid, format);
-          }) as typeof pg.types.getTypeParser,
-        },
-      }),
-    }),
-    log: (event) => {
-      if (event.level === "query") captured.push(event.query);
-    },
-  });
   const captured: CompiledQuery[] = [];
+  const planner = capturingDatabase(url, captured);
   const figures: ListingQueryFigure[] = [];
   try {
     for (const shape of shapes) {
@@ -452,4 +435,29 @@ function listingShapes(
 
 function stringify(query: Record<string, string | number>): Record<string, string> {
   return Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)]));
+}
+
+/**
+ * A one-connection database on `url` that records every statement it sends in `captured`, with
+ * the service's type parsers: what the plans of a verb's reads are taken from.
+ */
+export function capturingDatabase(url: string, captured: CompiledQuery[]): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({
+        connectionString: url,
+        max: 1,
+        types: {
+          getTypeParser: ((oid: number, format?: "text" | "binary") => {
+            if (oid === INT8_OID) return parseInt8;
+            if (oid === NUMERIC_OID) return parseNumeric;
+            return pg.types.getTypeParser(oid, format);
+          }) as typeof pg.types.getTypeParser,
+        },
+      }),
+    }),
+    log: (event) => {
+      if (event.level === "query") captured.push(event.query);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { Kysely, PostgresDialect, sql, type CompiledQuery } from "kysely";
+import { Kysely, sql, type CompiledQuery } from "kysely";
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
@@ -17,8 +17,7 @@ import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
 import type { Database } from "../src/storage/schema.ts";
-import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../src/storage/type-parsers.ts";
-import { explain } from "./listing-queries.ts";
+import { capturingDatabase, explain } from "./listing-queries.ts";
 import type { Figure } from "./market.ts";
 
 /** Assets per request, as the bots list them. */
@@ -513,24 +512,7 @@ async function listingRows(db: Kysely<Database>, seller: Seller, assetids: strin
 async function requestPlans(db: Kysely<Database>, url: string, seller: Seller): Promise<string[]> {
   const [assetids] = await mintAssets(db, [seller], PER_REQUEST);
   const captured: CompiledQuery[] = [];
-  const capturing = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: new pg.Pool({
-        connectionString: url,
-        max: 1,
-        types: {
-          getTypeParser: ((oid: number, format?: "text" | "binary") => {
-            if (oid === INT8_OID) return parseInt8;
-            if (oid === NUMERIC_OID) return parseNumeric;
-            return pg.types.getTypeParser(oid, format);
-          }) as typeof pg.types.getTypeParser,
-        },
-      }),
-    }),
-    log: (event) => {
-      if (event.level === "query") captured.push(event.query);
-    },
-  });
+  const capturing = capturingDatabase(url, captured);
   try {
     await capturing
       .transaction()

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { sequenceEvents } from "../../src/domain/events/sequence-events.ts";
@@ -52,8 +51,6 @@ export async function openWorld(settings: SimulationSettingsInput): Promise<Worl
     log: silentLog,
     ...testPlatform(),
   };
-  const loaded = await loadCatalog(ctx);
-  if (!loaded.ok) throw new Error(loaded.failure.message);
   const parsed = parseSimulationSettings(settings);
   assert.ok(parsed.ok);
   const started = await startSimulation(ctx, sandboxHands, parsed.value);

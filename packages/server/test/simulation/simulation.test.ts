@@ -1,64 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
-import { OffsetClock } from "../../src/domain/clock.ts";
-import type { DomainContext } from "../../src/domain/context.ts";
 import { sequenceEvents } from "../../src/domain/events/sequence-events.ts";
 import { readGoodsPrices } from "../../src/domain/market/read-goods-prices.ts";
 import { parseSimulationSettings } from "../../src/domain/simulation/simulation-settings.ts";
-import type { SimulationState } from "../../src/domain/simulation/simulation-state.ts";
 import { loadSimulationState } from "../../src/domain/simulation/simulation-state.ts";
-import {
-  simulationStep,
-  type SimulationAction,
-  type SimulationEnvironment,
-} from "../../src/domain/simulation/simulation-step.ts";
-import { startSimulation } from "../../src/domain/simulation/start-simulation.ts";
+import { simulationStep } from "../../src/domain/simulation/simulation-step.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
-import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
 import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
-import type { DatabaseHandle } from "../../src/storage/database.ts";
-import { openTestDatabase } from "../support/test-database.ts";
-import { silentLog, testPlatform } from "../support/test-context.ts";
-
-/** The sandbox clock without real time in it: a world's moments depend only on its steps. */
-class SteppedClock extends OffsetClock {
-  override now(): Date {
-    return new Date(Date.UTC(2026, 0, 5, 12) + this.offsetMs);
-  }
-}
+import { describeAction, openWorld, type World } from "./simulated-world.ts";
 
 const STEPS = 240;
 const SETTINGS = { seed: 42, goods: 4, makers: 2, noise: 3, snipers: 1, clock_speed: 61, rate: 1 };
-
-interface World {
-  database: DatabaseHandle;
-  env: SimulationEnvironment;
-  state: SimulationState;
-}
-
-async function openWorld(): Promise<World> {
-  const database = await openTestDatabase({ catalog: true });
-  const clock = new SteppedClock();
-  const ctx: DomainContext = {
-    db: database.db,
-    clock,
-    actor: { kind: "admin" },
-    log: silentLog,
-    ...testPlatform(),
-  };
-  const loaded = await loadCatalog(ctx);
-  if (!loaded.ok) throw new Error(loaded.failure.message);
-  const settings = parseSimulationSettings(SETTINGS);
-  assert.ok(settings.ok);
-  const started = await startSimulation(ctx, sandboxHands, settings.value);
-  assert.ok(started.ok, started.ok ? "" : started.failure.message);
-  return { database, env: { ctx, clock, hands: sandboxHands }, state: started.value };
-}
-
-function describeAction(step: number, action: SimulationAction): string {
-  return `${step} ${action.type} ${action.agent} ${action.goodsId ?? "-"} ${action.price ?? "-"} ${action.outcome}`;
-}
 
 describe("the simulated market", () => {
   let first: World;
@@ -67,7 +19,7 @@ describe("the simulated market", () => {
   const askAt = new Map<number, Map<number, number>>();
 
   before(async () => {
-    first = await openWorld();
+    first = await openWorld(SETTINGS);
     for (let step = 0; step < STEPS; step++) {
       const report = await simulationStep(first.env, first.state);
       for (const action of report.actions) actionsOfFirst.push(describeAction(report.step, action));
@@ -146,7 +98,7 @@ describe("the simulated market", () => {
   });
 
   test("the same seed, settings and world give the same actions", async () => {
-    const second = await openWorld();
+    const second = await openWorld(SETTINGS);
     try {
       const actions: string[] = [];
       for (let step = 0; step < STEPS; step++) {
@@ -195,7 +147,7 @@ describe("simulation settings", () => {
   }
 
   test("two instances resume one simulation: only the runner holding the lease steps, another takes over when it stops", async () => {
-    const world = await openWorld();
+    const world = await openWorld(SETTINGS);
     try {
       const steps = [0, 0];
       const runners = [0, 1].map(

@@ -2,7 +2,6 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import type { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import type { LimitSettings } from "../../src/http/plugins/limits.ts";
 import { buildApp } from "../../src/app.ts";
-import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
 import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
@@ -201,9 +200,5 @@ export async function createTestApp(
       await database.close();
     },
   };
-  if (options.catalog) {
-    const loaded = await loadCatalog(testApp.ctx);
-    if (!loaded.ok) throw new Error(loaded.failure.message);
-  }
   return testApp;
 }
