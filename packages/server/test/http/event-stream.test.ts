@@ -339,7 +339,11 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     const marketIds = (await market.eventsUpTo(Number(publicIds.at(-1))))
       .map((message) => message.event!.id)
       .filter((id) => Number(id) > from && Number(id) <= last);
-    assert.deepEqual(marketIds, publicIds, "later market price events may follow; up to the writes' last event, none is missing or repeated");
+    assert.deepEqual(
+      marketIds,
+      publicIds,
+      "later market price events may follow; up to the writes' last event, none is missing or repeated",
+    );
     await Promise.all([...streams, market].map((stream) => stream.close()));
   });
 
