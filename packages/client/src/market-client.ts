@@ -21,6 +21,7 @@ import {
   listItems,
   repriceItems,
   getBalance,
+  listLedgerEntries,
   listEvents,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -78,6 +79,17 @@ export class MarketClient {
 
   async getBalance(): Promise<OperationResponse<typeof getBalance>> {
     return (await callOperation(this.#options, getBalance)).body;
+  }
+
+  /**
+   * A page of the caller's money movements, newest first, each with its lines on the caller's
+   * accounts and the balance after; pass the last `id` as `before` while `has_more`.
+   */
+  async listLedgerEntries(
+    query: Partial<OperationQuery<typeof listLedgerEntries>> = {},
+  ): Promise<OperationResponse<typeof listLedgerEntries>> {
+    const full = { ...query, limit: query.limit ?? 20 } as OperationQuery<typeof listLedgerEntries>;
+    return (await callOperation(this.#options, listLedgerEntries, { query: full })).body;
   }
 
   /**

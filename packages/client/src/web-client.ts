@@ -1,5 +1,6 @@
 import {
   addBookmark,
+  listBookmarks,
   getBuffPriceHistory,
   getBuffPriceHistoryV2,
   getPopularSellOrders,
@@ -175,6 +176,18 @@ export class WebClient {
   ): Promise<OperationResponse<typeof addBookmark>> {
     return (
       await callOperation(this.#options, addBookmark, { body: { type, id }, headers: this.#cookieHeader() })
+    ).body;
+  }
+
+  /** The signed-in user's bookmarks of one type, newest first. */
+  async listBookmarks(
+    options: Partial<Omit<OperationQuery<typeof listBookmarks>, "game">> = {},
+  ): Promise<OperationResponse<typeof listBookmarks>> {
+    return (
+      await callOperation(this.#options, listBookmarks, {
+        query: { game: "csgo", type: "goods", page_num: 1, page_size: 20, ...options },
+        headers: this.#cookieHeader(),
+      })
     ).body;
   }
 

@@ -66,6 +66,12 @@ export interface OperationDefinition {
    * `Idempotency-Key` and clients may retry it like a GET.
    */
   readonly readOnly?: boolean;
+  /**
+   * A `developer` operation the website may also call with its signed-in session (no
+   * `Authorization` header): from a page of the server's own origin, writes with the CSRF token
+   * (docs/design.md section 11). Only for the account's own data the website shows.
+   */
+  readonly sessionToo?: boolean;
 }
 
 export function defineOperation<const Definition extends OperationDefinition>(

@@ -32,7 +32,7 @@ import {
   sandboxStartSimulation,
   sandboxStopSimulation,
 } from "./sandbox-simulation.ts";
-import { getBalance } from "./wallet.ts";
+import { getBalance, listLedgerEntries } from "./wallet.ts";
 import { listEvents } from "./events.ts";
 import {
   createWebhookEndpoint,
@@ -97,6 +97,7 @@ import {
 import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import {
   addBookmark,
+  listBookmarks,
   getBillOrders,
   getGoodsInfo,
   getGoodsSellOrders,
@@ -125,6 +126,7 @@ import {
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
   getBalance,
+  listLedgerEntries,
   listEvents,
   createWebhookEndpoint,
   listWebhookEndpoints,
@@ -147,6 +149,7 @@ export const OPERATIONS = [
   getPriceHistory,
   getBillOrders,
   addBookmark,
+  listBookmarks,
   removeBookmark,
   previewGoodsBuy,
   buyGoods,

@@ -15,6 +15,7 @@ export const getBuyOrderStatus = defineOperation({
   path: "/api/market/developer/buy_order/status",
   access: "developer",
   envelope: "official",
+  sessionToo: true,
   summary: "Buy-order status and automatic-offline settings",
   tags: ["Buy orders"],
   response: BuyOrderStatusSettings,
@@ -28,6 +29,7 @@ export const setBuyOrderStatus = defineOperation({
   path: "/api/market/developer/buy_order/status",
   access: "developer",
   envelope: "official",
+  sessionToo: true,
   summary: "Turns the caller's buy orders online or offline and sets automatic offline after a fill",
   tags: ["Buy orders"],
   body: StrictObject({

@@ -168,6 +168,7 @@ export const sendOffer = defineOperation({
   path: "/api/market/developer/sell_order/send_offer",
   access: "developer",
   envelope: "official",
+  sessionToo: true,
   summary: "Sends the trade offer for a sold item in SELLER_TO_SEND_OFFER",
   tags: ["Sell orders"],
   body: StrictObject({ order_id: OrderId }),

@@ -74,6 +74,7 @@ export function registerOperation<Operation extends OperationDefinition>(
       operationId: operation.id,
       ...(operation.limits ? { limits: operation.limits } : {}),
       ...(operation.readOnly ? { readOnly: true } : {}),
+      ...(operation.sessionToo ? { sessionToo: true } : {}),
     },
     // Fastify reads no body for GET and HEAD, so those routes have nothing to check here.
     ...(operation.method === "GET" ? {} : { preValidation: bodyCheck(operation) }),
@@ -82,7 +83,9 @@ export function registerOperation<Operation extends OperationDefinition>(
       summary: operation.summary,
       description: describeOperation(operation),
       tags: [...operation.tags],
-      security: SECURITY[operation.access],
+      security: operation.sessionToo
+        ? [...SECURITY[operation.access], ...SECURITY.session]
+        : SECURITY[operation.access],
       ...(operation.params ? { params: operation.params } : {}),
       ...(operation.querystring ? { querystring: operation.querystring } : {}),
       ...(operation.body ? { body: operation.body } : {}),

@@ -32,6 +32,16 @@ describe("MarketClient, SandboxClient and WebClient end to end", () => {
       wallet_balance: "0.00",
       frozen_amount: "0.00",
     });
+    const movements = await market.listLedgerEntries({ limit: 1 });
+    assert.deepEqual(
+      [movements.items.map((entry) => [entry.kind, entry.lines]), movements.has_more],
+      [[["deposit", [{ account: "margin_balance", amount: "10.00", balance_after: "10.00" }]]], true],
+    );
+    const older = await market.listLedgerEntries({ before: movements.items[0]!.id });
+    assert.deepEqual(
+      older.items.map((entry) => entry.lines[0]),
+      [{ account: "market_balance", amount: "250.75", balance_after: "250.75" }],
+    );
     assert.deepEqual(await market.setBuyOrderStatus({ buy_order_status: "offline" }), {
       buy_order_auto_offline: false,
       buy_order_status: "offline",

@@ -32,6 +32,37 @@ describe("GET and PUT /api/market/developer/buy_order/status", () => {
     assert.deepEqual(response.json(), { buy_order_auto_offline: true, buy_order_status: "online" });
   });
 
+  test("happy: the website's signed-in session reads and changes it, writes with the CSRF token", async () => {
+    const user = await t.createUser();
+    const session = await t.signIn(user.nickname, user.password);
+    const changed = await t.web(session, "PUT", PATH, { buy_order_status: "offline" });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const read = await t.web(session, "GET", PATH);
+    assert.deepEqual(read.json(), { buy_order_auto_offline: false, buy_order_status: "offline" });
+  });
+
+  test("security: a session's write without the CSRF token, or from another site's page, changes nothing", async () => {
+    const user = await t.createUser();
+    const session = await t.signIn(user.nickname, user.password);
+    const forged = await t.app.inject({
+      method: "PUT",
+      url: PATH,
+      headers: { cookie: session.cookie },
+      payload: { buy_order_status: "offline" },
+    });
+    assert.equal(forged.statusCode, 403, forged.body);
+    assert.match(forged.json().msg, /x-csrftoken: missing/);
+    const foreign = await t.app.inject({
+      method: "PUT",
+      url: PATH,
+      headers: { cookie: session.cookie, "x-csrftoken": session.csrfToken, origin: "https://evil.example" },
+      payload: { buy_order_status: "offline" },
+    });
+    assert.equal(foreign.statusCode, 403, foreign.body);
+    const settings = await t.as(user.token, "GET", PATH);
+    assert.equal(settings.json().buy_order_status, "online");
+  });
+
   test("error: bad values are Invalid Argument naming the field, and change nothing", async () => {
     const user = await t.createUser();
     const cases: Array<[unknown, RegExp]> = [

@@ -48,6 +48,11 @@ describe("WebClient goods pages", () => {
     const added = await web.addBookmark("goods", String(redlineId));
     assert.equal(added.data.bookmarked, true);
     assert.equal((await web.getGoodsInfo(redlineId)).data.bookmarked, true);
+    const bookmarks = await web.listBookmarks();
+    assert.deepEqual(
+      bookmarks.data.items.map((item) => [item.type, item.goods.id]),
+      [["goods", redlineId]],
+    );
     const catalog = await web.listCatalogGoods({ search: "Redline", sort_by: "price.asc", page_size: 5 });
     assert.equal(catalog.data.items[0]?.id, redlineId);
     assert.equal(catalog.data.items[0]?.sell_min_price, "15.50");

@@ -7,6 +7,7 @@ import {
   getGoodsSellOrders,
   listCatalogGoods,
   addBookmark as addBookmarkOperation,
+  listBookmarks as listBookmarksOperation,
 } from "@skinmarket/contract";
 import { Value } from "typebox/value";
 import type { TSchema } from "typebox";
@@ -521,6 +522,92 @@ describe("website goods pages", () => {
     assert.equal(anonymous.statusCode, 401);
     assert.equal(anonymous.json().code, "Login Required");
     assertFields(anonymous.json(), ["code", "error", "extra"], "Login Required form");
+  });
+
+  test("bookmarks list: the viewer's own, newest first, goods as the catalog shows them, a listing after its sale", async () => {
+    const viewer = await signIn();
+    const other = await signIn();
+    const mark = (body: unknown) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/market/goods/bookmark",
+        headers: withCsrf(viewer.cookie),
+        payload: body as object,
+      });
+    const listOf = async (cookie: string | undefined, query = "") => {
+      const response = await get(`/api/market/goods/bookmark?game=csgo${query}`, cookie);
+      if (response.statusCode === 200) assertSchema(listBookmarksOperation.response, response.json());
+      return response;
+    };
+    assert.deepEqual((await listOf(viewer.cookie)).json().data.items, []);
+    for (const name of [STICKER, REDLINE]) {
+      assert.equal((await mark({ type: "goods", id: String(ids[name]) })).statusCode, 200);
+      t.clock.setOffset(t.clock.offsetMs + 1000);
+    }
+    const listing = (await recompute(ids[REDLINE]!)).listings[0]!;
+    assert.equal((await mark({ type: "sell_order", id: String(listing.listing_id) })).statusCode, 200);
+
+    const goods = (await listOf(viewer.cookie)).json().data;
+    assert.deepEqual(
+      goods.items.map((item: { id: string; goods: { market_hash_name: string } }) => [
+        item.id,
+        item.goods.market_hash_name,
+      ]),
+      [
+        [String(ids[REDLINE]), REDLINE],
+        [String(ids[STICKER]), STICKER],
+      ],
+      "newest first",
+    );
+    assert.equal(goods.total_count, 2);
+    const catalogItem = (
+      await get(`/api/market/goods?game=csgo&search=${encodeURIComponent(REDLINE)}`, viewer.cookie)
+    )
+      .json()
+      .data.items.find((item: { id: number }) => item.id === ids[REDLINE]);
+    assert.deepEqual(goods.items[0].goods, catalogItem, "the goods as the catalog page shows it");
+    assert.equal(goods.items[0].goods.bookmarked, true);
+    assert.equal(goods.items[0].sell_order, null);
+    const paged = (await listOf(viewer.cookie, "&page_size=1&page_num=2")).json().data;
+    assert.deepEqual(
+      [paged.items.map((item: { id: string }) => item.id), paged.total_page],
+      [[String(ids[STICKER])], 2],
+    );
+
+    const listings = (await listOf(viewer.cookie, "&type=sell_order")).json().data.items;
+    assert.equal(listings.length, 1);
+    assert.deepEqual(listings[0].sell_order, {
+      id: String(listing.listing_id),
+      price: (Number(listing.price) / 100).toFixed(2),
+      on_sale: true,
+    });
+    assert.equal(listings[0].goods.id, ids[REDLINE]);
+    assert.deepEqual((await listOf(other.cookie)).json().data.items, [], "another user's stay theirs");
+    // A listing withdrawn after it was bookmarked stays in the list, no longer on sale.
+    await list(seller, STICKER, [{ price: 3 }]);
+    const [withdrawn] = (await recompute(ids[STICKER]!)).listings.filter(
+      (row) => Number(row.price) === 300 && String(row.user_id) === seller.userId,
+    );
+    assert.equal((await mark({ type: "sell_order", id: String(withdrawn!.listing_id) })).statusCode, 200);
+    const delisted = await t.as(seller.token, "DELETE", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      sell_orders: [String(withdrawn!.listing_id)],
+    });
+    assert.equal(delisted.statusCode, 200, delisted.body);
+    const after = (await listOf(viewer.cookie, "&type=sell_order")).json().data.items;
+    assert.deepEqual(
+      after.map((item: { sell_order: { on_sale: boolean } }) => item.sell_order.on_sale),
+      [false, true],
+    );
+
+    // Errors name the field; anonymous is Login Required.
+    const bad = await listOf(viewer.cookie, "&type=shop");
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().error, /^type/);
+    assert.match((await listOf(viewer.cookie, "&page_size=81")).json().error, /^page_size/);
+    const anonymous = await listOf(undefined);
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.json().code, "Login Required");
   });
 
   test("catalog: needs a session; items with the market's figures, filters and sorts", async () => {

@@ -111,6 +111,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/developer/balance/entries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every movement of the caller's money, newest first: why, when, and each account's balance after it
+     * @description Every movement of the caller's money, newest first: why, when, and each account's balance after it.
+     *
+     *     Pages go back in time: pass the last `id` of a page as `before` for the next one while `has_more`. `account` keeps the entries that moved that account. Entries are never changed or removed; a reversal is a new entry.
+     *
+     *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
+     *
+     *     Limits per API token, while limits are on: 60 requests per 60 s.
+     */
+    get: operations["listLedgerEntries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/developer/events": {
     parameters: {
       query?: never;
@@ -799,34 +825,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/market/goods/bookmark": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Bookmarks a goods or a listing on sale for the signed-in user (again: no change)
-     * @description Bookmarks a goods or a listing on sale for the signed-in user (again: no change).
-     *
-     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
-     */
-    post: operations["addBookmark"];
-    /**
-     * Removes a bookmark of the signed-in user (none: no change)
-     * @description Removes a bookmark of the signed-in user (none: no change).
-     *
-     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
-     */
-    delete: operations["removeBookmark"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/api/market/goods/buy/preview": {
     parameters: {
       query?: never;
@@ -1064,6 +1062,40 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/goods/bookmark": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in user's bookmarks, newest first: each goods with its market figures, each listing with its price and whether it is still on sale
+     * @description The signed-in user's bookmarks, newest first: each goods with its market figures, each listing with its price and whether it is still on sale.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["listBookmarks"];
+    put?: never;
+    /**
+     * Bookmarks a goods or a listing on sale for the signed-in user (again: no change)
+     * @description Bookmarks a goods or a listing on sale for the signed-in user (again: no change).
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["addBookmark"];
+    /**
+     * Removes a bookmark of the signed-in user (none: no change)
+     * @description Removes a bookmark of the signed-in user (none: no change).
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    delete: operations["removeBookmark"];
     options?: never;
     head?: never;
     patch?: never;
@@ -2912,6 +2944,34 @@ export interface components {
       offset_y: number;
       offset_z: number;
     };
+    LedgerEntryRecord: {
+      /** @description a ledger entry id */
+      id: string;
+      /**
+       * @description why the money moved: deposit, withdrawal, purchase_payment, card_payment, trade_payout, trade_refund, trade_rollback, margin_expiry (the sandbox and operators may post others)
+       * @example purchase_payment
+       */
+      kind: string;
+      /** @description Unix time in seconds, by the marketplace clock */
+      created_at: number;
+      /** @description the listing a purchase paid for */
+      sell_order_id?: string;
+      /** @description the trade the entry settles, refunds or reverses */
+      trade_id?: string;
+      /** @description the buy order whose fill paid */
+      buy_order_id?: string;
+      lines: {
+        /** @enum {unknown} */
+        account: "market_balance" | "margin_balance" | "wallet_balance" | "frozen_amount";
+        /**
+         * @description signed: + in, - out
+         * @example -12.50
+         */
+        amount: string;
+        /** @example 12.50 */
+        balance_after: string;
+      }[];
+    };
     LiquidityRankEntry: {
       goods_id: number;
       market_hash_name: string;
@@ -4032,6 +4092,52 @@ export interface operations {
             wallet_balance: string;
             /** @example 12.50 */
             frozen_amount: string;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  listLedgerEntries: {
+    parameters: {
+      query?: {
+        /** @description a ledger entry id */
+        before?: string;
+        account?: "market_balance" | "margin_balance" | "wallet_balance" | "frozen_amount";
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every movement of the caller's money, newest first: why, when, and each account's balance after it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["LedgerEntryRecord"][];
+            has_more: boolean;
           };
         };
       };
@@ -6224,124 +6330,6 @@ export interface operations {
       };
     };
   };
-  addBookmark: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {unknown} */
-          type: "goods" | "sell_order";
-          /**
-           * @description a decimal id of at most 15 digits, such as 1001
-           * @example 1001
-           */
-          id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Done and committed: bookmarks a goods or a listing on sale for the signed-in user (again: no change) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @enum {string} */
-            code: "OK";
-            data: {
-              type: string;
-              id: string;
-              bookmarked: boolean;
-            };
-            msg: null;
-          };
-        };
-      };
-      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
-      "4XX": {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalErrorBody"];
-        };
-      };
-      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
-      "5XX": {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalErrorBody"];
-        };
-      };
-    };
-  };
-  removeBookmark: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {unknown} */
-          type: "goods" | "sell_order";
-          /**
-           * @description a decimal id of at most 15 digits, such as 1001
-           * @example 1001
-           */
-          id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Done and committed: removes a bookmark of the signed-in user (none: no change) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @enum {string} */
-            code: "OK";
-            data: {
-              type: string;
-              id: string;
-              bookmarked: boolean;
-            };
-            msg: null;
-          };
-        };
-      };
-      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
-      "4XX": {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalErrorBody"];
-        };
-      };
-      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
-      "5XX": {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalErrorBody"];
-        };
-      };
-    };
-  };
   previewGoodsBuy: {
     parameters: {
       query: {
@@ -7069,6 +7057,194 @@ export interface operations {
               page_size: number;
               total_count: number;
               total_page: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  listBookmarks: {
+    parameters: {
+      query?: {
+        /** @description game: cs2 or csgo (the same game) */
+        game?: "cs2" | "csgo";
+        type?: "goods" | "sell_order";
+        page_num?: number;
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed-in user's bookmarks, newest first: each goods with its market figures, each listing with its price and whether it is still on sale */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: {
+                /** @enum {unknown} */
+                type: "goods" | "sell_order";
+                /** @description the goods id, or the listing's id */
+                id: string;
+                /** @description when it was bookmarked, Unix seconds */
+                created_at: number;
+                goods: components["schemas"]["CatalogItem"];
+                sell_order: {
+                  id: string;
+                  /** @example 12.50 */
+                  price: string;
+                  /** @description false once sold or withdrawn: the bookmark stays */
+                  on_sale: boolean;
+                } | null;
+              }[];
+              page_num: number;
+              page_size: number;
+              total_count: number;
+              total_page: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  addBookmark: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {unknown} */
+          type: "goods" | "sell_order";
+          /**
+           * @description a decimal id of at most 15 digits, such as 1001
+           * @example 1001
+           */
+          id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: bookmarks a goods or a listing on sale for the signed-in user (again: no change) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              type: string;
+              id: string;
+              bookmarked: boolean;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  removeBookmark: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {unknown} */
+          type: "goods" | "sell_order";
+          /**
+           * @description a decimal id of at most 15 digits, such as 1001
+           * @example 1001
+           */
+          id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: removes a bookmark of the signed-in user (none: no change) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              type: string;
+              id: string;
+              bookmarked: boolean;
             };
             msg: null;
           };

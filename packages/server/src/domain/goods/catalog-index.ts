@@ -32,6 +32,8 @@ export interface CatalogIndex {
   orders: ReadonlyMap<CatalogSort, readonly CatalogEntry[]>;
   /** The goods with buy orders in the public book, in each of the buying tab's orders. */
   buying: ReadonlyMap<BuyingSort, readonly CatalogEntry[]>;
+  /** Every entry by its goods id (a user's bookmarks). */
+  byId: ReadonlyMap<number, CatalogEntry>;
 }
 
 /**
@@ -134,5 +136,6 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
   return {
     orders: new Map(CATALOG_SORTS.map((sort) => [sort, [...entries].sort(compare[sort])])),
     buying: new Map(BUYING_SORTS.map((sort) => [sort, [...wanted].sort(compareBuying[sort])])),
+    byId: new Map(entries.map((entry) => [entry.goods.goods_id, entry])),
   };
 }

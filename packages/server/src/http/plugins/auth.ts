@@ -141,9 +141,13 @@ function admitToken(
 }
 
 /**
- * The website session in place of a token (the event stream): only from a page of the server's
- * own origin or of `CORS_ORIGINS`, since a browser sends the cookie with a WebSocket opened by any
- * site's page (cross-site WebSocket hijacking). Checked before the session is looked up.
+ * The website session in place of a token (the event stream, and the developer operations the
+ * website shows: `sessionToo`): only from a page of the server's own origin or of `CORS_ORIGINS`.
+ * A browser sends the cookie with a WebSocket opened by any site's page (cross-site WebSocket
+ * hijacking), so the stream needs an `Origin`; a plain request may come without one (a browser
+ * sends none on a same-origin GET), as another site's page cannot read the answer and the cookie
+ * (`SameSite=Lax`) does not go with its writes; writes also need the CSRF token. Checked before
+ * the session is looked up.
  */
 async function admitSessionOfKnownOrigin(
   request: FastifyRequest,
@@ -151,7 +155,11 @@ async function admitSessionOfKnownOrigin(
 ): Promise<Failure | undefined> {
   const origin = request.headers.origin;
   const own = `${request.protocol}://${request.host}`;
-  if (origin === undefined || (origin !== own && !(options.sessionOrigins ?? []).includes(origin))) {
+  const webSocket = request.headers.upgrade?.toLowerCase() === "websocket";
+  if (
+    (origin === undefined && webSocket) ||
+    (origin !== undefined && origin !== own && !(options.sessionOrigins ?? []).includes(origin))
+  ) {
     return {
       code: "Access Denied",
       message: `origin: ${origin === undefined ? "missing" : JSON.stringify(origin)}; the website session is taken only from the server's own origin or one of CORS_ORIGINS (or send Authorization: Bearer <token>)`,
@@ -161,7 +169,7 @@ async function admitSessionOfKnownOrigin(
   if (!resolved.ok) return resolved.failure;
   request.actor = { kind: "user", userId: resolved.value.userId };
   request.sessionUser = resolved.value;
-  return undefined;
+  return refuseForgedWrite(request, sessionCookie(request)!);
 }
 
 async function authorizeOther(

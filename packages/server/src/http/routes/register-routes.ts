@@ -7,6 +7,7 @@ import type { OffsetClock } from "../../domain/clock.ts";
 import type { LimiterStore } from "../limits/limiter-store.ts";
 import type { MarketChanges } from "../../domain/market/market-changes.ts";
 import { registerGetBalance } from "./developer/get-balance.ts";
+import { registerListLedgerEntries } from "./developer/list-ledger-entries.ts";
 import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
 import { registerSetBuyOrderStatus } from "./developer/set-buy-order-status.ts";
 import { registerGetPlatformInventory } from "./platform/get-platform-inventory.ts";
@@ -73,6 +74,7 @@ export interface RouteOptions extends SessionCookieOptions {
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
   registerGetBalance(app);
+  registerListLedgerEntries(app);
   registerListEvents(app, options.eventLog);
   registerWebhookRoutes(app);
   registerGetBuyOrderStatus(app);
@@ -87,7 +89,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerBuyOrderRoutes(app);
   registerGetBuyOrderBook(app);
   registerGoodsPageRoutes(app);
-  registerGoodsBookmarks(app);
   registerGoodsBuyRoutes(app);
   registerWebBuyOrderRoutes(app);
   registerBillOrderRoutes(app);
@@ -103,6 +104,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     serveStale,
   );
   registerListCatalogGoods(app, catalogs);
+  registerGoodsBookmarks(app, catalogs);
   registerMarketDataRoutes(app, catalogs);
   const prices = new PriceAnswers(snapshots);
   registerGetMarketItems(app, prices);

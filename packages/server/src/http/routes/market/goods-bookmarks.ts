@@ -1,12 +1,26 @@
-import { addBookmark as addOperation, removeBookmark as removeOperation } from "@skinmarket/contract";
+import {
+  addBookmark as addOperation,
+  listBookmarks as listOperation,
+  removeBookmark as removeOperation,
+} from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { addBookmark } from "../../../domain/goods/add-bookmark.ts";
+import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
+import { listBookmarks } from "../../../domain/goods/list-bookmarks.ts";
 import { removeBookmark } from "../../../domain/goods/remove-bookmark.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 
-/** POST and DELETE /api/market/goods/bookmark: the signed-in user's bookmarks. */
-export function registerGoodsBookmarks(app: FastifyInstance): void {
+/** GET, POST and DELETE /api/market/goods/bookmark: the signed-in user's bookmarks. */
+export function registerGoodsBookmarks(app: FastifyInstance, catalogs: CatalogIndexes): void {
+  registerOperation(app, listOperation, async ({ ctx, query }) => {
+    const page = await listBookmarks(ctx, await catalogs.current(ctx), {
+      type: query.type,
+      pageNum: query.page_num,
+      pageSize: query.page_size,
+    });
+    return page.ok ? ok({ code: "OK" as const, data: page.value, msg: null }) : page;
+  });
   registerOperation(app, addOperation, async ({ ctx, body }) => {
     const added = await addBookmark(ctx, body);
     return added.ok ? ok({ code: "OK" as const, data: added.value, msg: null }) : added;
