@@ -1,7 +1,8 @@
 /**
  * Calls to the service, only through the routes a real client uses: the website's routes with the
  * `session` cookie and, on writes, the `X-CSRFToken` header read from the `csrf_token` cookie; the
- * official operations with an API token; the sandbox API with the sandbox admin token.
+ * official operations that take the session the same way; the official operations with an API
+ * token; the sandbox API with the sandbox admin token.
  */
 
 export class ApiError extends Error {
@@ -76,18 +77,32 @@ export async function web<T>(
   path: string,
   options: { query?: Query; body?: unknown } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (method !== "GET") {
-    const token = cookie("csrf_token");
-    if (token) headers["x-csrftoken"] = token;
-  }
-  const answer = (await call(method, path, { ...options, headers })) as {
+  const answer = (await call(method, path, { ...options, headers: csrfHeader(method) })) as {
     code: string;
     data: T;
     msg?: string;
   };
   if (answer.code !== "OK") throw new ApiError(200, answer.code, answer.msg ?? answer.code);
   return answer.data;
+}
+
+/**
+ * An official operation that also takes the website session (`sessionToo` in the contract: the
+ * account's money movements, buy orders online or offline, sending a trade offer): the session
+ * cookie, and on writes the CSRF token, in place of an API token. Answers the official body.
+ */
+export async function own<T>(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown } = {},
+): Promise<T> {
+  return (await call(method, path, { ...options, headers: csrfHeader(method) })) as T;
+}
+
+/** A write with the session echoes the `csrf_token` cookie in `X-CSRFToken`. */
+function csrfHeader(method: string): Record<string, string> {
+  const token = method === "GET" ? undefined : cookie("csrf_token");
+  return token ? { "x-csrftoken": token } : {};
 }
 
 /** An official operation with an API token (`Authorization: Bearer smk_...`). */

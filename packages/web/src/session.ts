@@ -11,12 +11,26 @@ export interface User {
 /** The signed-in user, `null` for a visitor, `undefined` until the first answer. */
 export const currentUser = new Store<User | null | undefined>(undefined);
 
+/** Tries after a failure that is not an answer of "signed out" (the server busy or restarting). */
+const USER_RETRIES_MS = [250, 500, 1000, 2000];
+
+/**
+ * Reads the signed-in user. Only a 401 means a visitor; any other failure is tried again a few
+ * times before the page shows the visitor's view, so a slow answer does not sign a person out.
+ */
 export async function loadUser(): Promise<void> {
-  try {
-    currentUser.set(await web<User>("GET", "/account/api/user/info"));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) currentUser.set(null);
-    else currentUser.set(null);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      currentUser.set(await web<User>("GET", "/account/api/user/info"));
+      return;
+    } catch (error) {
+      const delay = USER_RETRIES_MS[attempt];
+      if ((error instanceof ApiError && error.status === 401) || delay === undefined) {
+        currentUser.set(null);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 }
 
@@ -31,14 +45,6 @@ export async function signOut(): Promise<void> {
   } finally {
     currentUser.set(null);
   }
-}
-
-/** The API token the official operations need (buy orders), pasted once per browser tab. */
-export const apiToken = new Store<string>(sessionStorage.getItem("skinmarket.apiToken") ?? "");
-export function setApiToken(token: string): void {
-  if (token) sessionStorage.setItem("skinmarket.apiToken", token);
-  else sessionStorage.removeItem("skinmarket.apiToken");
-  apiToken.set(token);
 }
 
 /** The sandbox admin token the developer console needs, pasted once per browser tab. */

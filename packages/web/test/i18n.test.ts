@@ -24,7 +24,7 @@ function englishTexts(): Set<string> {
     // Label tables: `["price.asc", "Price: low to high"]` and `PAYING: "Paying"` entries passed to t().
     for (const match of source.matchAll(/\[\s*(?:"[\w.-]+"|\d+)\s*,\s*"([A-Z+][^"]*)"\s*\]/g))
       texts.add(match[1]!);
-    for (const match of source.matchAll(/^\s+(?:[A-Z_]+|\d+):\s*"([A-Z][^"]*)",$/gm)) texts.add(match[1]!);
+    for (const match of source.matchAll(/^\s+(?:[A-Za-z_]+|\d+):\s*"([A-Z][^"]*)",$/gm)) texts.add(match[1]!);
   }
   return texts;
 }

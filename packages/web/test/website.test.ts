@@ -221,7 +221,7 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await row.getByText("¥ 3.50").waitFor();
   });
 
-  test("places a buy order with a float condition and cancels it without an API token; takes buy orders offline with one", async () => {
+  test("places a buy order with a float condition, cancels it and takes buy orders offline, all without an API token", async () => {
     await page.goto(`${server.url}/goods/${redlineId}`);
     await page.getByRole("tab", { name: /Buy orders/ }).click();
     const form = page.getByRole("form", { name: "Place a buy order" });
@@ -240,11 +240,13 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     const { items } = await buyer.market.listBuyOrders({ order_state: "progressing" });
     assert.equal(items.length, 0, "no buy order left open");
 
-    await page.getByLabel("API token").fill(buyer.user.token);
-    await page.getByRole("button", { name: "Use token" }).click();
     await page.getByRole("button", { name: "Take buy orders offline" }).click();
     await page.getByRole("button", { name: "Put buy orders online" }).waitFor();
     assert.equal((await buyer.market.getBuyOrderStatus()).buy_order_status, "offline");
+    await page.getByRole("button", { name: "Put buy orders online" }).click();
+    await page.getByRole("button", { name: "Take buy orders offline" }).waitFor();
+    assert.equal((await buyer.market.getBuyOrderStatus()).buy_order_status, "online");
+    assert.equal(await page.getByLabel("API token").count(), 0, "no token is asked for");
   });
 
   test("another user's buy order enters and leaves the item page's book without a reload", async () => {
@@ -261,15 +263,41 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     assert.equal(loads(), 0, "the item page was not reloaded");
   });
 
-  test("the wallet's balance follows money that arrives elsewhere, without a reload", async () => {
+  test("the wallet lists every movement with the balance after it, and follows money that arrives elsewhere without a reload", async () => {
     await page.goto(`${server.url}/me/wallet`);
     const balance = page.getByRole("definition").first();
     await balance.waitFor();
     const before = Number((await balance.innerText()).replace(/[^\d.]/g, ""));
+    const movements = page.getByRole("table", { name: "Movements" });
+    // The first deposit and the purchase of the Redline are there, newest first.
+    const paid = movements.getByRole("row").filter({ hasText: "Purchase paid" });
+    await paid.getByText("−¥ 12.00").waitFor();
+    await movements.getByRole("row").filter({ hasText: "Deposit" }).last().getByText("+¥ 100.00").waitFor();
+    await streamSubscribed("account");
     const loads = countLoads(page);
     await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "7.25" });
-    await page.getByText(`¥ ${(before + 7.25).toFixed(2)}`).waitFor();
+    const total = `¥ ${(before + 7.25).toFixed(2)}`;
+    await page.getByRole("definition").filter({ hasText: total }).waitFor();
+    const newest = movements.getByRole("row").nth(1);
+    await newest.getByText("Deposit").waitFor();
+    await newest.getByText("+¥ 7.25").waitFor();
+    await newest.getByText(total).waitFor();
+    // Only the buy-order funds' movements: none here.
+    await page.getByRole("combobox", { name: "Account" }).selectOption({ label: "Buy-order funds" });
+    await page.getByText("No movements yet.").waitFor();
     assert.equal(loads(), 0, "the wallet was not reloaded");
+  });
+
+  test("bookmarks an item and finds it among the account's bookmarks, then removes it", async () => {
+    await page.goto(`${server.url}/goods/${redlineId}`);
+    await page.getByRole("button", { name: "Bookmark", exact: true }).click();
+    await page.getByRole("button", { name: "Bookmarked" }).waitFor();
+    await page.getByRole("link", { name: "My account" }).click();
+    await page.getByRole("link", { name: "Bookmarks" }).click();
+    const list = page.getByRole("list", { name: "Bookmarks" });
+    await list.getByRole("link", { name: REDLINE }).waitFor();
+    await list.getByRole("button", { name: `Remove bookmark of ${REDLINE}` }).click();
+    await page.getByText("No bookmarks yet.").waitFor();
   });
 
   test("the console's event log shows a user's events as they happen; webhooks get test events and deliveries", async () => {
@@ -304,7 +332,10 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
         limit: 1000,
       });
       const newest = items.at(-1)!;
-      const row = log.getByRole("row").filter({ hasText: "balance.changed" }).filter({ hasText: newest.id });
+      // The row whose id cell is the event's id (other cells, a time or an id, may contain its digits).
+      const row = log
+        .getByRole("row")
+        .filter({ has: consolePage.getByRole("cell", { name: newest.id, exact: true }) });
       await row.waitFor();
       await row.getByText(`Data of event ${newest.id}`).click();
       await row.getByText(`"market_balance"`).waitFor();
@@ -371,6 +402,32 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
       .waitFor();
     await row.getByText("Failed", { exact: true }).first().waitFor();
     assert.equal(await page.getByLabel("API token").count(), 0, "no token is asked for");
+  });
+
+  test("the seller sends the trade offer from the sales page, without an API token", async () => {
+    const [item] = (
+      await server.sandbox.grantItems(seller.account.platformid, { market_hash_name: CROWN, count: 1 })
+    ).assets;
+    await seller.market.listItems([{ assetid: item!.assetid, price: "1.50" }]);
+    const bought = await buyer.market.purchase({
+      items: [{ market_hash_name: CROWN, max_price: "1.50", quantity: 1 }],
+    });
+    const tradeId = Object.values(bought.result)[0]?.bill_order_ids[0];
+    assert.ok(tradeId, JSON.stringify(bought));
+    const sellerPage = await (await browser.newContext({ locale: "en-GB" })).newPage();
+    await sellerPage.goto(`${server.url}/signin`);
+    await sellerPage.getByLabel("Nickname").fill(seller.nickname);
+    await sellerPage.getByLabel("Password").fill(seller.password);
+    await sellerPage.getByRole("button", { name: "Sign in" }).click();
+    await sellerPage.getByRole("button", { name: "Sign out" }).waitFor();
+    await sellerPage.goto(`${server.url}/me/sales`);
+    const row = sellerPage.getByRole("row").filter({ hasText: tradeId });
+    await row.getByRole("button", { name: "Send offer" }).click();
+    await row.getByText("Offer sent", { exact: true }).waitFor();
+    assert.equal(await sellerPage.getByLabel("API token").count(), 0, "no token is asked for");
+    const [sale] = (await seller.market.sellOrderHistory({})).items.filter((entry) => entry.id === tradeId);
+    assert.equal(sale?.state, "TRADING");
+    await sellerPage.context().close();
   });
 
   test("switches to Chinese and back, and the choice survives a reload", async () => {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { Feedback } from "../components/action-feedback.tsx";
-import { official, web } from "../api.ts";
+import { own, web } from "../api.ts";
 import { ItemImage } from "../components/item-image.tsx";
 import { WearBar } from "../components/wear-bar.tsx";
 import { dateTime, goodsName, money } from "../format.ts";
 import { language, t } from "../i18n.ts";
 import { onLiveEvent } from "../live.ts";
-import { apiToken, currentUser, setApiToken } from "../session.ts";
+import { currentUser } from "../session.ts";
 import { useStore } from "../store.ts";
 
 interface GoodsRecord {
@@ -376,7 +376,6 @@ const STATE_NAMES: Record<string, string> = {
 /** Purchases (`buy_order/history`) or sales (`sell_order/history`), each with its state and next step. */
 function Trades(props: { kind: "purchases" | "sales" }) {
   const [version, refresh] = useRefresh();
-  const token = useStore(apiToken);
   const [trades, setTrades] = useState<BillOrder[] | null>(null);
   const [goods, setGoods] = useState<GoodsInfos>({});
   const [error, setError] = useState("");
@@ -400,9 +399,7 @@ function Trades(props: { kind: "purchases" | "sales" }) {
   const sendOffer = async (trade: BillOrder) => {
     setError("");
     try {
-      await official("POST", "/api/market/developer/sell_order/send_offer", token, {
-        body: { order_id: trade.id },
-      });
+      await own("POST", "/api/market/developer/sell_order/send_offer", { body: { order_id: trade.id } });
       setMessage(t("Offer sent for {id}.", { id: trade.id }));
       refresh();
     } catch (failure) {
@@ -471,13 +468,9 @@ function Trades(props: { kind: "purchases" | "sales" }) {
                   </button>
                 ) : null}
                 {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
-                  token ? (
-                    <button type="button" onClick={() => sendOffer(trade)}>
-                      {t("Send offer")}
-                    </button>
-                  ) : (
-                    <TokenField />
-                  )
+                  <button type="button" onClick={() => sendOffer(trade)}>
+                    {t("Send offer")}
+                  </button>
                 ) : null}
               </td>
             </tr>
@@ -486,31 +479,6 @@ function Trades(props: { kind: "purchases" | "sales" }) {
       </table>
       <Feedback message={message} error={error} />
     </section>
-  );
-}
-
-/** Where a person pastes the API token the official operations need (kept for this tab). */
-function TokenField() {
-  const [value, setValue] = useState("");
-  return (
-    <form
-      class="row"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setApiToken(value.trim());
-      }}
-    >
-      <label>
-        {t("API token")}
-        <input
-          value={value}
-          autocomplete="off"
-          placeholder="smk_…"
-          onInput={(event) => setValue(event.currentTarget.value)}
-        />
-      </label>
-      <button type="submit">{t("Use token")}</button>
-    </form>
   );
 }
 
@@ -527,11 +495,10 @@ interface OwnBuyOrder {
 
 /**
  * The user's buy orders waiting for items (`buy_order/wait_supply`), cancelled through
- * `buy_order/cancel`, both with the session; turning them online or offline has no website route,
- * so that part uses the official operation with an API token (docs/design.md section 16).
+ * `buy_order/cancel`, and online or offline through the official `buy_order/status`, all with the
+ * session (docs/design.md section 16).
  */
 function MyBuyOrders() {
-  const token = useStore(apiToken);
   const [version, refresh] = useRefresh();
   const [orders, setOrders] = useState<OwnBuyOrder[] | null>(null);
   const [error, setError] = useState("");
@@ -613,37 +580,23 @@ function MyBuyOrders() {
       ) : null}
       <Outcome results={results} error="" />
       <h3>{t("Online or offline")}</h3>
-      <p class="muted small">
-        {t(
-          "Taking buy orders offline has no website route: it uses the official API with an API token of yours (kept in this tab only).",
-        )}
-      </p>
-      {token ? (
-        <>
-          <BuyOrderStatus token={token} />
-          <button type="button" onClick={() => setApiToken("")}>
-            {t("Forget the API token")}
-          </button>
-        </>
-      ) : (
-        <TokenField />
-      )}
+      <BuyOrderStatus />
     </section>
   );
 }
 
 /** Whether the user's buy orders buy now (online) or wait (offline), through the official operation. */
-function BuyOrderStatus(props: { token: string }) {
+function BuyOrderStatus() {
   const [status, setStatus] = useState<{ buy_order_status: string; buy_order_auto_offline: boolean } | null>(
     null,
   );
   const [error, setError] = useState("");
   const path = "/api/market/developer/buy_order/status";
   useEffect(() => {
-    official<{ buy_order_status: string; buy_order_auto_offline: boolean }>("GET", path, props.token)
+    own<{ buy_order_status: string; buy_order_auto_offline: boolean }>("GET", path)
       .then(setStatus)
       .catch((failure: Error) => setError(failure.message));
-  }, [props.token]);
+  }, []);
   if (error) return <p role="alert">{error}</p>;
   if (!status) return null;
   const online = status.buy_order_status === "online";
@@ -657,7 +610,7 @@ function BuyOrderStatus(props: { token: string }) {
       <button
         type="button"
         onClick={() =>
-          official<{ buy_order_status: string; buy_order_auto_offline: boolean }>("PUT", path, props.token, {
+          own<{ buy_order_status: string; buy_order_auto_offline: boolean }>("PUT", path, {
             body: { buy_order_status: online ? "offline" : "online" },
           })
             .then(setStatus)
@@ -677,7 +630,7 @@ interface BriefAsset {
   alipay_amount: string;
 }
 
-/** Balances from `asset/get_brief_asset`. */
+/** Balances from `asset/get_brief_asset`, and every movement of the money below them. */
 function Wallet() {
   const [version, refresh] = useRefresh();
   const [asset, setAsset] = useState<BriefAsset | null>(null);
@@ -715,48 +668,176 @@ function Wallet() {
           <dd>{money(asset.frozen_amount)}</dd>
         </div>
       </dl>
-      <p class="muted small">
-        {t("The ledger's movements have no website route yet; purchases and sales list each trade.")}
-      </p>
+      <Movements version={version} />
     </section>
   );
 }
 
-interface CatalogItem {
-  id: number;
-  name: string;
-  market_hash_name: string;
-  sell_min_price: string;
-  bookmarked: boolean;
+interface LedgerEntry {
+  id: string;
+  kind: string;
+  created_at: number;
+  sell_order_id?: string;
+  trade_id?: string;
+  buy_order_id?: string;
+  lines: { account: string; amount: string; balance_after: string }[];
+}
+
+/** The accounts by the names the ledger route answers, as the figures above call them. */
+const ACCOUNT_LABELS: Record<string, string> = {
+  market_balance: "Balance",
+  margin_balance: "Buy-order funds",
+  wallet_balance: "Wallet",
+  frozen_amount: "In trades (escrow)",
+};
+
+const KIND_LABELS: Record<string, string> = {
+  deposit: "Deposit",
+  withdrawal: "Withdrawal",
+  purchase_payment: "Purchase paid",
+  card_payment: "Card payment",
+  trade_payout: "Trade settled",
+  trade_refund: "Trade refunded",
+  trade_rollback: "Trade rolled back",
+  margin_expiry: "Buy-order funds expired",
+};
+
+function referenceOf(entry: LedgerEntry): string {
+  if (entry.trade_id) return t("Trade {id}", { id: entry.trade_id });
+  if (entry.sell_order_id) return t("Listing {id}", { id: entry.sell_order_id });
+  if (entry.buy_order_id) return t("Buy order {id}", { id: entry.buy_order_id });
+  return "";
 }
 
 /**
- * Bookmarked goods. No route lists a user's bookmarks, so this remembers what was bookmarked
- * from this browser (localStorage) and reads each one's goods page, which says `bookmarked`.
+ * Every movement of the user's money, newest first, from the official ledger route with the
+ * session (`balance/entries`): why, when, each account's change and its balance after. Older pages
+ * are read on with `before`; a live event reloads the newest.
  */
-function Bookmarks() {
-  const [items, setItems] = useState<CatalogItem[] | null>(null);
+function Movements(props: { version: number }) {
+  const [account, setAccount] = useState("");
+  const [entries, setEntries] = useState<LedgerEntry[] | null>(null);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState("");
+  const load = (before?: string) =>
+    own<{ items: LedgerEntry[]; has_more: boolean }>("GET", "/api/market/developer/balance/entries", {
+      query: { limit: 20, account, before },
+    })
+      .then((page) => {
+        setEntries((shown) => (before ? [...(shown ?? []), ...page.items] : page.items));
+        setMore(page.has_more);
+      })
+      .catch((failure: Error) => setError(failure.message));
   useEffect(() => {
-    const ids = JSON.parse(localStorage.getItem("skinmarket.bookmarks") ?? "[]") as number[];
-    void Promise.all(
-      ids.map((id) =>
-        web<CatalogItem>("GET", "/api/market/goods/info", { query: { game: "csgo", goods_id: id } }).catch(
-          () => null,
-        ),
-      ),
-    ).then((answers) =>
-      setItems(answers.filter((item): item is CatalogItem => item !== null && item.bookmarked)),
-    );
-  }, []);
-  if (!items) return <p aria-busy="true">{t("Loading…")}</p>;
+    void load();
+  }, [props.version, account]);
+  return (
+    <>
+      <div class="row">
+        <h3 id="movements-title">{t("Movements")}</h3>
+        <label>
+          {t("Account")}
+          <select value={account} onChange={(event) => setAccount(event.currentTarget.value)}>
+            <option value="">{t("All accounts")}</option>
+            {Object.entries(ACCOUNT_LABELS).map(([name, label]) => (
+              <option key={name} value={name}>
+                {t(label)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error ? <p role="alert">{error}</p> : null}
+      {entries === null ? <p aria-busy="true">{t("Loading…")}</p> : null}
+      {entries && entries.length === 0 ? <p class="muted">{t("No movements yet.")}</p> : null}
+      {entries && entries.length > 0 ? (
+        <table aria-labelledby="movements-title">
+          <thead>
+            <tr>
+              <th scope="col">{t("Time")}</th>
+              <th scope="col">{t("What")}</th>
+              <th scope="col">{t("Account")}</th>
+              <th scope="col">{t("Amount")}</th>
+              <th scope="col">{t("Balance after")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.flatMap((entry) =>
+              entry.lines.map((line, index) => (
+                <tr key={`${entry.id}-${line.account}`}>
+                  <td>{index === 0 ? dateTime(entry.created_at) : ""}</td>
+                  <td>
+                    {index === 0 ? (
+                      <>
+                        {t(KIND_LABELS[entry.kind] ?? entry.kind)}
+                        <br />
+                        <span class="muted small">{referenceOf(entry)}</span>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{t(ACCOUNT_LABELS[line.account] ?? line.account)}</td>
+                  <td class={`price ${line.amount.startsWith("-") ? "out" : "in"}`}>
+                    {line.amount.startsWith("-") ? "−" : "+"}
+                    {money(line.amount.replace(/^-/, ""))}
+                  </td>
+                  <td class="price">{money(line.balance_after)}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      ) : null}
+      {more && entries ? (
+        <button type="button" onClick={() => load(entries.at(-1)!.id)}>
+          {t("Older movements")}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+interface BookmarkedGoods {
+  type: "goods" | "sell_order";
+  id: string;
+  created_at: number;
+  goods: { id: number; name: string; market_hash_name: string; sell_min_price: string };
+}
+
+/** The user's bookmarked goods, newest first (`GET /api/market/goods/bookmark`), each removable. */
+function Bookmarks() {
+  const [version, refresh] = useRefresh();
+  const [items, setItems] = useState<BookmarkedGoods[] | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    web<{ items: BookmarkedGoods[] }>("GET", "/api/market/goods/bookmark", {
+      query: { game: "csgo", type: "goods", page_size: 80 },
+    })
+      .then((answer) => setItems(answer.items))
+      .catch((failure: Error) => setError(failure.message));
+  }, [version]);
+  const remove = async (item: BookmarkedGoods) => {
+    setError("");
+    try {
+      await web("DELETE", "/api/market/goods/bookmark", { body: { type: "goods", id: item.id } });
+      refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  if (!items) return error ? <p role="alert">{error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
   return (
     <section aria-labelledby="bookmarks-title">
       <h2 id="bookmarks-title">{t("Bookmarks")}</h2>
-      {items.length === 0 ? <p class="muted">{t("No bookmarks from this browser yet.")}</p> : null}
-      <ul>
+      {error ? <p role="alert">{error}</p> : null}
+      {items.length === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
+      <ul aria-labelledby="bookmarks-title">
         {items.map((item) => (
-          <li key={item.id}>
-            <a href={`/goods/${item.id}`}>{goodsName(item)}</a> · {money(item.sell_min_price)}
+          <li key={item.id} class="row">
+            <a href={`/goods/${item.goods.id}`}>{goodsName(item.goods)}</a>
+            <span class="price">{money(item.goods.sell_min_price)}</span>
+            <button type="button" onClick={() => remove(item)}>
+              {t("Remove bookmark of {name}", { name: goodsName(item.goods) })}
+            </button>
           </li>
         ))}
       </ul>

@@ -95,7 +95,6 @@ export function ItemPage(props: { goodsId: number }) {
         body: { type: "goods", id: String(info.id) },
       });
       setInfo({ ...info, bookmarked: answer.bookmarked });
-      rememberBookmark(info.id, answer.bookmarked);
     } catch (failure) {
       setError((failure as Error).message);
     }
@@ -185,14 +184,6 @@ export function ItemPage(props: { goodsId: number }) {
       </div>
     </div>
   );
-}
-
-/** No route lists a user's bookmarks yet: the account page reads the ones made from this browser. */
-function rememberBookmark(goodsId: number, bookmarked: boolean): void {
-  const ids = new Set(JSON.parse(localStorage.getItem("skinmarket.bookmarks") ?? "[]") as number[]);
-  if (bookmarked) ids.add(goodsId);
-  else ids.delete(goodsId);
-  localStorage.setItem("skinmarket.bookmarks", JSON.stringify([...ids]));
 }
 
 function Listings(props: { goodsId: number; version: number; onBought: () => void }) {
