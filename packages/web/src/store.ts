@@ -21,7 +21,15 @@ export class Store<T> {
 }
 
 export function useStore<T>(store: Store<T>): T {
+  const value = store.value;
   const [, setTick] = useState(0);
-  useEffect(() => store.subscribe(() => setTick((tick) => tick + 1)), [store]);
-  return store.value;
+  useEffect(() => {
+    const redraw = () => setTick((tick) => tick + 1);
+    const unsubscribe = store.subscribe(redraw);
+    // Effects run after the first paint: a change between the render and this subscription (the
+    // signed-in user answered meanwhile) would otherwise never be drawn.
+    if (store.value !== value) redraw();
+    return unsubscribe;
+  }, [store]);
+  return value;
 }
