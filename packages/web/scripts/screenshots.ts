@@ -40,6 +40,7 @@ try {
   await shoot("item", `/goods/${RICH_GOODS}`, () => page.getByRole("table", { name: "Listings" }).waitFor());
   await shoot("inventory", "/me/inventory", () => page.getByRole("table", { name: "Inventory" }).waitFor());
   await shoot("purchases", "/me/purchases", () => page.getByRole("table", { name: "Purchases" }).waitFor());
+  await shoot("wallet", "/me/wallet", () => page.getByRole("table", { name: "Movements" }).waitFor());
   await page.goto(server.url + "/console");
   await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
   await page.getByRole("button", { name: "Open the console" }).click();
