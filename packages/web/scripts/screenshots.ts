@@ -1,6 +1,7 @@
 /**
  * Saves a screenshot of each main page to docs/screenshots/ (`npm run screenshots`): a server on a
  * new embedded database with the demo market, a demo trader signed in, Chromium at 1280x900.
+ * Chinese text needs a CJK font where it runs (Debian: `apt-get install fonts-noto-cjk`).
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
