@@ -24,7 +24,8 @@ import { DataDirLockedError } from "./storage/data-dir-lock.ts";
 
 let answered = false;
 // A server gone before the answer (killed without a chance to pass its signal on) wants no market:
-// the build stops rather than hold the data directory for nobody.
+// the build stops rather than hold the data directory for nobody. It hears of it only at a turn of
+// its event loop, which the build's statements leave few of: tens of seconds, or at the end.
 process.once("disconnect", () => {
   if (!answered) process.exit(1);
 });
@@ -47,7 +48,9 @@ async function build({ config, newEmbeddedDatabase }: DemoBuildOrder): Promise<v
     };
   }
   answered = true;
-  process.send?.(answer, () => process.disconnect());
+  process.send?.(answer, () => {
+    if (process.connected) process.disconnect();
+  });
 }
 
 async function buildOnItsOwnDatabase(
