@@ -29,6 +29,7 @@ import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";
+import { buildDemoInChild } from "./build-demo-in-child.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -62,7 +63,8 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   return database;
 }
 
-async function loadCatalogAtStart(ctx: DomainContext, log: Logger): Promise<void> {
+/** Loads the catalog file into the database when it changed since the last start, and says which. */
+export async function loadCatalogAtStart(ctx: DomainContext, log: Logger): Promise<void> {
   const catalog = await loadCatalog(ctx);
   if (!catalog.ok) throw new Error(`catalog: ${catalog.failure.message}`);
   log.info(
@@ -76,31 +78,14 @@ async function loadCatalogAtStart(ctx: DomainContext, log: Logger): Promise<void
 }
 
 /**
- * On the embedded database, a demo market wanted at start is built by a database instance of its
- * own, closed before the server's opens: the build grows PGlite's WebAssembly memory, which never
- * shrinks, and the server would hold it for as long as it runs (docs/design.md section 12).
+ * On the embedded database, a demo market wanted at start is built by a process of its own, which
+ * has exited before the server opens the database: the build grows PGlite's WebAssembly memory and
+ * the C heap, which a process never gives back, and the server would hold them for as long as it
+ * runs (docs/design.md section 12).
  */
 async function buildDemoApart(config: Config, log: Logger, newEmbeddedDatabase: boolean): Promise<boolean> {
   if (config.databaseUrl || !demoWantedAtStart(config, newEmbeddedDatabase)) return false;
-  const database = await openConfiguredDatabase(config, log);
-  try {
-    const clock = config.sandbox ? new OffsetClock() : undefined;
-    const ctx: DomainContext = {
-      db: database.db,
-      clock: clock ?? systemClock,
-      actor: { kind: "system" },
-      log,
-      platform: new SandboxPlatform(),
-      secretBox: new SecretBox(await secretKey(config, log)),
-      rules: marketRules(config),
-    };
-    if (clock) await loadClockOffset(ctx, clock);
-    await loadCatalogAtStart(ctx, log);
-    const baseUrl = `http://${config.host}:${config.port}`;
-    return await buildDemoAtStart(config, ctx, { newEmbeddedDatabase, baseUrl }, log);
-  } finally {
-    await database.close();
-  }
+  return buildDemoInChild(config, newEmbeddedDatabase, log);
 }
 
 /** The marketplace's configurable rules, as the configuration sets them. */

@@ -1,5 +1,6 @@
 import { MarketApiError, MarketStreamError } from "@skinmarket/client";
 import { CommanderError } from "commander";
+import { DemoBuildFailed } from "../build-demo-in-child.ts";
 import { ConfigError } from "../config.ts";
 import { PortUnavailableError } from "../port-check.ts";
 import { DataDirLockedError } from "../storage/data-dir-lock.ts";
@@ -60,6 +61,7 @@ function describe(error: unknown): [ReportedError, number] {
     return [{ code: "port_unavailable", message: error.message }, EXIT_FAILURE];
   if (error instanceof DataDirLockedError)
     return [{ code: "data_dir_locked", message: error.message }, EXIT_FAILURE];
+  if (error instanceof DemoBuildFailed) return [{ code: "internal", message: error.message }, EXIT_FAILURE];
   if (error instanceof MarketApiError)
     return [{ code: error.code, message: `${error.code}: ${error.msg}`, status: error.status }, EXIT_FAILURE];
   if (error instanceof MarketStreamError) return [{ code: error.code, message: error.message }, EXIT_FAILURE];
