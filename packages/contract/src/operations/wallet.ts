@@ -72,7 +72,6 @@ export const LedgerEntryRecord = Type.Object({
 /** GET /api/market/developer/balance/entries (docs/design.md section 8). */
 export const listLedgerEntries = defineOperation({
   id: "listLedgerEntries",
-  limits: { rate: { points: 60, seconds: 60 } },
   method: "GET",
   path: "/api/market/developer/balance/entries",
   access: "developer",

@@ -126,7 +126,7 @@ export interface paths {
      *
      *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
      *
-     *     Limits per API token, while limits are on: 60 requests per 60 s.
+     *     Limits per API token, while limits are on: the server's default rate.
      */
     get: operations["listLedgerEntries"];
     put?: never;
