@@ -8,7 +8,12 @@ import type { DomainContext } from "../domain/context.ts";
 import { loadClockOffset } from "../domain/sandbox/advance-clock.ts";
 import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
-import { buildDemoMarket, DEMO_DEFAULTS, DemoMarketRefused } from "../demo/build-demo-market.ts";
+import {
+  buildDemoMarket,
+  CREDENTIALED_TRADERS,
+  DEMO_DEFAULTS,
+  DemoMarketRefused,
+} from "../demo/build-demo-market.ts";
 import {
   demoCredentialsPath,
   describeDemoMarket,
@@ -47,7 +52,11 @@ export function demoCommand(
       )
       .option("--seed <n>", "same seed, same world", String(DEMO_DEFAULTS.seed))
       .option("--listings <n>", "listings on sale", String(DEMO_DEFAULTS.listings))
-      .option("--traders <n>", "traders (users with platform accounts)", String(DEMO_DEFAULTS.traders))
+      .option(
+        "--traders <n>",
+        `traders (users with platform accounts); the first ${CREDENTIALED_TRADERS} get a password and an API token`,
+        String(DEMO_DEFAULTS.traders),
+      )
       .option("--days <n>", "how far back completed trades go", String(DEMO_DEFAULTS.days))
       .option("--trades <n>", "completed trades (default: 30% of the listings)")
       .option("--buy-orders <n>", "buy orders in the public book (default: 10% of the listings)")
@@ -62,7 +71,7 @@ export function demoCommand(
     const counts = {
       seed: whole("--seed", flags.seed, 0, Number.MAX_SAFE_INTEGER),
       listings: whole("--listings", flags.listings, 0, 10_000_000),
-      traders: whole("--traders", flags.traders, 2, 100_000),
+      traders: whole("--traders", flags.traders, 2, 1_000_000),
       days: whole("--days", flags.days, 1, 3650),
       ...(flags.trades !== undefined ? { trades: whole("--trades", flags.trades, 0, 10_000_000) } : {}),
       ...(flags.buyOrders !== undefined
@@ -96,7 +105,7 @@ export function demoCommand(
       const credentials = flags.credentials
         ? resolve(flags.credentials)
         : demoCredentialsPath(config.dataDir);
-      await writeDemoCredentials(credentials, report.traders);
+      await writeDemoCredentials(credentials, report);
       if (flags.json) {
         const trader = showcaseTrader(report);
         process.stdout.write(
@@ -109,7 +118,8 @@ export function demoCommand(
             trades: report.trades,
             buy_orders: report.buyOrders,
             days: report.days,
-            traders: report.traders.length,
+            traders: report.traderCount,
+            credentialed_traders: report.traders.length,
             credentials_file: credentials,
             busiest_goods: report.busiestGoods.map((goods) => ({
               goods_id: goods.goodsId,
