@@ -28,6 +28,7 @@ interface DemoFlags {
   seed: string;
   listings: string;
   traders: string;
+  credentialed: string;
   days: string;
   trades?: string;
   buyOrders?: string;
@@ -52,10 +53,11 @@ export function demoCommand(
       )
       .option("--seed <n>", "same seed, same world", String(DEMO_DEFAULTS.seed))
       .option("--listings <n>", "listings on sale", String(DEMO_DEFAULTS.listings))
+      .option("--traders <n>", "traders (users with platform accounts)", String(DEMO_DEFAULTS.traders))
       .option(
-        "--traders <n>",
-        `traders (users with platform accounts); the first ${CREDENTIALED_TRADERS} get a password and an API token`,
-        String(DEMO_DEFAULTS.traders),
+        "--credentialed <n>",
+        "traders that get their own password and API token, written to the credentials file; the others cannot sign in",
+        String(CREDENTIALED_TRADERS),
       )
       .option("--days <n>", "how far back completed trades go", String(DEMO_DEFAULTS.days))
       .option("--trades <n>", "completed trades (default: 30% of the listings)")
@@ -72,6 +74,7 @@ export function demoCommand(
       seed: whole("--seed", flags.seed, 0, Number.MAX_SAFE_INTEGER),
       listings: whole("--listings", flags.listings, 0, 10_000_000),
       traders: whole("--traders", flags.traders, 2, 1_000_000),
+      credentialedTraders: whole("--credentialed", flags.credentialed, 1, 10_000),
       days: whole("--days", flags.days, 1, 3650),
       ...(flags.trades !== undefined ? { trades: whole("--trades", flags.trades, 0, 10_000_000) } : {}),
       ...(flags.buyOrders !== undefined

@@ -38,6 +38,8 @@ export interface DemoMarketOptions {
   /** Listings on sale (default 40,000: more than 20,000 goods get one). */
   listings?: number;
   traders?: number;
+  /** Traders with a password and an API token of their own (default `CREDENTIALED_TRADERS`). */
+  credentialedTraders?: number;
   /** How far back the completed trades go. */
   days?: number;
   /** Completed trades (default: 30 % of the listings). */
@@ -78,8 +80,11 @@ export const DEMO_DEFAULTS = {
 export type DemoPhase = "traders" | "trades" | "listings" | "buy orders" | "ledger" | "liquidity" | "analyze";
 
 export interface DemoProgress {
-  /** A phase, or the first pass over the trades (drawn to be numbered oldest first). */
-  phase: DemoPhase | "trade plans";
+  /**
+   * A phase, the credentialed traders' passwords (hashed on the thread pool while the build
+   * starts), or the first pass over the trades (drawn to be numbered oldest first).
+   */
+  phase: DemoPhase | "passwords" | "trade plans";
   done: number;
   total: number;
 }
@@ -165,7 +170,12 @@ export async function buildDemoMarket(
 
   if (!options.add) await refuseUnlessEmpty(kysely);
   // Secrets: argon2id is slow and runs on the thread pool, beside the first reads of the build.
-  const secrets = credentialsFor(settings.traders);
+  const credentialed = options.credentialedTraders ?? CREDENTIALED_TRADERS;
+  if (!Number.isSafeInteger(credentialed) || credentialed < 1)
+    throw new RangeError("credentialedTraders: at least 1 (the trader a new user tries first)");
+  const secrets = credentialsFor(settings.traders, credentialed, (done, total) =>
+    onProgress({ phase: "passwords", done, total }),
+  );
 
   const report = await kysely.transaction().execute(async (tx) => {
     // A starting picture, not history: the build writes no events (docs/design.md section 14).
@@ -227,17 +237,26 @@ interface TraderSecrets {
   lockedHash: string;
 }
 
-async function credentialsFor(traders: number): Promise<TraderSecrets> {
-  const [credentialed, lockedHash] = await Promise.all([
+async function credentialsFor(
+  traders: number,
+  credentialed: number,
+  onHashed: (done: number, total: number) => void,
+): Promise<TraderSecrets> {
+  const total = Math.min(traders, credentialed);
+  let done = 0;
+  onHashed(done, total);
+  const [hashed, lockedHash] = await Promise.all([
     Promise.all(
-      Array.from({ length: Math.min(traders, CREDENTIALED_TRADERS) }, async () => {
+      Array.from({ length: total }, async () => {
         const password = generateSecret().slice(0, 20);
-        return { password, passwordHash: await hashPassword(password), token: generateApiToken() };
+        const passwordHash = await hashPassword(password);
+        onHashed((done += 1), total);
+        return { password, passwordHash, token: generateApiToken() };
       }),
     ),
-    traders > CREDENTIALED_TRADERS ? hashPassword(generateSecret()) : "",
+    traders > total ? hashPassword(generateSecret()) : "",
   ]);
-  return { credentialed, lockedHash };
+  return { credentialed: hashed, lockedHash };
 }
 
 interface Settings {
@@ -440,8 +459,8 @@ class DemoWorld {
    */
   async writeTraders(secretBox: SecretBox | undefined): Promise<DemoTrader[]> {
     const { traders: count, seed } = this.#settings;
-    this.#progress("traders", 0, count);
     const secrets = await this.#secrets;
+    this.#progress("traders", 0, count);
     const firstUser = await reserveIds(this.#tx, { table: "users", column: "user_id" }, count);
     const firstAccount = await reserveIds(
       this.#tx,

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { CREDENTIALED_TRADERS, type DemoMarketReport, type DemoTrader } from "./build-demo-market.ts";
+import type { DemoMarketReport, DemoTrader } from "./build-demo-market.ts";
 
 /** Where the demo traders' passwords and tokens are written, beside the embedded database. */
 export const DEMO_CREDENTIALS_FILE = "demo-traders.json";
@@ -51,7 +51,7 @@ export async function writeDemoCredentials(
       first_user_id: first,
       last_user_id: first + others - 1,
       count: others,
-      note: `only the first ${CREDENTIALED_TRADERS} traders of a build get a password and an API token; these share a locked password nobody knows and have no token`,
+      note: `only the first ${traders.length} traders of this build got a password and an API token; these share a locked password nobody knows and have no token`,
     });
   }
   const file: CredentialsFile = {
