@@ -41,6 +41,11 @@ export interface ListingBenchOptions {
   /** Requests measured per shape (default 200). */
   samples?: number;
   seed?: number;
+  /**
+   * `serverUrl` names a database that already holds a market (a `skinmarket demo` world): the
+   * queries are measured there, nothing is built or dropped (it gains a bench user and tokens).
+   */
+  existing?: boolean;
 }
 
 /**
@@ -54,6 +59,14 @@ export async function benchListingQueries(
   options: ListingBenchOptions,
   progress: (line: string) => void,
 ): Promise<ListingQueryFigures> {
+  if (options.existing) {
+    const database = await openDatabase({ kind: "postgres", url: serverUrl });
+    try {
+      return await measureListingQueries(database, serverUrl, options, progress);
+    } finally {
+      await database.close();
+    }
+  }
   const name = `skinmarket_bench_listings_${process.pid}_${Date.now()}`;
   await runOnServer(serverUrl, `CREATE DATABASE ${name}`);
   const url = urlOfDatabase(serverUrl, name);

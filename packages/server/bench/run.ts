@@ -17,6 +17,7 @@ import { benchPurchases } from "./purchases.ts";
 import { benchMarket, type Figure } from "./market.ts";
 import { benchTwoInstanceFreshness } from "./two-instances.ts";
 import { benchListingQueries, type ListingQueryFigures } from "./listing-queries.ts";
+import { benchRebuild } from "./rebuild.ts";
 import { benchEvents } from "./events.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 import { benchSimulate } from "./simulate.ts";
@@ -44,17 +45,22 @@ const { values: flags, positionals } = parseArgs({
     rate: { type: "string", default: "1000" },
     "client-threads": { type: "string", default: "2" },
     plans: { type: "boolean", default: false },
+    existing: { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
     json: { type: "boolean", default: false },
     help: { type: "boolean" },
   },
 });
 if (flags.help) {
   process.stdout.write(
-    "usage: npm run bench -- [purchases|market|simulate|events|listings] [--duration seconds] [--json]\n" +
+    "usage: npm run bench -- [purchases|market|queries|simulate|events|listings] [--duration seconds] [--json]\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n" +
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
       "          listings (default 1000000; --plans prints the plans)\n" +
+      "  queries: the listing queries' p50/p99 and plans, and the whole-market rebuild (--rounds,\n" +
+      "          default 3); with --existing on the market already in BENCH_DATABASE_URL's database\n" +
+      "          (a `skinmarket demo` world), else on a new demo market of --listings listings\n" +
       "  simulate: simulated traders' actions/s calling the verbs vs the same actions over HTTP\n" +
       "          (--steps, default 200)\n" +
       "  listings: listings/s through POST sell_order/items (200 assets a request) vs a plain\n" +
@@ -282,6 +288,31 @@ if (positionals[0] === "purchases") {
       ratio: figure.purchasesPerSecond / result.baseline,
       note: `HTTP purchases of one unit, ${result.clients} buyers over ${figure.goods} goods, ${figure.purchases} in all, ledger checked after; vs ${pgbench}`,
     });
+  }
+  report();
+  process.exit(0);
+}
+
+if (positionals[0] === "queries") {
+  const server = process.env.BENCH_DATABASE_URL;
+  if (!server) {
+    process.stderr.write(
+      "bench queries: set BENCH_DATABASE_URL to a PostgreSQL server (or database, with --existing)\n",
+    );
+    process.exit(2);
+  }
+  listingQueries = await benchListingQueries(
+    server,
+    { listings: Number(flags.listings), existing: flags.existing },
+    progress,
+  );
+  if (flags.existing) {
+    const rebuild = await benchRebuild(server, Number(flags.rounds), progress);
+    figures.push(...rebuild.figures);
+    if (flags.plans) {
+      process.stdout.write("plans of the rebuild's first chunk\n");
+      for (const plan of rebuild.plans) process.stdout.write(`${plan.replace(/^/gm, "    ")}\n`);
+    }
   }
   report();
   process.exit(0);

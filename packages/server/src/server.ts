@@ -294,7 +294,7 @@ export async function startServer(
 }
 
 /** Listings a snapshot build reads at a time with a PostgreSQL server (docs/design.md section 4). */
-const SERVER_LISTINGS_PER_CHUNK = 20_000;
+export const SERVER_LISTINGS_PER_CHUNK = 20_000;
 
 /** How often at most an instance tells the others that its commits changed the market. */
 const ANNOUNCE_INTERVAL_MS = 200;

@@ -8,7 +8,12 @@ import type { DomainContext } from "../domain/context.ts";
 import { loadClockOffset } from "../domain/sandbox/advance-clock.ts";
 import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
-import { buildDemoMarket, DEMO_DEFAULTS, DemoMarketRefused } from "../demo/build-demo-market.ts";
+import {
+  buildDemoMarket,
+  CREDENTIALED_TRADERS,
+  DEMO_DEFAULTS,
+  DemoMarketRefused,
+} from "../demo/build-demo-market.ts";
 import {
   demoCredentialsPath,
   describeDemoMarket,
@@ -23,6 +28,7 @@ interface DemoFlags {
   seed: string;
   listings: string;
   traders: string;
+  credentialed: string;
   days: string;
   trades?: string;
   buyOrders?: string;
@@ -48,6 +54,11 @@ export function demoCommand(
       .option("--seed <n>", "same seed, same world", String(DEMO_DEFAULTS.seed))
       .option("--listings <n>", "listings on sale", String(DEMO_DEFAULTS.listings))
       .option("--traders <n>", "traders (users with platform accounts)", String(DEMO_DEFAULTS.traders))
+      .option(
+        "--credentialed <n>",
+        "traders that get their own password and API token, written to the credentials file; the others cannot sign in",
+        String(CREDENTIALED_TRADERS),
+      )
       .option("--days <n>", "how far back completed trades go", String(DEMO_DEFAULTS.days))
       .option("--trades <n>", "completed trades (default: 30% of the listings)")
       .option("--buy-orders <n>", "buy orders in the public book (default: 10% of the listings)")
@@ -62,7 +73,8 @@ export function demoCommand(
     const counts = {
       seed: whole("--seed", flags.seed, 0, Number.MAX_SAFE_INTEGER),
       listings: whole("--listings", flags.listings, 0, 10_000_000),
-      traders: whole("--traders", flags.traders, 2, 100_000),
+      traders: whole("--traders", flags.traders, 2, 1_000_000),
+      credentialedTraders: whole("--credentialed", flags.credentialed, 1, 10_000),
       days: whole("--days", flags.days, 1, 3650),
       ...(flags.trades !== undefined ? { trades: whole("--trades", flags.trades, 0, 10_000_000) } : {}),
       ...(flags.buyOrders !== undefined
@@ -96,7 +108,7 @@ export function demoCommand(
       const credentials = flags.credentials
         ? resolve(flags.credentials)
         : demoCredentialsPath(config.dataDir);
-      await writeDemoCredentials(credentials, report.traders);
+      await writeDemoCredentials(credentials, report);
       if (flags.json) {
         const trader = showcaseTrader(report);
         process.stdout.write(
@@ -109,7 +121,8 @@ export function demoCommand(
             trades: report.trades,
             buy_orders: report.buyOrders,
             days: report.days,
-            traders: report.traders.length,
+            traders: report.traderCount,
+            credentialed_traders: report.traders.length,
             credentials_file: credentials,
             busiest_goods: report.busiestGoods.map((goods) => ({
               goods_id: goods.goodsId,

@@ -38,6 +38,8 @@ export interface DemoMarketOptions {
   /** Listings on sale (default 40,000: more than 20,000 goods get one). */
   listings?: number;
   traders?: number;
+  /** Traders with a password and an API token of their own (default `CREDENTIALED_TRADERS`). */
+  credentialedTraders?: number;
   /** How far back the completed trades go. */
   days?: number;
   /** Completed trades (default: 30 % of the listings). */
@@ -60,6 +62,16 @@ export interface DemoMarketOptions {
   popularListings?: { goods: number; listings: number };
 }
 
+/**
+ * Traders with a password and an API token of their own, written to the credentials file: every
+ * trader of the default demo. The others (a demo of a million users) share one argon2id hash of a
+ * password nobody was told, and have no API token: a hash costs about 0.1 s of CPU, and Node 24's
+ * `crypto.argon2` holds the event loop while it runs (1,000 hashes held the build for 113 s), so
+ * a million would take more than a day. They trade in the world's history, sell and bid; nobody
+ * signs in as them.
+ */
+export const CREDENTIALED_TRADERS = 100;
+
 export const DEMO_DEFAULTS = {
   seed: 1,
   listings: 40_000,
@@ -70,7 +82,11 @@ export const DEMO_DEFAULTS = {
 export type DemoPhase = "traders" | "trades" | "listings" | "buy orders" | "ledger" | "liquidity" | "analyze";
 
 export interface DemoProgress {
-  phase: DemoPhase;
+  /**
+   * A phase, the credentialed traders' passwords (hashed on the thread pool while the build
+   * starts), or the first pass over the trades (drawn to be numbered oldest first).
+   */
+  phase: DemoPhase | "passwords" | "trade plans";
   done: number;
   total: number;
 }
@@ -93,7 +109,10 @@ export interface DemoMarketReport {
   trades: number;
   buyOrders: number;
   days: number;
+  /** The traders with credentials of their own (the first `CREDENTIALED_TRADERS`). */
   traders: DemoTrader[];
+  /** Every trader built, with credentials or not. */
+  traderCount: number;
   /** The goods with the most completed trades, most first (item pages worth a look). */
   busiestGoods: Array<{ goodsId: number; marketHashName: string; trades: number }>;
   /** Milliseconds per phase and in all. */
@@ -153,11 +172,11 @@ export async function buildDemoMarket(
 
   if (!options.add) await refuseUnlessEmpty(kysely);
   // Secrets: argon2id is slow and runs on the thread pool, beside the first reads of the build.
-  const secrets = Promise.all(
-    Array.from({ length: settings.traders }, async () => {
-      const password = generateSecret().slice(0, 20);
-      return { password, passwordHash: await hashPassword(password), token: generateApiToken() };
-    }),
+  const credentialed = options.credentialedTraders ?? CREDENTIALED_TRADERS;
+  if (!Number.isSafeInteger(credentialed) || credentialed < 1)
+    throw new RangeError("credentialedTraders: at least 1 (the trader a new user tries first)");
+  const secrets = credentialsFor(settings.traders, credentialed, (done, total) =>
+    onProgress({ phase: "passwords", done, total }),
   );
 
   const report = await kysely.transaction().execute(async (tx) => {
@@ -207,9 +226,39 @@ export async function buildDemoMarket(
     buyOrders: report.orders,
     days: settings.days,
     traders: report.traders,
+    traderCount: settings.traders,
     busiestGoods: report.busiest,
     milliseconds,
   };
+}
+
+interface TraderSecrets {
+  /** Passwords, their hashes and API tokens of the credentialed traders, by index. */
+  credentialed: Array<{ password: string; passwordHash: string; token: string }>;
+  /** The hash every other trader shares, of a password thrown away ("" when there are none). */
+  lockedHash: string;
+}
+
+async function credentialsFor(
+  traders: number,
+  credentialed: number,
+  onHashed: (done: number, total: number) => void,
+): Promise<TraderSecrets> {
+  const total = Math.min(traders, credentialed);
+  let done = 0;
+  onHashed(done, total);
+  const [hashed, lockedHash] = await Promise.all([
+    Promise.all(
+      Array.from({ length: total }, async () => {
+        const password = generateSecret().slice(0, 20);
+        const passwordHash = await hashPassword(password);
+        onHashed((done += 1), total);
+        return { password, passwordHash, token: generateApiToken() };
+      }),
+    ),
+    traders > total ? hashPassword(generateSecret()) : "",
+  ]);
+  return { credentialed: hashed, lockedHash };
 }
 
 interface Settings {
@@ -307,7 +356,7 @@ class DemoWorld {
   readonly #rules: MarketRules;
   readonly #batch: number;
   readonly #onProgress: (progress: DemoProgress) => void;
-  readonly #secrets: Promise<Array<{ password: string; passwordHash: string; token: string }>>;
+  readonly #secrets: Promise<TraderSecrets>;
   /** When the world begins: accounts open and money comes in a day before the first trade. */
   readonly #start: Date;
 
@@ -336,7 +385,7 @@ class DemoWorld {
       rules: MarketRules;
       batch: number;
       onProgress: (progress: DemoProgress) => void;
-      secrets: Promise<Array<{ password: string; passwordHash: string; token: string }>>;
+      secrets: Promise<TraderSecrets>;
     },
   ) {
     this.#tx = tx;
@@ -406,10 +455,14 @@ class DemoWorld {
       .map((entry) => entry.goods);
   }
 
+  /**
+   * The traders, a batch at a time: the first `CREDENTIALED_TRADERS` with their own password and
+   * API token (answered, for the credentials file), the rest with the shared locked password.
+   */
   async writeTraders(secretBox: SecretBox | undefined): Promise<DemoTrader[]> {
     const { traders: count, seed } = this.#settings;
-    this.#progress("traders", 0, count);
     const secrets = await this.#secrets;
+    this.#progress("traders", 0, count);
     const firstUser = await reserveIds(this.#tx, { table: "users", column: "user_id" }, count);
     const firstAccount = await reserveIds(
       this.#tx,
@@ -427,39 +480,61 @@ class DemoWorld {
     };
     const createdAt = new Date(this.#start.getTime() - DAY_MS);
     const platformids = new Set<string>();
-    const traders: DemoTrader[] = [];
-    for (let index = 0; index < count; index++) {
-      const random = new DemoRandom(seed, STREAM.trader, index);
-      let platformid: string;
-      do platformid = `7656119${random.int(7_960_265_729, 9_999_999_999)}`;
-      while (platformids.has(platformid));
-      platformids.add(platformid);
-      const tradeToken = Array.from({ length: 8 }, () => random.pick(TOKEN_ALPHABET)).join("");
-      const userId = firstUser + index;
-      const accounts = Object.fromEntries(
-        USER_ACCOUNT_KINDS.map((kind, k) => [kind, firstAccount + index * USER_ACCOUNT_KINDS.length + k]),
-      ) as TraderPlan["accounts"];
-      this.#traders.push({
-        userId,
-        platformid,
-        tradeUrl: tradeUrlOf(platformid, tradeToken),
-        accounts,
-        deposit: 0,
-        balance: 0,
-        createdAt: new Date(createdAt.getTime() + index * 1000),
-      });
-      traders.push({
-        userId,
-        nickname: nicknameOf(seed, index, random),
-        password: secrets[index]!.password,
-        token: secrets[index]!.token,
-        // Every fifth trader has enterprise access, so that the enterprise operations can be tried.
-        accessLevel: index % 5 === 0 ? "enterprise" : "developer",
-        platformid,
-        tradeUrl: tradeUrlOf(platformid, tradeToken),
-      });
+    const credentialed: DemoTrader[] = [];
+    for (let start = 0; start < count; start += this.#batch) {
+      const batch: Array<DemoTrader & { passwordHash: string; credentialed: boolean }> = [];
+      for (let index = start; index < Math.min(count, start + this.#batch); index++) {
+        const random = new DemoRandom(seed, STREAM.trader, index);
+        let platformid: string;
+        do platformid = `7656119${random.int(7_960_265_729, 9_999_999_999)}`;
+        while (platformids.has(platformid));
+        platformids.add(platformid);
+        const tradeToken = Array.from({ length: 8 }, () => random.pick(TOKEN_ALPHABET)).join("");
+        const userId = firstUser + index;
+        const accounts = Object.fromEntries(
+          USER_ACCOUNT_KINDS.map((kind, k) => [kind, firstAccount + index * USER_ACCOUNT_KINDS.length + k]),
+        ) as TraderPlan["accounts"];
+        this.#traders.push({
+          userId,
+          platformid,
+          tradeUrl: tradeUrlOf(platformid, tradeToken),
+          accounts,
+          deposit: 0,
+          balance: 0,
+          createdAt: new Date(createdAt.getTime() + index * 1000),
+        });
+        const own = secrets.credentialed[index];
+        const trader = {
+          userId,
+          nickname: nicknameOf(seed, index, random),
+          password: own?.password ?? "",
+          token: own?.token ?? "",
+          passwordHash: own?.passwordHash ?? secrets.lockedHash,
+          credentialed: own !== undefined,
+          // Every fifth trader has enterprise access, so that the enterprise operations can be tried.
+          accessLevel: (index % 5 === 0 ? "enterprise" : "developer") as AccessLevel,
+          platformid,
+          tradeUrl: tradeUrlOf(platformid, tradeToken),
+        };
+        batch.push(trader);
+        if (trader.credentialed) {
+          const { passwordHash: _hash, credentialed: _own, ...shown } = trader;
+          credentialed.push(shown);
+        }
+      }
+      await this.#writeTraderRows(batch, start, secretBox);
+      this.#progress("traders", start + batch.length, count);
     }
-    const at = (index: number) => this.#traders[index]!.createdAt.toISOString();
+    return credentialed;
+  }
+
+  /** One batch of traders: users, tokens, platform accounts bound and set up, and their sessions. */
+  async #writeTraderRows(
+    batch: Array<DemoTrader & { passwordHash: string; credentialed: boolean }>,
+    first: number,
+    secretBox: SecretBox | undefined,
+  ): Promise<void> {
+    const at = (offset: number) => this.#traders[first + offset]!.createdAt.toISOString();
     await insertRows(
       this.#tx,
       "users",
@@ -471,40 +546,46 @@ class DemoWorld {
         created_at: "timestamptz",
         updated_at: "timestamptz",
       },
-      traders.map((trader, index) => ({
+      batch.map((trader, offset) => ({
         user_id: trader.userId,
         nickname: trader.nickname,
-        password_hash: secrets[index]!.passwordHash,
+        password_hash: trader.passwordHash,
         access_level: trader.accessLevel,
-        created_at: at(index),
-        updated_at: at(index),
+        created_at: at(offset),
+        updated_at: at(offset),
       })),
     );
     await insertRows(
       this.#tx,
       "api_tokens",
       { user_id: "bigint", token_hash: "text", prefix: "text", created_at: "timestamptz" },
-      traders.map((trader, index) => ({
-        user_id: trader.userId,
-        token_hash: sha256Hex(trader.token),
-        prefix: tokenDisplayPrefix(trader.token),
-        created_at: at(index),
-      })),
+      batch.flatMap((trader, offset) =>
+        trader.credentialed
+          ? [
+              {
+                user_id: trader.userId,
+                token_hash: sha256Hex(trader.token),
+                prefix: tokenDisplayPrefix(trader.token),
+                created_at: at(offset),
+              },
+            ]
+          : [],
+      ),
     );
     await insertRows(
       this.#tx,
       "sandbox_platform_accounts",
       { platformid: "text", trade_token: "text", inventory_public: "boolean", created_at: "timestamptz" },
-      this.#traders.map((trader, index) => ({
+      batch.map((trader, offset) => ({
         platformid: trader.platformid,
         trade_token: trader.tradeUrl.slice(-8),
         inventory_public: true,
-        created_at: at(index),
+        created_at: at(offset),
       })),
     );
     // Bound and set up (public inventory, trade URL known), inventories refreshed as the world
     // stands now, and with the server's key a live platform session whose cookies are stored.
-    const sessions = this.#traders.map((trader) => {
+    const sessions = batch.map((trader) => {
       const secret = generateSecret();
       return {
         platformid: trader.platformid,
@@ -541,70 +622,46 @@ class DemoWorld {
         cookies_checked_at: "timestamptz",
         inventory_refreshed_at: "timestamptz",
       },
-      this.#traders.map((trader, index) => ({
+      batch.map((trader, offset) => ({
         platformid: trader.platformid,
         user_id: trader.userId,
-        bound_at: at(index),
+        bound_at: at(offset),
         trade_url: trader.tradeUrl,
         cookies_sealed: secretBox
-          ? secretBox.seal(JSON.stringify(sessions[index]!.cookies), trader.platformid)
+          ? secretBox.seal(JSON.stringify(sessions[offset]!.cookies), trader.platformid)
           : null,
         cookie_state: secretBox ? "valid" : null,
         cookies_checked_at: secretBox ? this.#now.toISOString() : null,
         inventory_refreshed_at: this.#now.toISOString(),
       })),
     );
-    this.#progress("traders", count, count);
-    return traders;
   }
 
-  /** Weeks of completed trades, oldest first; answers the goods traded most. */
+  /**
+   * Weeks of completed trades, oldest first; answers the goods traded most. A trade is drawn
+   * from its index alone, so the plans are not kept: a first pass keeps only each trade's time
+   * (to number them oldest first) and what it tells the deposits and the busiest goods, and the
+   * writing pass draws each trade again, in time order, a batch at a time.
+   */
   async writeTrades(): Promise<DemoMarketReport["busiestGoods"]> {
-    const { seed, days } = this.#settings;
     const count = this.#trades;
-    this.#progress("trades", 0, count);
-    const plans: TradePlan[] = [];
-    const span = days * DAY_MS - 4 * HOUR_MS;
-    const historyStart = this.#now.getTime() - days * DAY_MS;
-    for (let index = 0; index < count; index++) {
-      const random = new DemoRandom(seed, STREAM.trade, index);
-      const goods = this.#covered[this.#popular.pick(random)]!;
-      const item = mintDemoItem(goods, random, this.#extras);
-      const seller = random.int(0, this.#traders.length - 1);
-      const buyer = (seller + random.int(1, this.#traders.length - 1)) % this.#traders.length;
-      // More trades lately than long ago, as a market that grows.
-      const boughtAt = historyStart + span * Math.sqrt(random.next());
-      const listedAt = Math.max(this.#start.getTime(), boughtAt - random.int(10, 5 * 24 * 60) * MINUTE_MS);
-      const acquiredAt = Math.max(
-        this.#traders[seller]!.createdAt.getTime() + MINUTE_MS,
-        listedAt - random.int(0, 48 * 60) * MINUTE_MS,
-      );
-      const offeredAt = boughtAt + random.int(1, 90) * MINUTE_MS;
-      const completedAt = offeredAt + random.int(1, 120) * MINUTE_MS;
-      // Prices wander over the weeks: a slow wave per goods around the typical price.
-      const typical = this.#typical.get(goods.goods_id)!;
-      const phase = new DemoRandom(seed, STREAM.trade, -1, goods.goods_id).next() * 2 * Math.PI;
-      const wave = 1 + 0.08 * Math.sin(phase + ((boughtAt - historyStart) / DAY_MS) * 0.4);
-      const price = this.#validPrice(
-        askingPrice(typical * wave, random, item, this.#rules.maxListingPriceFen),
-      );
-      plans.push({
-        goods,
-        item,
-        seller,
-        buyer,
-        listedAt: new Date(listedAt),
-        acquiredAt: new Date(acquiredAt),
-        boughtAt: new Date(boughtAt),
-        offeredAt: new Date(offeredAt),
-        completedAt: new Date(completedAt),
-        price,
-        fee: sellerFee(price, this.#rules),
-      });
-    }
-    plans.sort((a, b) => a.boughtAt.getTime() - b.boughtAt.getTime());
+    const boughtAt = new Float64Array(count);
     const tradesOf = new Map<DemoGoods, number>();
-    for (const plan of plans) tradesOf.set(plan.goods, (tradesOf.get(plan.goods) ?? 0) + 1);
+    // The money each trader brings: what their purchases cost, and a cushion for buy orders.
+    for (const trader of this.#traders) trader.deposit = CUSHION_FEN;
+    this.#progress("trade plans", 0, count);
+    for (let index = 0; index < count; index++) {
+      if (index % this.#batch === 0 && index > 0) this.#progress("trade plans", index, count);
+      const plan = this.#planTrade(index);
+      boughtAt[index] = plan.boughtAt.getTime();
+      tradesOf.set(plan.goods, (tradesOf.get(plan.goods) ?? 0) + 1);
+      this.#traders[plan.buyer]!.deposit += plan.price;
+    }
+    this.#progress("trade plans", count, count);
+    // Oldest first; trades at the same moment in the order they were drawn.
+    const order = new Uint32Array(count);
+    for (let index = 0; index < count; index++) order[index] = index;
+    order.sort((a, b) => boughtAt[a]! - boughtAt[b]! || a - b);
     const busiest = [...tradesOf]
       .sort(([a, countA], [b, countB]) => countB - countA || a.goods_id - b.goods_id)
       .slice(0, 5)
@@ -613,10 +670,8 @@ class DemoWorld {
         marketHashName: goods.market_hash_name,
         trades,
       }));
-    // The money each trader brings: what their purchases cost, and a cushion for buy orders.
-    for (const trader of this.#traders) trader.deposit = CUSHION_FEN;
-    for (const plan of plans) this.#traders[plan.buyer]!.deposit += plan.price;
     await this.#writeDeposits();
+    this.#progress("trades", 0, count);
 
     const firstAsset = count > 0 ? await reserveIds(this.#tx, { name: "sandbox_assetid_seq" }, 2 * count) : 0;
     const firstListing =
@@ -626,7 +681,7 @@ class DemoWorld {
     const firstOffer =
       count > 0 ? await reserveIds(this.#tx, { name: "sandbox_tradeofferid_seq" }, count) : 0;
     for (let start = 0; start < count; start += this.#batch) {
-      const slice = plans.slice(start, start + this.#batch);
+      const slice = Array.from(order.subarray(start, start + this.#batch), (index) => this.#planTrade(index));
       const assets: SandboxAssetRow[] = [];
       const inventory: object[] = [];
       const listings: object[] = [];
@@ -759,6 +814,45 @@ class DemoWorld {
     return busiest;
   }
 
+  /** The index-th completed trade, drawn from the seed and the index alone. */
+  #planTrade(index: number): TradePlan {
+    const { seed, days } = this.#settings;
+    const span = days * DAY_MS - 4 * HOUR_MS;
+    const historyStart = this.#now.getTime() - days * DAY_MS;
+    const random = new DemoRandom(seed, STREAM.trade, index);
+    const goods = this.#covered[this.#popular.pick(random)]!;
+    const item = mintDemoItem(goods, random, this.#extras);
+    const seller = random.int(0, this.#traders.length - 1);
+    const buyer = (seller + random.int(1, this.#traders.length - 1)) % this.#traders.length;
+    // More trades lately than long ago, as a market that grows.
+    const boughtAt = historyStart + span * Math.sqrt(random.next());
+    const listedAt = Math.max(this.#start.getTime(), boughtAt - random.int(10, 5 * 24 * 60) * MINUTE_MS);
+    const acquiredAt = Math.max(
+      this.#traders[seller]!.createdAt.getTime() + MINUTE_MS,
+      listedAt - random.int(0, 48 * 60) * MINUTE_MS,
+    );
+    const offeredAt = boughtAt + random.int(1, 90) * MINUTE_MS;
+    const completedAt = offeredAt + random.int(1, 120) * MINUTE_MS;
+    // Prices wander over the weeks: a slow wave per goods around the typical price.
+    const typical = this.#typical.get(goods.goods_id)!;
+    const phase = new DemoRandom(seed, STREAM.trade, -1, goods.goods_id).next() * 2 * Math.PI;
+    const wave = 1 + 0.08 * Math.sin(phase + ((boughtAt - historyStart) / DAY_MS) * 0.4);
+    const price = this.#validPrice(askingPrice(typical * wave, random, item, this.#rules.maxListingPriceFen));
+    return {
+      goods,
+      item,
+      seller,
+      buyer,
+      listedAt: new Date(listedAt),
+      acquiredAt: new Date(acquiredAt),
+      boughtAt: new Date(boughtAt),
+      offeredAt: new Date(offeredAt),
+      completedAt: new Date(completedAt),
+      price,
+      fee: sellerFee(price, this.#rules),
+    };
+  }
+
   /** Listings on sale; some of items still in trade cooldown (pre-sell). */
   async writeListings(): Promise<{ preSell: number; goods: number }> {
     const { seed, listings: spread, days, popularListings } = this.#settings;
@@ -867,35 +961,38 @@ class DemoWorld {
       listed.map((goods) => popularity(goods, this.#cheapest.get(goods.goods_id)!, seed)),
     );
     const first = await reserveIds(this.#tx, { table: "buy_orders", column: "buy_order_id" }, count);
-    const rows: object[] = [];
-    for (let index = 0; index < count; index++) {
-      const random = new DemoRandom(seed, STREAM.buyOrder, index);
-      const goods = listed[picker.pick(random)]!;
-      const cheapest = this.#cheapest.get(goods.goods_id)!;
-      const price = Math.max(2, Math.min(cheapest - 1, Math.floor(cheapest * (0.7 + 0.27 * random.next()))));
-      const trader = this.#traders[random.int(0, this.#traders.length - 1)]!;
-      const num = Math.max(
-        1,
-        Math.min(price < 2000 ? random.int(1, 20) : random.int(1, 3), Math.floor(CUSHION_FEN / price)),
-      );
-      const createdAt = new Date(this.#now.getTime() - random.next() * days * DAY_MS).toISOString();
-      rows.push({
-        buy_order_id: first + index,
-        user_id: trader.userId,
-        goods_id: goods.goods_id,
-        price,
-        num,
-        pay_method: random.chance(0.5) ? "balance" : null,
-        specific: [],
-        allow_tradable_cooldown: random.chance(0.2),
-        platformid: trader.platformid,
-        trade_url: trader.tradeUrl,
-        state: "progressing",
-        created_at: createdAt,
-        updated_at: createdAt,
-      });
-    }
-    for (let start = 0; start < rows.length; start += this.#batch) {
+    for (let start = 0; start < count; start += this.#batch) {
+      const rows: object[] = [];
+      for (let index = start; index < Math.min(count, start + this.#batch); index++) {
+        const random = new DemoRandom(seed, STREAM.buyOrder, index);
+        const goods = listed[picker.pick(random)]!;
+        const cheapest = this.#cheapest.get(goods.goods_id)!;
+        const price = Math.max(
+          2,
+          Math.min(cheapest - 1, Math.floor(cheapest * (0.7 + 0.27 * random.next()))),
+        );
+        const trader = this.#traders[random.int(0, this.#traders.length - 1)]!;
+        const num = Math.max(
+          1,
+          Math.min(price < 2000 ? random.int(1, 20) : random.int(1, 3), Math.floor(CUSHION_FEN / price)),
+        );
+        const createdAt = new Date(this.#now.getTime() - random.next() * days * DAY_MS).toISOString();
+        rows.push({
+          buy_order_id: first + index,
+          user_id: trader.userId,
+          goods_id: goods.goods_id,
+          price,
+          num,
+          pay_method: random.chance(0.5) ? "balance" : null,
+          specific: [],
+          allow_tradable_cooldown: random.chance(0.2),
+          platformid: trader.platformid,
+          trade_url: trader.tradeUrl,
+          state: "progressing",
+          created_at: createdAt,
+          updated_at: createdAt,
+        });
+      }
       await insertRows(
         this.#tx,
         "buy_orders",
@@ -914,7 +1011,7 @@ class DemoWorld {
           created_at: "timestamptz",
           updated_at: "timestamptz",
         },
-        rows.slice(start, start + this.#batch),
+        rows,
       );
       this.#progress("buy orders", Math.min(count, start + this.#batch), count);
     }
@@ -925,20 +1022,17 @@ class DemoWorld {
   async writeLedger(): Promise<void> {
     this.#progress("ledger", 0, 1);
     await this.#flushJournal();
-    const accounts = this.#traders.flatMap((trader) =>
-      USER_ACCOUNT_KINDS.map((kind) => ({
-        account_id: trader.accounts[kind],
-        user_id: trader.userId,
-        kind,
-        balance: kind === "balance" ? trader.balance : 0,
-      })),
-    );
     // Inserted before the lines that name them (see #writeDeposits); here they get their balances.
-    await sql`
-      UPDATE ledger_accounts a SET balance = r.balance
-      FROM jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb) AS r(account_id bigint, balance bigint)
-      WHERE a.account_id = r.account_id
-    `.execute(this.#tx);
+    for (let start = 0; start < this.#traders.length; start += this.#batch) {
+      const accounts = this.#traders
+        .slice(start, start + this.#batch)
+        .map((trader) => ({ account_id: trader.accounts.balance, balance: trader.balance }));
+      await sql`
+        UPDATE ledger_accounts a SET balance = r.balance
+        FROM jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb) AS r(account_id bigint, balance bigint)
+        WHERE a.account_id = r.account_id
+      `.execute(this.#tx);
+    }
     const deposits = this.#traders.reduce((sum, trader) => sum + trader.deposit, 0);
     await sql`
       UPDATE ledger_accounts SET balance = balance + CASE kind WHEN 'fees' THEN ${this.#feesTotal}::bigint
@@ -969,26 +1063,32 @@ class DemoWorld {
 
   /** The traders' accounts and the deposits that bring their money in, when the world begins. */
   async #writeDeposits(): Promise<void> {
-    await insertRows(
-      this.#tx,
-      "ledger_accounts",
-      { account_id: "bigint", user_id: "bigint", kind: "text" },
-      this.#traders.flatMap((trader) =>
-        USER_ACCOUNT_KINDS.map((kind) => ({
-          account_id: trader.accounts[kind],
-          user_id: trader.userId,
-          kind,
-        })),
-      ),
-    );
-    for (const trader of this.#traders) {
-      this.#entry("deposit", this.#start, `user:${trader.userId}`, { account: "balance" }, [
-        [trader.accounts.balance, trader.deposit],
-        [this.#systemAccounts.external, -trader.deposit],
-      ]);
-      trader.balance = trader.deposit;
+    for (let start = 0; start < this.#traders.length; start += this.#batch) {
+      const batch = this.#traders.slice(start, start + this.#batch);
+      await insertRows(
+        this.#tx,
+        "ledger_accounts",
+        { account_id: "bigint", user_id: "bigint", kind: "text" },
+        batch.flatMap((trader) =>
+          USER_ACCOUNT_KINDS.map((kind) => ({
+            account_id: trader.accounts[kind],
+            user_id: trader.userId,
+            kind,
+          })),
+        ),
+      );
     }
-    await this.#flushJournal();
+    for (let start = 0; start < this.#traders.length; start += this.#batch) {
+      for (const trader of this.#traders.slice(start, start + this.#batch)) {
+        this.#entry("deposit", this.#start, `user:${trader.userId}`, { account: "balance" }, [
+          [trader.accounts.balance, trader.deposit],
+          [this.#systemAccounts.external, -trader.deposit],
+        ]);
+        trader.balance = trader.deposit;
+      }
+      // Entries are numbered in the order they are noted, whether written at once or in batches.
+      await this.#flushJournal();
+    }
   }
 
   #entry(
@@ -1052,7 +1152,7 @@ class DemoWorld {
     return valid;
   }
 
-  #progress(phase: DemoPhase, done: number, total: number): void {
+  #progress(phase: DemoProgress["phase"], done: number, total: number): void {
     this.#onProgress({ phase, done, total });
   }
 }

@@ -38,14 +38,14 @@ export async function buildDemoAtStart(
       },
     );
     const path = demoCredentialsPath(config.dataDir);
-    await writeDemoCredentials(path, report.traders);
+    await writeDemoCredentials(path, report);
     log.info(
       {
         listings: report.listings,
         goods: report.goodsOnSale,
         trades: report.trades,
         buyOrders: report.buyOrders,
-        traders: report.traders.length,
+        traders: report.traderCount,
         credentials: path,
         ms: report.milliseconds.total,
       },

@@ -112,6 +112,9 @@ describe("skinmarket demo", () => {
       ["--listings", "many"],
       ["--traders", "1"],
       ["--days", "0"],
+      ["--traders", "1000001"],
+      ["--credentialed", "0"],
+      ["--listings", "10000001"],
     ]) {
       const refused = await run(["demo", ...target, ...bad]);
       assert.equal(refused.code, 2, bad.join(" "));
@@ -132,7 +135,8 @@ describe("skinmarket demo", () => {
       "2",
     ]);
     assert.equal(added.code, 0, added.stderr);
-    assert.match(added.stderr, /demo: listings 100%/);
+    assert.match(added.stderr, /^demo: listings 100% \(100\/100, [\d,]+\/s, \d+\.\d s\)$/m);
+    assert.match(added.stderr, /^demo: trade plans 100% \(30\/30, /m);
     assert.match(added.stdout, /100 listings of 55 goods/);
     assert.match(
       added.stdout,
@@ -145,6 +149,43 @@ describe("skinmarket demo", () => {
     assert.deepEqual(
       credentials.traders.map((trader) => trader.user_id),
       [1001, 1002, 1003, 1004, 1005, 1006],
+    );
+  });
+
+  test("traders beyond --credentialed have no credentials, and the file says which they are", async () => {
+    const added = await run([
+      "demo",
+      ...target,
+      "--add",
+      "--seed",
+      "3",
+      "--listings",
+      "50",
+      "--traders",
+      "4",
+      "--credentialed",
+      "1",
+      "--json",
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    const summary = JSON.parse(added.stdout) as Summary & { credentialed_traders: number };
+    assert.equal(summary.traders, 4);
+    assert.equal(summary.credentialed_traders, 1);
+    const credentials = JSON.parse(await readFile(join(dataDir, "demo-traders.json"), "utf8")) as {
+      traders: Array<{ user_id: number }>;
+      traders_without_credentials: Array<{ first_user_id: number; last_user_id: number; count: number }>;
+    };
+    assert.deepEqual(
+      credentials.traders.map((trader) => trader.user_id),
+      [1001, 1002, 1003, 1004, 1005, 1006, 1007],
+    );
+    assert.deepEqual(
+      credentials.traders_without_credentials.map(({ first_user_id, last_user_id, count }) => ({
+        first_user_id,
+        last_user_id,
+        count,
+      })),
+      [{ first_user_id: 1008, last_user_id: 1010, count: 3 }],
     );
   });
 });

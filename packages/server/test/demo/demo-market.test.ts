@@ -6,6 +6,7 @@ import { sql, type Kysely } from "kysely";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { loadCatalog } from "../../src/domain/catalog/load-catalog.ts";
 import { PHASE_OFFSETS } from "../../src/domain/catalog/phases.ts";
+import { verifyPassword } from "../../src/domain/password-hash.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import {
   buildDemoMarket,
@@ -372,9 +373,67 @@ describe("demo market: the world it builds", () => {
     }
   });
 
+  test("rows streamed in batches of any size make the same world", async () => {
+    const database = await catalogDatabase();
+    try {
+      // A batch smaller than the traders, trades, listings and buy orders: every loop crosses batches.
+      await buildDemoMarket(database.db, { ...SMALL, seed: 7, batchSize: 4 });
+      const digests = await Promise.all([first, database].map((handle) => worldDigest(handle.db)));
+      assert.equal(digests[0], digests[1]);
+      await assertLedgerInvariants(database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
+  test("traders beyond the credentialed ones share a locked password and have no API token", async () => {
+    const database = await catalogDatabase();
+    try {
+      const built = await buildDemoMarket(database.db, {
+        ...SMALL,
+        listings: 300,
+        traders: 7,
+        credentialedTraders: 3,
+      });
+      assert.equal(built.traderCount, 7);
+      assert.deepEqual(
+        built.traders.map((trader) => trader.userId),
+        [1001, 1002, 1003],
+      );
+      const users = await sql<{ user_id: number; password_hash: string; tokens: number }>`
+        SELECT u.user_id, u.password_hash, (SELECT count(*)::int FROM api_tokens t WHERE t.user_id = u.user_id) AS tokens
+        FROM users u ORDER BY u.user_id
+      `.execute(database.db);
+      assert.equal(users.rows.length, 7);
+      const [own, others] = [users.rows.slice(0, 3), users.rows.slice(3)];
+      assert.deepEqual(
+        own.map((row) => row.tokens),
+        [1, 1, 1],
+      );
+      assert.deepEqual(
+        others.map((row) => row.tokens),
+        [0, 0, 0, 0],
+      );
+      assert.equal(new Set(others.map((row) => row.password_hash)).size, 1, "one hash shared");
+      assert.match(others[0]!.password_hash, /^\$argon2id\$/);
+      assert.ok(!own.some((row) => row.password_hash === others[0]!.password_hash));
+      for (const [index, trader] of built.traders.entries())
+        assert.ok((await verifyPassword(trader.password, own[index]!.password_hash)).matches);
+      // They trade like the others: the market's rows name them too.
+      const sellers = await sql<{ count: number }>`
+        SELECT count(DISTINCT user_id)::int AS count FROM listings WHERE user_id > 1003
+      `.execute(database.db);
+      assert.ok(sellers.rows[0]!.count > 0);
+      await assertLedgerInvariants(database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
   test("bad sizes are refused before anything is written", async () => {
     await assert.rejects(buildDemoMarket(first.db, { traders: 1, add: true }), RangeError);
     await assert.rejects(buildDemoMarket(first.db, { days: 0, add: true }), RangeError);
+    await assert.rejects(buildDemoMarket(first.db, { credentialedTraders: 0, add: true }), RangeError);
     await assert.rejects(
       buildDemoMarket(first.db, { add: true, popularListings: { goods: 0, listings: 10 } }),
       RangeError,

@@ -244,6 +244,32 @@ describe("prebuilt whole-market answers", () => {
     );
   });
 
+  test("a cooldown's end reads again only the goods whose listings left cooldown, not the whole market", async () => {
+    const changes = new MarketChanges();
+    const snapshots = new PriceSnapshots(changes, 1000, { maxAgeMs: Infinity });
+    const [sticker, redline] = [await goodsIdOf(t, STICKER), await goodsIdOf(t, REDLINE)];
+    await list(REDLINE, 8, { cooldown_days: 1 });
+    const first = await snapshots.current(t.ctx);
+    assert.ok(first.entries.get(redline)!.whole.minPrice > 800, "the 8.00 listing is pre-sell");
+    await raisePricesUncounted(sticker);
+    pass(2 * 86_400);
+    const updated = await snapshots.current(t.ctx);
+    assert.equal(updated.entries.get(redline)?.whole.minPrice, 800, "out of cooldown, on time");
+    assert.equal(
+      updated.entries.get(sticker),
+      first.entries.get(sticker),
+      "the sticker was not read again: no whole rebuild",
+    );
+    // A change to everything, a second later, reads the whole market: then the sticker too.
+    changes.committed();
+    pass(1);
+    const rebuilt = await snapshots.current(t.ctx);
+    assert.equal(
+      rebuilt.entries.get(sticker)?.whole.minPrice,
+      (first.entries.get(sticker)?.whole.minPrice ?? 0) + 100,
+    );
+  });
+
   test("serving stale: while a rebuild runs, callers get the snapshot there is, then the new one", async () => {
     const changes = new MarketChanges();
     const snapshots = new PriceSnapshots(changes, 1000, { serveStale: true });

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import type { MarketChanges } from "./market-changes.ts";
+import { MAX_CHANGED_GOODS, type MarketChanges } from "./market-changes.ts";
 import { Rebuilds } from "./rebuilds.ts";
 import { computeMarketFigures, NO_FIGURES, type GoodsFigures } from "./market-figures.ts";
 import { marketCatalog, type MarketCatalog, type MarketGoods } from "./market-goods.ts";
@@ -234,13 +234,18 @@ export class PriceSnapshots {
     const current = this.#current;
     const now = ctx.clock.now().getTime();
     const changed = current ? this.#changes.changedSince(current.version) : "all";
-    if (
-      current &&
-      changed !== "all" &&
-      !this.#cooldownEnded(current, now) &&
-      now < current.wholeAt + this.#maxAgeMs
-    ) {
-      const updated = await updateSnapshot(ctx, current.snapshot, changed);
+    if (current && changed !== "all" && now < current.wholeAt + this.#maxAgeMs) {
+      // A cooldown's end changes the goods of the listings whose cooldown ended, not the market:
+      // a whole rebuild each time cost seconds per million listings, every few seconds at ten million.
+      const cooldownEnded = this.#cooldownEnded(current, now);
+      const ended = cooldownEnded
+        ? await goodsOutOfCooldown(ctx, current.snapshot.nextCooldownEnd!, new Date(now))
+        : [];
+      const goods = ended === "many" ? "many" : new Set([...changed, ...ended]);
+      const updated =
+        goods !== "many" && goods.size <= MAX_CHANGED_GOODS
+          ? await updateSnapshot(ctx, current.snapshot, goods, cooldownEnded)
+          : undefined;
       if (updated) {
         this.#current = { snapshot: updated, version, checkedAt: now, wholeAt: current.wholeAt };
         return updated;
@@ -265,21 +270,17 @@ export async function updateSnapshot(
   ctx: DomainContext,
   snapshot: PriceSnapshot,
   changed: ReadonlySet<number>,
+  cooldownEnded = false,
 ): Promise<PriceSnapshot | undefined> {
   const catalog = await marketCatalog(ctx);
   if (catalog !== snapshot.catalog) return undefined;
   const goodsIds = [...changed].filter((goodsId) => catalog.byId.has(goodsId));
-  if (goodsIds.length === 0) return snapshot;
+  if (goodsIds.length === 0 && !cooldownEnded) return snapshot;
   const builtAt = ctx.clock.now();
   const [figures, cooldown] = await Promise.all([
     computeMarketFigures(ctx, catalog, { now: builtAt, goodsIds }),
-    ctx.db
-      .selectFrom("listings")
-      .select((eb) => eb.fn.min("tradable_after").as("next"))
-      .where("goods_id", "in", goodsIds)
-      .where("state", "=", sql.lit("ON_SALE"))
-      .where("tradable_after", ">", builtAt)
-      .executeTakeFirst(),
+    // After a cooldown's end the next one is the market's, read from its index.
+    nextCooldownEnd(ctx, builtAt, cooldownEnded ? undefined : goodsIds),
   ]);
   let differs = false;
   let added = false;
@@ -303,17 +304,55 @@ export async function updateSnapshot(
   }
   // A cooldown ending among the goods read may come before the snapshot's next one; one that
   // ended or went away leaves the snapshot's, which at worst reads the whole market early.
-  const next = cooldown?.next ?? null;
   const previous = snapshot.nextCooldownEnd;
-  const nextCooldownEnd = next && (!previous || next < previous) ? next : previous;
-  if (!differs && nextCooldownEnd === previous) return snapshot;
+  const next = cooldownEnded
+    ? cooldown
+    : cooldown && (!previous || cooldown < previous)
+      ? cooldown
+      : previous;
+  if (!differs && next === previous) return snapshot;
   return {
     ...snapshot,
     builtAt,
     // A goods new to the market goes to its place in id order, as a whole build puts it.
     entries: added ? new Map([...entries].sort(([a], [b]) => a - b)) : entries,
-    nextCooldownEnd,
+    nextCooldownEnd: next,
   };
+}
+
+/**
+ * The first end of a listing's trade cooldown after `after`, among the goods named or the whole
+ * market (`listings_cooldown_end_idx`, which holds only listings with a cooldown end).
+ */
+async function nextCooldownEnd(
+  ctx: DomainContext,
+  after: Date,
+  goodsIds?: readonly number[],
+): Promise<Date | null> {
+  let query = ctx.db
+    .selectFrom("listings")
+    .select((eb) => eb.fn.min("tradable_after").as("next"))
+    .where("state", "=", sql.lit("ON_SALE"))
+    .where("tradable_after", ">", after);
+  if (goodsIds) query = query.where("goods_id", "in", goodsIds.length > 0 ? goodsIds : [-1]);
+  return (await query.executeTakeFirst())?.next ?? null;
+}
+
+/**
+ * The goods with a listing whose trade cooldown ended from `from` to `to` (its pre-sell price
+ * turned tradable), or "many" past `MAX_CHANGED_GOODS`, when a whole build costs less.
+ */
+async function goodsOutOfCooldown(ctx: DomainContext, from: Date, to: Date): Promise<number[] | "many"> {
+  const rows = await ctx.db
+    .selectFrom("listings")
+    .select("goods_id")
+    .distinct()
+    .where("state", "=", sql.lit("ON_SALE"))
+    .where("tradable_after", ">=", from)
+    .where("tradable_after", "<=", to)
+    .limit(MAX_CHANGED_GOODS + 1)
+    .execute();
+  return rows.length > MAX_CHANGED_GOODS ? "many" : rows.map((row) => row.goods_id);
 }
 
 /**

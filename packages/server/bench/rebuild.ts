@@ -1,0 +1,96 @@
+import { sql, type CompiledQuery } from "kysely";
+import { OffsetClock } from "../src/domain/clock.ts";
+import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
+import { buildSnapshot, updateSnapshot } from "../src/domain/market/price-snapshot.ts";
+import { SecretBox } from "../src/domain/secret-box.ts";
+import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
+import { SERVER_LISTINGS_PER_CHUNK } from "../src/server.ts";
+import { openDatabase } from "../src/storage/database.ts";
+import { capturingDatabase, explain } from "./listing-queries.ts";
+import type { Figure } from "./market.ts";
+
+/**
+ * The whole-market rebuild on a PostgreSQL database that holds a market (`--existing`): the
+ * snapshot of every goods' figures read from all listings on sale, as a server with
+ * `DATABASE_URL` builds it (chunks of `SERVER_LISTINGS_PER_CHUNK` listings), timed `rounds`
+ * times, against the update of 100 changed goods that serves between rebuilds; then the plans
+ * of one chunk's statements, and the time the chunks' statements took in all.
+ */
+export async function benchRebuild(
+  url: string,
+  rounds: number,
+  progress: (line: string) => void,
+): Promise<{ figures: Figure[]; plans: string[] }> {
+  const database = await openDatabase({ kind: "postgres", url });
+  const ctx: DomainContext = {
+    db: database.db,
+    clock: new OffsetClock(),
+    actor: { kind: "system" },
+    log: { info() {}, warn() {}, error() {} },
+    platform: new SandboxPlatform(),
+    secretBox: new SecretBox(SecretBox.generateKey()),
+    rules: DEFAULT_MARKET_RULES,
+  };
+  try {
+    const { count } = await database.db
+      .selectFrom("listings")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .where("state", "=", sql.lit("ON_SALE"))
+      .executeTakeFirstOrThrow();
+    progress(`whole-market rebuild over ${count} listings on sale: ${rounds} rounds`);
+    const times: number[] = [];
+    let snapshot = await buildSnapshot(ctx, SERVER_LISTINGS_PER_CHUNK);
+    for (let round = 0; round < rounds; round++) {
+      const started = performance.now();
+      snapshot = await buildSnapshot(ctx, SERVER_LISTINGS_PER_CHUNK);
+      times.push(performance.now() - started);
+      progress(`rebuild ${round + 1}: ${times.at(-1)!.toFixed(0)} ms, ${snapshot.entries.size} goods`);
+    }
+    const changed = new Set(
+      [...snapshot.entries.keys()].filter((_, index) => index % 97 === 0).slice(0, 100),
+    );
+    const updates: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const started = performance.now();
+      await updateSnapshot(ctx, snapshot, changed);
+      updates.push(performance.now() - started);
+    }
+    progress("plans of the first chunk's statements");
+    const captured: CompiledQuery[] = [];
+    const planner = capturingDatabase(url, captured);
+    try {
+      await buildSnapshot({ ...ctx, db: planner }, SERVER_LISTINGS_PER_CHUNK);
+    } finally {
+      await planner.destroy();
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    // The statements of the first chunk: the boundary read, then the figures' statements up to the next one.
+    const boundaries = captured.flatMap((query, index) => (/OFFSET/i.test(query.sql) ? [index] : []));
+    const firstChunk = captured.slice(boundaries[0] ?? 0, boundaries[1] ?? captured.length);
+    const plans = await explain(url, [...captured.slice(0, boundaries[0] ?? 0), ...firstChunk]);
+    const note = `${count} listings on sale, ${snapshot.entries.size} goods, chunks of ${SERVER_LISTINGS_PER_CHUNK} (${boundaries.length} chunks, ${captured.length} statements); rounds ${times.map((time) => time.toFixed(0)).join(", ")} ms`;
+    return {
+      figures: [
+        {
+          name: "whole-market rebuild (PostgreSQL)",
+          value: median(times),
+          baseline: 1000,
+          unit: "ms",
+          ratio: median(times) / 1000,
+          note: `vs the 1 s goal; ${note}`,
+        },
+        {
+          name: "update of 100 changed goods (PostgreSQL)",
+          value: median(updates),
+          baseline: median(times),
+          unit: "ms",
+          ratio: median(updates) / median(times),
+          note: `vs the whole rebuild; rounds ${updates.map((time) => time.toFixed(0)).join(", ")} ms`,
+        },
+      ],
+      plans,
+    };
+  } finally {
+    await database.close();
+  }
+}
