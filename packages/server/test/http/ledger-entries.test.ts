@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  createTraderWithAccount,
-  grant,
-  uploadCookies,
-  type PlatformFixture,
-} from "../support/platform-world.ts";
+import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -41,19 +36,9 @@ describe("GET /api/market/developer/balance/entries", () => {
 
   before(async () => {
     t = await createTestApp({ catalog: true });
-    seller = await createTraderWithAccount(t, "ledger-seller");
-    buyer = await createTraderWithAccount(t, "ledger-buyer");
-    for (const trader of [seller, buyer]) {
-      await uploadCookies(t, trader);
-      await post(trader.token, "platform/setup", { platformid: trader.platformid });
-    }
-    stickerId = (
-      await t.database.db
-        .selectFrom("goods")
-        .select("goods_id")
-        .where("market_hash_name", "=", STICKER)
-        .executeTakeFirstOrThrow()
-    ).goods_id;
+    seller = await createReadyTrader(t, "ledger-seller");
+    buyer = await createReadyTrader(t, "ledger-buyer");
+    stickerId = await goodsIdOf(t, STICKER);
   });
   after(() => t.close());
 

@@ -427,12 +427,7 @@ export async function buildSnapshot(
   const catalog = await marketCatalog(ctx);
   const [ranks, cooldown] = await Promise.all([
     ctx.db.selectFrom("liquidity_ranks").select(["goods_id", "rank_hundredths"]).execute(),
-    ctx.db
-      .selectFrom("listings")
-      .select((eb) => eb.fn.min("tradable_after").as("next"))
-      .where("state", "=", sql.lit("ON_SALE"))
-      .where("tradable_after", ">", builtAt)
-      .executeTakeFirst(),
+    nextCooldownEnd(ctx, builtAt),
   ]);
   const liquidity = new Map(ranks.map((row) => [row.goods_id, row.rank_hundredths]));
   const entries = new Map<number, PriceEntry>();
@@ -448,7 +443,7 @@ export async function buildSnapshot(
     }
     from = to + 1;
   }
-  return { builtAt, entries, catalog, liquidity, nextCooldownEnd: cooldown?.next ?? null };
+  return { builtAt, entries, catalog, liquidity, nextCooldownEnd: cooldown };
 }
 
 /** The last goods id of a chunk starting at `from`: about `listings` listings on sale on. */
