@@ -20,6 +20,7 @@ import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
 import type { LoadFigures } from "./purchase-load-worker.ts";
+import { tracePurchases, traceLines } from "./purchase-trace.ts";
 
 const run = promisify(execFile);
 const ADMIN = "sma_bench-admin-token-000000000000";
@@ -30,6 +31,8 @@ const HOT_GOODS = 4;
 /** Purchases a second the market is sized for (more than measured so far, with room). */
 const SIZED_FOR = 3000;
 const WARM_UP_SECONDS = 3;
+/** Purchases `--trace` follows statement by statement. */
+const TRACED_PURCHASES = 300;
 
 export interface ShapeFigures {
   purchasesPerSecond: number;
@@ -80,8 +83,9 @@ export async function benchPurchases(
   serverUrl: string,
   seconds: number,
   progress: (line: string) => void,
-  clients = 16,
+  options: { clients?: number; trace?: boolean } = {},
 ): Promise<PurchaseFigures> {
+  const clients = options.clients ?? 16;
   const suffix = `${process.pid}_${Date.now()}`;
   const marketDb = `skinmarket_bench_market_${suffix}`;
   const pgbenchDb = `skinmarket_bench_pgbench_${suffix}`;
@@ -190,6 +194,16 @@ export async function benchPurchases(
         );
         const hotBought = checked(hotLoad.load);
         progress(`hot: ${(hotBought / seconds).toFixed(0)} purchases/s, ${costLine(hotLoad.cost)}`);
+        if (options.trace) {
+          // The units the spread shape left: its sequence holds one entry per unit on sale.
+          const left = spread.slice(warmUp.requests + spreadLoad.load.requests);
+          const trace = await tracePurchases(urlOfDatabase(serverUrl, marketDb), {
+            buyerId: buyers[0]!.userId,
+            goods: left.slice(0, TRACED_PURCHASES),
+            maxPrice: MAX_PRICE,
+          });
+          for (const line of traceLines(trace)) progress(line);
+        }
         await assertLedgerInvariants(database.db);
         progress("ledger invariants hold after the runs");
         const after = await pgbench();

@@ -45,6 +45,7 @@ const { values: flags, positionals } = parseArgs({
     rate: { type: "string", default: "1000" },
     "client-threads": { type: "string", default: "2" },
     plans: { type: "boolean", default: false },
+    trace: { type: "boolean", default: false },
     existing: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     json: { type: "boolean", default: false },
@@ -54,7 +55,9 @@ const { values: flags, positionals } = parseArgs({
 if (flags.help) {
   process.stdout.write(
     "usage: npm run bench -- [purchases|market|queries|simulate|events|listings] [--duration seconds] [--json]\n" +
-      "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server\n" +
+      "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server;\n" +
+      "          --trace also follows 300 purchases statement by statement (auto_explain: each\n" +
+      "          statement's time, foreign-key checks and event triggers)\n" +
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
       "          listings (default 1000000; --plans prints the plans)\n" +
@@ -274,7 +277,7 @@ if (positionals[0] === "purchases") {
     );
     process.exit(2);
   }
-  const result = await benchPurchases(server, duration, progress);
+  const result = await benchPurchases(server, duration, progress, { trace: flags.trace });
   const pgbench = `pgbench TPC-B scale ${result.scale}, ${result.clients} clients: ${result.pgbenchTps.map((tps) => tps.toFixed(0)).join(" before, ")} after`;
   for (const [shape, figure] of [
     ["across the market", result.spread],
