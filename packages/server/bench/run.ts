@@ -21,6 +21,7 @@ import { benchRebuild } from "./rebuild.ts";
 import { benchEvents } from "./events.ts";
 import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 import { benchSimulate } from "./simulate.ts";
+import { benchStart } from "./start.ts";
 import { benchListings, type ListingFigures } from "./listings.ts";
 
 /**
@@ -46,6 +47,9 @@ const { values: flags, positionals } = parseArgs({
     "client-threads": { type: "string", default: "2" },
     plans: { type: "boolean", default: false },
     trace: { type: "boolean", default: false },
+    watch: { type: "string", default: "60" },
+    "sign-ins": { type: "string", default: "4" },
+    "node-options": { type: "string" },
     existing: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     json: { type: "boolean", default: false },
@@ -54,7 +58,7 @@ const { values: flags, positionals } = parseArgs({
 });
 if (flags.help) {
   process.stdout.write(
-    "usage: npm run bench -- [purchases|market|queries|simulate|events|listings] [--duration seconds] [--json]\n" +
+    "usage: npm run bench -- [purchases|market|queries|simulate|events|listings|start] [--duration seconds] [--json]\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server;\n" +
       "          --trace also follows 300 purchases statement by statement (auto_explain: each\n" +
       "          statement's time, foreign-key checks and event triggers)\n" +
@@ -66,6 +70,10 @@ if (flags.help) {
       "          (a `skinmarket demo` world), else on a new demo market of --listings listings\n" +
       "  simulate: simulated traders' actions/s calling the verbs vs the same actions over HTTP\n" +
       "          (--steps, default 200)\n" +
+      "  start: skinmarket serve on a new data directory (embedded database, demo market), then\n" +
+      "          restarted on it: /healthz latency from the port's opening, with --sign-ins a\n" +
+      "          second (default 4), the server's event-loop lag, and its resident size from 15 s\n" +
+      "          to --watch seconds (default 60); --node-options are the server's NODE_OPTIONS\n" +
       "  listings: listings/s through POST sell_order/items (200 assets a request) vs a plain\n" +
       "          200-row INSERT into listings, on an empty market and with --after listings on sale\n" +
       "          (default 1000000), --per-phase listings each side (default 10000), --connections\n" +
@@ -265,6 +273,56 @@ if (positionals[0] === "listings") {
     progress,
   );
   figures.push(...listingWrites.figures);
+  report();
+  process.exit(0);
+}
+
+if (positionals[0] === "start") {
+  const nodeOptions = flags["node-options"];
+  const results = await benchStart({
+    seconds: Number(flags.watch),
+    signInsPerSecond: Number(flags["sign-ins"]),
+    ...(nodeOptions ? { nodeOptions } : {}),
+    progress,
+  });
+  const settings = nodeOptions ? `, NODE_OPTIONS=${nodeOptions}` : "";
+  for (const result of results) {
+    const healthz = result.healthz;
+    figures.push(
+      {
+        name: `/healthz, ${result.start}, max`,
+        value: healthz.maxMs,
+        baseline: 100,
+        unit: "ms",
+        ratio: healthz.maxMs / 100,
+        note: `${healthz.probes} probes from the port's opening (${(result.portOpenMs / 1000).toFixed(1)} s after the spawn) for ${flags.watch} s, p99 ${healthz.p99Ms.toFixed(1)} ms, ${healthz.failures} failed; ${result.signIns.done} sign-ins meanwhile (${result.signIns.refused} refused)${settings}; ratio to the 100 ms goal`,
+      },
+      {
+        name: `event-loop lag, ${result.start}, to the port`,
+        value: result.eventLoopLagMaxMs.beforeOpen,
+        baseline: 100,
+        unit: "ms",
+        ratio: result.eventLoopLagMaxMs.beforeOpen / 100,
+        note: `the server's largest stall (nodejs_eventloop_lag_max_seconds) from its start to the port's opening${settings}; ratio to the 100 ms goal`,
+      },
+      {
+        name: `event-loop lag, ${result.start}, serving`,
+        value: result.eventLoopLagMaxMs.afterOpen,
+        baseline: 100,
+        unit: "ms",
+        ratio: result.eventLoopLagMaxMs.afterOpen / 100,
+        note: `the server's largest stall (nodejs_eventloop_lag_max_seconds) from the port's opening to the end${settings}; ratio to the 100 ms goal`,
+      },
+      {
+        name: `resident memory, ${result.start}`,
+        value: result.residentMb.max,
+        baseline: 600,
+        unit: "MB",
+        ratio: result.residentMb.max / 600,
+        note: `the serving process's VmRSS, the largest of ${result.residentMb.samples} samples from 15 s after the port opened (smallest ${result.residentMb.min.toFixed(0)} MB)${settings}; ratio to the 600 MB goal`,
+      },
+    );
+  }
   report();
   process.exit(0);
 }
