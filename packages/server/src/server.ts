@@ -14,6 +14,7 @@ import type { DomainContext, MarketRules } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
 import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
+import { closePasswordHashing } from "./domain/password-hash.ts";
 import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.ts";
@@ -279,6 +280,8 @@ export async function startServer(
         await app.close();
         stopSnapshots();
         await jobs.stop();
+        // No request is left to sign in: the hashing threads end now rather than at their idle time.
+        await closePasswordHashing();
         await webhooks.close();
         await eventLog.close();
         await limiterStore?.close();

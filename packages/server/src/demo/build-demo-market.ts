@@ -65,10 +65,11 @@ export interface DemoMarketOptions {
 /**
  * Traders with a password and an API token of their own, written to the credentials file: every
  * trader of the default demo. The others (a demo of a million users) share one argon2id hash of a
- * password nobody was told, and have no API token: a hash costs about 0.1 s of CPU, and Node 24's
- * `crypto.argon2` holds the event loop while it runs (1,000 hashes held the build for 113 s), so
- * a million would take more than a day. They trade in the world's history, sell and bid; nobody
- * signs in as them.
+ * password nobody was told, and have no API token: a hash costs 30-100 ms of CPU. The hashes run
+ * in the password-hashing worker threads (`domain/password-hash.ts`, one or two at a time) while
+ * the build goes on (before, Node 24's `crypto.argon2` held the event loop: 1,000 hashes held the
+ * build for 113 s), but a million would still take the pool the better part of a day. They trade in
+ * the world's history, sell and bid; nobody signs in as them.
  */
 export const CREDENTIALED_TRADERS = 100;
 
@@ -83,7 +84,7 @@ export type DemoPhase = "traders" | "trades" | "listings" | "buy orders" | "ledg
 
 export interface DemoProgress {
   /**
-   * A phase, the credentialed traders' passwords (hashed on the thread pool while the build
+   * A phase, the credentialed traders' passwords (hashed in worker threads while the build
    * starts), or the first pass over the trades (drawn to be numbered oldest first).
    */
   phase: DemoPhase | "passwords" | "trade plans";
@@ -171,7 +172,8 @@ export async function buildDemoMarket(
   };
 
   if (!options.add) await refuseUnlessEmpty(kysely);
-  // Secrets: argon2id is slow and runs on the thread pool, beside the first reads of the build.
+  // Secrets: argon2id is slow and runs in the password-hashing worker threads, beside the first
+  // reads of the build, which the event loop is free to run.
   const credentialed = options.credentialedTraders ?? CREDENTIALED_TRADERS;
   if (!Number.isSafeInteger(credentialed) || credentialed < 1)
     throw new RangeError("credentialedTraders: at least 1 (the trader a new user tries first)");
@@ -247,6 +249,8 @@ async function credentialsFor(
   const total = Math.min(traders, credentialed);
   let done = 0;
   onHashed(done, total);
+  // Every hash is asked for at once: the pool runs them as fast as its threads allow, and the
+  // answers keep the traders' order (trader i gets the i-th password, whichever hash ends first).
   const [hashed, lockedHash] = await Promise.all([
     Promise.all(
       Array.from({ length: total }, async () => {

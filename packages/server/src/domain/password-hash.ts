@@ -1,4 +1,7 @@
-import { argon2, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { Piscina } from "piscina";
+import type { Argon2idTask, ScryptTask } from "./password-hash-worker.ts";
 import { generateSecret } from "./secrets.ts";
 
 /**
@@ -9,6 +12,12 @@ import { generateSecret } from "./secrets.ts";
  * other parameters) stores a fresh hash with the current ones. Parameters read from a stored hash
  * are bounded: a value outside the bounds marks the hash corrupt instead of running (a stored
  * `m=4194304` would otherwise make one sign-in allocate 4 GiB).
+ *
+ * The hashes themselves run in worker threads (`password-hash-worker.ts`, a piscina pool): Node
+ * 24's `crypto.argon2`, although it takes a callback, spends much of a hash's CPU on the calling
+ * thread (17-75 ms a sign-in, as measured here), so on the server's event loop every sign-in was a
+ * stall. Reading the stored hash, its bounds and the comparison stay here: a corrupt hash never
+ * reaches the pool.
  */
 
 /** OWASP's argon2id recommendation (Password Storage Cheat Sheet): 19 MiB, 2 passes, 1 lane. */
@@ -121,39 +130,83 @@ function within(value: number, [low, high]: readonly [number, number]): boolean 
   return value >= low && value <= high;
 }
 
-function argon2idTag(
+/**
+ * The pool's threads: one core is left to the event loop, and at most two hash. On this machine's
+ * two cores that is one thread: with four sign-in loops, `/healthz` answered at a median of 2-4 ms
+ * with one thread and 6-8 ms with two, and two signed in no faster (docs/design.md section 12,
+ * _Sign-in off the event loop_). A thread with a hash under way holds about 40 MB (its own heap and
+ * argon2id's 19 MiB), so two bound what a burst of sign-ins adds to the server's memory (the goal
+ * is 600 MB); further hashes wait in the pool's queue. None at rest: the pool is made at the first
+ * hash, and a thread idle for 30 s exits. Idle threads do not keep a process alive (piscina unrefs
+ * them); a hash under way does, until it ends.
+ */
+const HASHING_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+const IDLE_THREAD_MS = 30_000;
+
+/** The pool, made at the first hash, and the hashes given to it that have not ended yet. */
+let current: { pool: Piscina; pending: Set<Promise<unknown>> } | undefined;
+let tasksRun = 0;
+
+function runHashing(task: Argon2idTask | ScryptTask, name: "argon2idTag" | "scryptKey"): Promise<Uint8Array> {
+  current ??= {
+    pool: new Piscina({
+      // Node 24 strips the worker's types as it loads it, as it does for every other file.
+      filename: new URL("./password-hash-worker.ts", import.meta.url).href,
+      minThreads: 0,
+      maxThreads: HASHING_THREADS,
+      idleTimeout: IDLE_THREAD_MS,
+    }),
+    pending: new Set(),
+  };
+  const { pending } = current;
+  const run: Promise<Uint8Array> = current.pool.run(task, { name });
+  tasksRun += 1;
+  pending.add(run);
+  void run.finally(() => pending.delete(run)).catch(() => {});
+  return run;
+}
+
+/**
+ * Ends the pool's threads once every hash given to it has ended (the server's `close()`): piscina's
+ * own close would drop hashes still waiting in its queue. A hash asked for meanwhile or afterwards
+ * makes a new pool.
+ */
+export async function closePasswordHashing(): Promise<void> {
+  const closing = current;
+  current = undefined;
+  if (!closing) return;
+  await Promise.allSettled(closing.pending);
+  await closing.pool.close();
+}
+
+/** Hashes given to the pool's threads since the process started (the tests read it). */
+export function passwordHashTasks(): number {
+  return tasksRun;
+}
+
+async function argon2idTag(
   password: string,
   salt: Buffer,
   params: { m: number; t: number; p: number },
   tagLength: number,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    argon2(
-      "argon2id",
-      {
-        message: password,
-        nonce: salt,
-        memory: params.m,
-        passes: params.t,
-        parallelism: params.p,
-        tagLength,
-      },
-      (error, tag) => (error ? reject(error) : resolve(tag)),
-    );
-  });
+  const task: Argon2idTask = { password, salt: new Uint8Array(salt), params, tagLength };
+  return asBuffer(await runHashing(task, "argon2idTag"));
 }
 
-function scryptKey(
+async function scryptKey(
   password: string,
   salt: Buffer,
   params: { N: number; r: number; p: number },
   keyLength: number,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keyLength, { ...params, maxmem: SCRYPT_MAXMEM }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  const task: ScryptTask = { password, salt: new Uint8Array(salt), params, keyLength, maxmem: SCRYPT_MAXMEM };
+  return asBuffer(await runHashing(task, "scryptKey"));
+}
+
+/** A thread's answer arrives as a Uint8Array (a Buffer does not survive the copy between threads). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** PHC strings carry base64 without padding. */

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { argon2Sync, randomBytes, scryptSync } from "node:crypto";
-import { describe, test } from "node:test";
-import { hashPassword, verifyPassword } from "../../src/domain/password-hash.ts";
+import { after, describe, test } from "node:test";
+import {
+  closePasswordHashing,
+  hashPassword,
+  passwordHashTasks,
+  verifyPassword,
+} from "../../src/domain/password-hash.ts";
 
 const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
@@ -28,6 +33,8 @@ function scryptString(password: string, N: number, r = 8, p = 1): string {
 }
 
 describe("password hashing", () => {
+  after(() => closePasswordHashing());
+
   test("a new hash is argon2id at OWASP's m=19 MiB, t=2, p=1 in PHC form, and is what argon2id gives", async () => {
     const stored = await hashPassword("correct horse");
     const match = PHC.exec(stored);
@@ -89,10 +96,77 @@ describe("password hashing", () => {
       "",
       "plain",
     ];
+    const tasks = passwordHashTasks();
     for (const stored of corrupt) {
       const started = performance.now();
       assert.deepEqual(await verifyPassword("pw", stored), { matches: false, needsRehash: false }, stored);
       assert.ok(performance.now() - started < 20, `${stored} was refused without hashing`);
     }
+    assert.equal(passwordHashTasks(), tasks, "no corrupt hash reached the worker threads");
+  });
+});
+
+/** Milliseconds of CPU this thread spent since `start`. */
+function threadCpuMs(start: NodeJS.CpuUsage): number {
+  const spent = process.threadCpuUsage(start);
+  return (spent.user + spent.system) / 1000;
+}
+
+/** Four hashes and four verifications at once, as four sign-ins of new users would ask. */
+async function fourSignIns(): Promise<void> {
+  await Promise.all(
+    ["one", "two", "three", "four"].map(async (password) => {
+      const stored = await hashPassword(password);
+      assert.equal((await verifyPassword(password, stored)).matches, true);
+    }),
+  );
+}
+
+describe("password hashing leaves the event loop free", () => {
+  after(() => closePasswordHashing());
+
+  test("a hash and its verification run in the worker threads, not on this thread", async () => {
+    const tasks = passwordHashTasks();
+    const stored = await hashPassword("round trip");
+    assert.deepEqual(await verifyPassword("round trip", stored), { matches: true, needsRehash: false });
+    assert.equal(passwordHashTasks() - tasks, 2);
+    const legacy = scryptString("round trip", 16384);
+    assert.equal((await verifyPassword("round trip", legacy)).matches, true);
+    assert.equal(passwordHashTasks() - tasks, 3);
+  });
+
+  test("four hashes at once cost this thread a small part of one hash computed on it", async (t) => {
+    await fourSignIns(); // the pool's threads started
+    const sync = process.threadCpuUsage();
+    argon2idString("measure", { m: 19456, t: 2, p: 1 });
+    const oneHashHere = threadCpuMs(sync);
+    // The least of three rounds, so that a garbage collection in one does not count.
+    let fourInThePool = Infinity;
+    for (let round = 0; round < 3; round += 1) {
+      const started = process.threadCpuUsage();
+      await Promise.all(["one", "two", "three", "four"].map((password) => hashPassword(password)));
+      fourInThePool = Math.min(fourInThePool, threadCpuMs(started));
+    }
+    t.diagnostic(
+      `this thread's CPU: ${fourInThePool.toFixed(1)} ms for 4 hashes, ${oneHashHere.toFixed(1)} ms for 1 here`,
+    );
+    assert.ok(
+      fourInThePool < 0.25 * oneHashHere,
+      `4 hashes cost this thread ${fourInThePool.toFixed(1)} ms of CPU, one hash here ${oneHashHere.toFixed(1)} ms`,
+    );
+  });
+
+  test("timers keep running while four sign-ins hash", async (t) => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 1);
+    try {
+      await fourSignIns();
+    } finally {
+      clearInterval(timer);
+    }
+    t.diagnostic(`the timer ticked ${ticks} times`);
+    // Eight hashes of tens of milliseconds, one or two at a time: a free event loop ticks hundreds of
+    // times; one that computes them ticks only between them.
+    assert.ok(ticks >= 40, `the timer ticked ${ticks} times`);
   });
 });
