@@ -113,7 +113,11 @@ export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>)
   for (const goodsId of goodsIds) ctx.changedGoods.goods.add(goodsId);
 }
 
-/** Notes that the open transaction writes no figure of the market (`noteChangedGoods`). */
+/**
+ * Notes that the open transaction writes no figure of the market (`noteChangedGoods`) but the
+ * goods its helpers note where they write listings or buy orders (`withdrawListingsOfItems`,
+ * `settleFill`, ...), which still count.
+ */
 export function noteNoMarketChange(ctx: DomainContext): void {
   noteChangedGoods(ctx, []);
 }

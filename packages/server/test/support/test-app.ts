@@ -21,6 +21,8 @@ export interface TestApp {
   clock: OffsetClock;
   /** The price snapshots, when made as the server makes them (`serverSnapshots`). */
   snapshots?: PriceSnapshots;
+  /** The market changes the app's commits count (its snapshots' source). */
+  marketChanges: MarketChanges;
   /** A system context on the same database and clock, for checks made behind the API. */
   ctx: DomainContext;
   /** A request with the sandbox admin token. */
@@ -141,6 +143,7 @@ export async function createTestApp(
     database,
     clock,
     ...(snapshots ? { snapshots } : {}),
+    marketChanges,
     ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog, ...services },
     admin: (method, url, body) => request(ADMIN_TOKEN, method, url, body),
     as: (token, method, url, body) => request(token, method, url, body),
