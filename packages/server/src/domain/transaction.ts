@@ -96,8 +96,12 @@ async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Valu
   }
 }
 
-function committed(ctx: DomainContext, changed: { goods: Set<number>; noted: boolean }): void {
+function committed(
+  ctx: DomainContext,
+  changed: { goods: Set<number>; noted: boolean; ranks?: boolean },
+): void {
   if (ctx.effects) ctx.effects.committed += 1;
+  if (changed.noted && changed.ranks) ctx.afterCommit?.("ranks");
   ctx.afterCommit?.(changed.noted ? [...changed.goods] : "all");
 }
 
@@ -120,6 +124,16 @@ export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>)
  */
 export function noteNoMarketChange(ctx: DomainContext): void {
   noteChangedGoods(ctx, []);
+}
+
+/**
+ * Notes that the open transaction writes the liquidity ranks: when it commits, the market
+ * snapshots read the ranks again and leave every goods' figures as they are.
+ */
+export function noteRanksChanged(ctx: DomainContext): void {
+  if (!ctx.changedGoods) return;
+  ctx.changedGoods.noted = true;
+  ctx.changedGoods.ranks = true;
 }
 
 /** The SQLSTATE of a database error from either driver, if it is one. */
