@@ -46,6 +46,8 @@ export interface ListingBenchOptions {
    * queries are measured there, nothing is built or dropped (it gains a bench user and tokens).
    */
   existing?: boolean;
+  /** Runs on the market's database (its URL) after the queries, before a scratch one is dropped. */
+  onMarket?: (url: string) => Promise<void>;
 }
 
 /**
@@ -62,7 +64,9 @@ export async function benchListingQueries(
   if (options.existing) {
     const database = await openDatabase({ kind: "postgres", url: serverUrl });
     try {
-      return await measureListingQueries(database, serverUrl, options, progress);
+      const figures = await measureListingQueries(database, serverUrl, options, progress);
+      await options.onMarket?.(serverUrl);
+      return figures;
     } finally {
       await database.close();
     }
@@ -87,7 +91,9 @@ export async function benchListingQueries(
           if (step.phase !== phase) progress(`demo market: ${(phase = step.phase)}`);
         },
       );
-      return await measureListingQueries(database, url, options, progress);
+      const figures = await measureListingQueries(database, url, options, progress);
+      await options.onMarket?.(url);
+      return figures;
     } finally {
       await database.close();
     }

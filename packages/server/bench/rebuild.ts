@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery } from "kysely";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
-import { buildSnapshot, updateSnapshot } from "../src/domain/market/price-snapshot.ts";
+import { buildSnapshot, DEFAULT_MAX_AGE_MS, updateSnapshot } from "../src/domain/market/price-snapshot.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { SERVER_LISTINGS_PER_CHUNK } from "../src/server.ts";
@@ -10,11 +10,12 @@ import { capturingDatabase, explain } from "./listing-queries.ts";
 import type { Figure } from "./market.ts";
 
 /**
- * The whole-market rebuild on a PostgreSQL database that holds a market (`--existing`): the
- * snapshot of every goods' figures read from all listings on sale, as a server with
- * `DATABASE_URL` builds it (chunks of `SERVER_LISTINGS_PER_CHUNK` listings), timed `rounds`
- * times, against the update of 100 changed goods that serves between rebuilds; then the plans
- * of one chunk's statements, and the time the chunks' statements took in all.
+ * The whole-market rebuild on a PostgreSQL database that holds a market: the snapshot of every
+ * goods' figures read from all listings on sale, as a server with `DATABASE_URL` builds it at
+ * start (chunks of `SERVER_LISTINGS_PER_CHUNK` listings), timed `rounds` times, against the
+ * update of 100 changed goods and the rolling recheck's slice (a sixtieth of the catalog, in id
+ * order, goods off the market included: what a server reads each second instead of the whole
+ * market every minute); then the plans of one chunk's statements.
  */
 export async function benchRebuild(
   url: string,
@@ -55,6 +56,17 @@ export async function benchRebuild(
       await updateSnapshot(ctx, snapshot, changed);
       updates.push(performance.now() - started);
     }
+    // The recheck's slices in turn, from the start of the catalog, as the server walks them.
+    const ids = [...snapshot.catalog.byId.keys()].sort((a, b) => a - b);
+    const sliceSize = Math.ceil((ids.length * 1000) / DEFAULT_MAX_AGE_MS);
+    const rechecks: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const slice = new Set(ids.slice(round * sliceSize, (round + 1) * sliceSize));
+      const started = performance.now();
+      await updateSnapshot(ctx, snapshot, slice);
+      rechecks.push(performance.now() - started);
+    }
+    progress(`recheck of ${sliceSize} goods: ${rechecks.map((time) => time.toFixed(0)).join(", ")} ms`);
     progress("plans of the first chunk's statements");
     const captured: CompiledQuery[] = [];
     const planner = capturingDatabase(url, captured);
@@ -86,6 +98,14 @@ export async function benchRebuild(
           unit: "ms",
           ratio: median(updates) / median(times),
           note: `vs the whole rebuild; rounds ${updates.map((time) => time.toFixed(0)).join(", ")} ms`,
+        },
+        {
+          name: `recheck of ${sliceSize} goods, a sixtieth of the catalog (PostgreSQL)`,
+          value: median(rechecks),
+          baseline: 1000,
+          unit: "ms",
+          ratio: median(rechecks) / 1000,
+          note: `vs the second it has (one slice a second, the catalog's ${ids.length} goods within a minute); rounds ${rechecks.map((time) => time.toFixed(0)).join(", ")} ms`,
         },
       ],
       plans,

@@ -65,8 +65,8 @@ if (flags.help) {
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
       "          listings (default 1000000; --plans prints the plans)\n" +
-      "  queries: the listing queries' p50/p99 and plans, and the whole-market rebuild (--rounds,\n" +
-      "          default 3); with --existing on the market already in BENCH_DATABASE_URL's database\n" +
+      "  queries: the listing queries' p50/p99 and plans, the whole-market rebuild, an update of\n" +
+      "          100 goods and the rolling recheck's slice (--rounds, default 3); with --existing on the market already in BENCH_DATABASE_URL's database\n" +
       "          (a `skinmarket demo` world), else on a new demo market of --listings listings\n" +
       "  simulate: simulated traders' actions/s calling the verbs vs the same actions over HTTP\n" +
       "          (--steps, default 200)\n" +
@@ -362,13 +362,21 @@ if (positionals[0] === "queries") {
     );
     process.exit(2);
   }
+  // The whole-market rebuild, the update and the recheck's slice on the same market, existing
+  // or new (before a new one is dropped).
+  let rebuild: Awaited<ReturnType<typeof benchRebuild>> | undefined;
   listingQueries = await benchListingQueries(
     server,
-    { listings: Number(flags.listings), existing: flags.existing },
+    {
+      listings: Number(flags.listings),
+      existing: flags.existing,
+      onMarket: async (url) => {
+        rebuild = await benchRebuild(url, Number(flags.rounds), progress);
+      },
+    },
     progress,
   );
-  if (flags.existing) {
-    const rebuild = await benchRebuild(server, Number(flags.rounds), progress);
+  if (rebuild) {
     figures.push(...rebuild.figures);
     if (flags.plans) {
       process.stdout.write("plans of the rebuild's first chunk\n");

@@ -9,7 +9,11 @@ import { PriceSnapshots } from "../src/domain/market/price-snapshot.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
-import { announceChange, listenForChanges } from "../src/storage/change-notifications.ts";
+import {
+  announceMarketChange,
+  listenForChanges,
+  marketChangeOf,
+} from "../src/storage/change-notifications.ts";
 import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
@@ -64,8 +68,7 @@ export async function benchTwoInstanceFreshness(
       const changesA = new MarketChanges(
         // An announcement still due when the bench closes the database is dropped.
         batched(
-          (goods) =>
-            announceChange(a.db, "market", idA, goods === "all" ? undefined : goods).catch(() => undefined),
+          (goods) => announceMarketChange(a.db, idA, goods).catch(() => undefined),
           ANNOUNCE_INTERVAL_MS,
         ),
       );
@@ -73,7 +76,8 @@ export async function benchTwoInstanceFreshness(
       const listener = await listenForChanges({
         url,
         onChange: (message) => {
-          if (message.kind === "market" && message.from !== idB) changesB.heard(message.goods ?? "all");
+          const change = marketChangeOf(message);
+          if (change && message.from !== idB) changesB.heard(change);
         },
         onReconnect: () => changesB.heard(),
         log,

@@ -81,7 +81,8 @@ export const CONFIG_VARIABLES = {
     "comma-separated origins a browser page may call the API from, or * for any (then without credentials) (default none: CORS off)",
   SESSION_TTL_HOURS: "lifetime of a web session (default 168)",
   JOBS_INTERVAL_MS: "how often due jobs run (default 5000)",
-  SNAPSHOT_INTERVAL_MS: "how often at most the market snapshot is rebuilt after a change (default 1000)",
+  SNAPSHOT_INTERVAL_MS:
+    "how often at most the market snapshot is rebuilt after a change, and with DATABASE_URL how often a slice of the catalog is read again, every goods within a minute (default 1000)",
   STREAM_MAX_BUFFER_BYTES:
     "bytes an event stream may have waiting to be sent before it is dropped as a slow consumer (default 1048576)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",

@@ -20,7 +20,7 @@ import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
-import { announceChange, listenForChanges } from "./storage/change-notifications.ts";
+import { announceMarketChange, listenForChanges, marketChangeOf } from "./storage/change-notifications.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
 import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
@@ -121,9 +121,8 @@ export async function startServer(
       config.databaseUrl
         ? batched(
             (goods) =>
-              announceChange(database.db, "market", instanceId, goods === "all" ? undefined : goods).catch(
-                (error: unknown) =>
-                  log.warn({ err: error }, "could not announce a market change to the other instances"),
+              announceMarketChange(database.db, instanceId, goods).catch((error: unknown) =>
+                log.warn({ err: error }, "could not announce a market change to the other instances"),
               ),
             ANNOUNCE_INTERVAL_MS,
           )
@@ -171,8 +170,8 @@ export async function startServer(
           url: config.databaseUrl,
           onChange: (message) => {
             if (message.kind === "clock" && sandboxClock) void reloadClock(systemContext, sandboxClock, log);
-            if (message.kind === "market" && message.from !== instanceId)
-              marketChanges.heard(message.goods ?? "all");
+            const change = marketChangeOf(message);
+            if (change && message.from !== instanceId) marketChanges.heard(change);
             if (message.kind === "tokens") tokenCache.forget();
             if (message.kind === "events") eventLog.heard(message.last ?? Number.MAX_SAFE_INTEGER);
           },
@@ -195,9 +194,11 @@ export async function startServer(
     if (!config.limits) log.warn("LIMITS=off: no rate limits; for local development only");
     const priceSnapshots = new PriceSnapshots(marketChanges, config.snapshotIntervalMs, {
       serveStale: true,
+      // With a PostgreSQL server, every goods is read again within a minute, a sixtieth of the
+      // catalog each interval (the rolling recheck), for writes made behind the service's back.
       // Only this process writes the embedded database (its lock), and it counts every commit:
-      // nothing can change behind its back, so the minutely rebuild would only stall the event
-      // loop (the embedded database runs on it: 1.1-1.4 s over the demo market's 40,000 listings).
+      // nothing can change behind its back, so the recheck would only take the event loop's time
+      // (the embedded database runs on it) to find nothing.
       ...(config.databaseUrl ? {} : { maxAgeMs: Infinity }),
       // A PostgreSQL server runs the build's statements off the event loop: larger chunks, fewer
       // round trips (the embedded database keeps small ones, as it runs them in this thread).

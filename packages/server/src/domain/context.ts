@@ -57,11 +57,15 @@ export interface DomainContext {
   effects?: { committed: number; key?: HeldKey };
   /**
    * Told after each committed transaction, with the goods it wrote (`noteChangedGoods`; "all"
-   * when it named none): the market snapshots learn of changes this way.
+   * when it named none), and once more with "ranks" when it recomputed the liquidity ranks
+   * (`noteRanksChanged`): the market snapshots learn of changes this way.
    */
   afterCommit?: (goods: ChangedGoods) => void;
-  /** The goods the open transaction wrote listings or buy orders of (`noteChangedGoods`). */
-  changedGoods?: { goods: Set<number>; noted: boolean };
+  /**
+   * The goods the open transaction wrote listings or buy orders of (`noteChangedGoods`), and
+   * whether it wrote the liquidity ranks (`noteRanksChanged`).
+   */
+  changedGoods?: { goods: Set<number>; noted: boolean; ranks?: boolean };
   /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
   tokenCache?: TokenCache;
   /** Sends webhook deliveries (docs/design.md section 14); without one, none are sent. */

@@ -96,8 +96,12 @@ async function retryingLostRaces<Value>(run: () => Promise<Value>): Promise<Valu
   }
 }
 
-function committed(ctx: DomainContext, changed: { goods: Set<number>; noted: boolean }): void {
+function committed(
+  ctx: DomainContext,
+  changed: { goods: Set<number>; noted: boolean; ranks?: boolean },
+): void {
   if (ctx.effects) ctx.effects.committed += 1;
+  if (changed.noted && changed.ranks) ctx.afterCommit?.("ranks");
   ctx.afterCommit?.(changed.noted ? [...changed.goods] : "all");
 }
 
@@ -113,9 +117,23 @@ export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>)
   for (const goodsId of goodsIds) ctx.changedGoods.goods.add(goodsId);
 }
 
-/** Notes that the open transaction writes no figure of the market (`noteChangedGoods`). */
+/**
+ * Notes that the open transaction writes no figure of the market (`noteChangedGoods`) but the
+ * goods its helpers note where they write listings or buy orders (`withdrawListingsOfItems`,
+ * `settleFill`, ...), which still count.
+ */
 export function noteNoMarketChange(ctx: DomainContext): void {
   noteChangedGoods(ctx, []);
+}
+
+/**
+ * Notes that the open transaction writes the liquidity ranks: when it commits, the market
+ * snapshots read the ranks again and leave every goods' figures as they are.
+ */
+export function noteRanksChanged(ctx: DomainContext): void {
+  if (!ctx.changedGoods) return;
+  ctx.changedGoods.noted = true;
+  ctx.changedGoods.ranks = true;
 }
 
 /** The SQLSTATE of a database error from either driver, if it is one. */

@@ -6,8 +6,9 @@ import type { Database } from "./schema.ts";
 export const CHANGES_CHANNEL = "skinmarket_changes";
 
 /**
- * A change another instance announced. `goods`: the goods a market change touched; without it
- * (a reset, a demo build, a large batch, an instance that does not say) everything may have changed.
+ * A change another instance announced. Kind `market`: `goods`, the goods a market change touched;
+ * without it (a reset, a demo build, a new catalog, an instance that does not say) everything may
+ * have changed. Kind `ranks`: the liquidity ranks were recomputed.
  */
 export interface ChangeMessage {
   kind: string;
@@ -92,6 +93,26 @@ export async function listenForChanges(options: {
       await client?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Tells the other instances of a market change (`batched` calls it): the goods it touched (kind
+ * `market` with `goods`), the liquidity ranks (kind `ranks`), or everything (kind `market` alone).
+ */
+export async function announceMarketChange(
+  db: Kysely<Database>,
+  from: string,
+  change: readonly number[] | "ranks" | "all",
+): Promise<void> {
+  if (change === "ranks") await announceChange(db, "ranks", from);
+  else await announceChange(db, "market", from, change === "all" ? undefined : change);
+}
+
+/** The market change a notice from another instance tells of, if it tells of one. */
+export function marketChangeOf(message: ChangeMessage): readonly number[] | "ranks" | "all" | undefined {
+  if (message.kind === "ranks") return "ranks";
+  if (message.kind === "market") return message.goods ?? "all";
+  return undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
+import { ok } from "../../src/domain/result.ts";
+import { inTransaction } from "../../src/domain/transaction.ts";
 import { PriceSnapshots, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -134,9 +136,18 @@ describe("the price snapshot updated per changed goods", { timeout: 120_000 }, (
   });
 
   test("a commit that names no goods reads the whole market again", async () => {
-    const account = await t.createUser();
+    // A transaction that notes no goods (as a verb that forgot to would): a change to everything.
+    const unnamed = () =>
+      inTransaction({ ...t.ctx, afterCommit: (goods) => t.marketChanges.committed(goods) }, async (tx) => {
+        await tx.db
+          .updateTable("users")
+          .set({ updated_at: tx.clock.now() })
+          .where("user_id", "=", -1)
+          .execute();
+        return ok(undefined);
+      });
     const rebuilt = await rebuiltAfter(
-      () => t.fund(account.userId, "balance", 1),
+      unnamed,
       (snapshot) => snapshot.entries.get(redline)?.whole.minPrice === 1200,
     );
     assert.equal(rebuilt.entries.get(redline)?.whole.minPrice, 1200, "the uncounted raise is read now");

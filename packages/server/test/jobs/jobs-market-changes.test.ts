@@ -17,9 +17,17 @@ describe("the scheduler's rounds and the market snapshots", () => {
   });
   after(() => database.close());
 
+  test("the day's liquidity ranks count as a change to the ranks alone, not to everything", async () => {
+    const before = changes.version;
+    // The first round computes the day's liquidity ranks.
+    const runs = await runDueJobs(ctx);
+    assert.ok(runs.some((run) => run.name === "refresh-liquidity-ranks"));
+    assert.equal(changes.everythingSince(before), false);
+    assert.equal(changes.ranksChangedSince(before), true);
+    assert.deepEqual([...(changes.changedSince(before) as Set<number>)], []);
+  });
+
   test("a round on a quiet market counts no change, so no snapshot reads the market again", async () => {
-    // The first round computes the day's liquidity ranks, a figure of every goods.
-    await runDueJobs(ctx);
     const before = changes.version;
     for (let round = 0; round < 3; round++) await runDueJobs(ctx);
     assert.equal(changes.version, before, "a quiet round must not count as a change to everything");

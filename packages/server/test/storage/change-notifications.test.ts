@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
+import { MAX_CHANGED_GOODS } from "../../src/domain/market/market-changes.ts";
 import {
   announceChange,
+  announceMarketChange,
   listenForChanges,
+  marketChangeOf,
   type ChangeListener,
   type ChangeMessage,
 } from "../../src/storage/change-notifications.ts";
@@ -52,6 +55,23 @@ describeOrSkip(
     test("a notice with goods ids arrives with them; one without means everything", async () => {
       assert.deepEqual(await announced([7, 11]), { kind: "market", from, goods: [7, 11] });
       assert.deepEqual(await announced(), { kind: "market", from });
+    });
+
+    test("a notice holds MAX_CHANGED_GOODS goods of the largest ids (a larger batch is sent in several)", async () => {
+      const goods = Array.from({ length: MAX_CHANGED_GOODS }, (_, index) => 2 ** 31 - 1 - index);
+      assert.deepEqual(await announced(goods), { kind: "market", from, goods });
+    });
+
+    test("a recomputation of the liquidity ranks is a notice of its own", async () => {
+      const arrived = new Promise<void>((resolve) => (wake = resolve));
+      await announceMarketChange(database.db, from, "ranks");
+      await arrived;
+      const message = heard.at(-1)!;
+      assert.deepEqual(message, { kind: "ranks", from });
+      assert.equal(marketChangeOf(message), "ranks");
+      assert.deepEqual(marketChangeOf({ kind: "market", from, goods: [3] }), [3]);
+      assert.equal(marketChangeOf({ kind: "market", from }), "all");
+      assert.equal(marketChangeOf({ kind: "tokens", from }), undefined);
     });
   },
 );

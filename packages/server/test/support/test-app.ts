@@ -4,7 +4,7 @@ import type { LimitSettings } from "../../src/http/plugins/limits.ts";
 import { buildApp } from "../../src/app.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
-import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots, type SnapshotBuild } from "../../src/domain/market/price-snapshot.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
@@ -19,8 +19,10 @@ export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
   clock: OffsetClock;
-  /** The price snapshots, when made as the server makes them (`serverSnapshots`). */
+  /** The price snapshots, when made as the server makes them (`serverSnapshots`) or observed (`snapshots`). */
   snapshots?: PriceSnapshots;
+  /** The market changes the app's commits count (its snapshots' source). */
+  marketChanges: MarketChanges;
   /** A system context on the same database and clock, for checks made behind the API. */
   ctx: DomainContext;
   /** A request with the sandbox admin token. */
@@ -93,6 +95,11 @@ export async function createTestApp(
      * `TestApp.snapshots`: nobody waits for a rebuild, which runs only when asked for.
      */
     serverSnapshots?: boolean;
+    /**
+     * Price snapshots as the app makes them by default (answers wait for a rebuild; a recheck of
+     * the catalog a minute), with these options, in `TestApp.snapshots`: `onBuild` counts builds.
+     */
+    snapshots?: { maxAgeMs?: number; onBuild?: (build: SnapshotBuild) => void };
     /** The event stream's heartbeat and slow-consumer limit. */
     stream?: Partial<StreamSettings>;
   } = {},
@@ -103,13 +110,15 @@ export async function createTestApp(
   const marketChanges = new MarketChanges();
   const snapshots = options.serverSnapshots
     ? new PriceSnapshots(marketChanges, 1000, { serveStale: true, maxAgeMs: Infinity })
-    : undefined;
+    : options.snapshots
+      ? new PriceSnapshots(marketChanges, 1000, options.snapshots)
+      : undefined;
   const app = await buildApp({
     database,
     clock,
     ...services,
     marketChanges,
-    ...(snapshots ? { priceSnapshots: snapshots, snapshotServeStale: true } : {}),
+    ...(snapshots ? { priceSnapshots: snapshots, snapshotServeStale: options.serverSnapshots ?? false } : {}),
     ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
     secureCookies: options.secureCookies ?? false,
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
@@ -141,6 +150,7 @@ export async function createTestApp(
     database,
     clock,
     ...(snapshots ? { snapshots } : {}),
+    marketChanges,
     ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog, ...services },
     admin: (method, url, body) => request(ADMIN_TOKEN, method, url, body),
     as: (token, method, url, body) => request(token, method, url, body),

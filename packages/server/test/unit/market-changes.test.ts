@@ -30,7 +30,7 @@ describe("market changes per goods", () => {
     assert.deepEqual([...(changes.changedSince(afterAll) as Set<number>)], [9]);
   });
 
-  test("a change naming no goods is no market change; too many goods count as everything", () => {
+  test("a change naming no goods is no market change; many goods are kept by id, not counted as everything", () => {
     const changes = new MarketChanges();
     let told = 0;
     changes.onChange(() => (told += 1));
@@ -38,9 +38,26 @@ describe("market changes per goods", () => {
     assert.equal(changes.version, 0);
     assert.equal(told, 0);
     const start = changes.version;
-    changes.committed(Array.from({ length: MAX_CHANGED_GOODS + 1 }, (_, index) => index + 1));
-    assert.equal(changes.changedSince(start), "all");
+    const many = Array.from({ length: MAX_CHANGED_GOODS * 3 }, (_, index) => index + 1);
+    changes.committed(many);
+    assert.deepEqual([...(changes.changedSince(start) as Set<number>)], many);
+    assert.equal(changes.everythingSince(start), false);
     assert.equal(told, 1);
+  });
+
+  test("a change to the liquidity ranks names no goods and is not everything", () => {
+    const changes = new MarketChanges();
+    const start = changes.version;
+    changes.committed("ranks");
+    assert.equal(changes.version, start + 1);
+    assert.deepEqual([...(changes.changedSince(start) as Set<number>)], []);
+    assert.equal(changes.ranksChangedSince(start), true);
+    assert.equal(changes.everythingSince(start), false);
+    assert.equal(changes.goodsChangedSince(7, start), false);
+    const afterRanks = changes.version;
+    assert.equal(changes.ranksChangedSince(afterRanks), false);
+    changes.heard("all");
+    assert.equal(changes.ranksChangedSince(afterRanks), true, "everything includes the ranks");
   });
 
   test("announcements batch the goods of every change since the last one", async () => {
@@ -65,9 +82,13 @@ describe("market changes per goods", () => {
     await arrived;
     assert.equal(sent[1], "all");
 
-    arrived = next();
-    announce(Array.from({ length: MAX_CHANGED_GOODS + 1 }, (_, index) => index + 1));
+    // More goods than a notice holds: several notices, and the ranks in one of their own.
+    let left = 3;
+    arrived = new Promise<void>((resolve) => (wake = () => --left === 0 && resolve()));
+    const many = Array.from({ length: MAX_CHANGED_GOODS + 1 }, (_, index) => index + 1);
+    announce(many);
+    announce("ranks");
     await arrived;
-    assert.equal(sent[2], "all");
+    assert.deepEqual(sent.slice(2), ["ranks", many.slice(0, MAX_CHANGED_GOODS), [MAX_CHANGED_GOODS + 1]]);
   });
 });

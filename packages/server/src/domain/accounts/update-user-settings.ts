@@ -1,9 +1,10 @@
 import type { AccessLevel, BuyOrderStatus } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import { crossBuyOrder } from "../buy-orders/match.ts";
+import { noteBuyerOrdersChanged } from "../buy-orders/public-book.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { tokensChanged } from "../tokens/token-cache.ts";
 
 export interface UserSettingsChange {
@@ -37,6 +38,7 @@ export async function updateUserSettings(
     return fail("Access Denied", "these settings can only be changed by their owner or the sandbox admin");
   }
   const settings = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const updated = await tx.db
       .updateTable("users")
       .set({
@@ -51,6 +53,8 @@ export async function updateUserSettings(
       .returning(["user_id", "access_level", "buy_order_status", "buy_order_auto_offline"])
       .executeTakeFirst();
     if (!updated) return fail("Not Found", `user ${userId} does not exist`);
+    // Online or offline, the user's orders join or leave the public book.
+    if (change.buyOrderStatus !== undefined) await noteBuyerOrdersChanged(tx, userId);
     if (change.cardDeclines !== undefined) {
       await tx.db
         .insertInto("sandbox_cards")

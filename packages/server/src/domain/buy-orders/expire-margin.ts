@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { ok } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods, noteNoMarketChange } from "../transaction.ts";
 import { lockUserAccounts, postJournalEntry } from "../wallet/ledger.ts";
 
 /** Buy-order funds (`margin`) last 150 days from their deposit (docs/design.md section 5). */
@@ -29,10 +29,11 @@ export async function expireMargin(ctx: DomainContext): Promise<number> {
   let expired = 0;
   for (const { user_id: userId } of candidates.rows) {
     const done = await inTransaction(ctx, async (tx) => {
+      noteNoMarketChange(tx);
       // Orders before accounts, the order every fill takes its locks in.
       const orders = await tx.db
         .selectFrom("buy_orders")
-        .select(["buy_order_id", "price", "num", "real_num", "frozen_num", "pay_method"])
+        .select(["buy_order_id", "goods_id", "price", "num", "real_num", "frozen_num", "pay_method"])
         .where("user_id", "=", userId)
         .where("state", "=", "progressing")
         .orderBy("buy_order_id")
@@ -69,6 +70,7 @@ export async function expireMargin(ctx: DomainContext): Promise<number> {
         const needed = order.price * (order.num - order.real_num - order.frozen_num);
         const available = order.pay_method === "margin" ? marginLeft : balances.balance + marginLeft;
         if (needed <= available) continue;
+        noteChangedGoods(tx, [order.goods_id]);
         await tx.db
           .updateTable("buy_orders")
           .set({ state: "failed", fail_reason: EXPIRED, updated_at: tx.clock.now() })

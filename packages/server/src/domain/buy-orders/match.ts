@@ -9,7 +9,7 @@ import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
 import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
-import { findOrderGoods, publicBook } from "./public-book.ts";
+import { findOrderGoods, noteBuyerOrdersChanged, publicBook } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
@@ -210,13 +210,14 @@ export async function fill(
     }))
     .where("buy_order_id", "=", order.buy_order_id)
     .execute();
-  // With automatic offline the owner's orders stop filling after this one.
-  await tx.db
+  // With automatic offline the owner's orders stop filling after this one, and leave the book.
+  const offline = await tx.db
     .updateTable("users")
     .set({ buy_order_status: "offline" })
     .where("user_id", "=", order.user_id)
     .where("buy_order_auto_offline", "=", true)
-    .execute();
+    .executeTakeFirst();
+  if (Number(offline.numUpdatedRows) > 0) await noteBuyerOrdersChanged(tx, order.user_id);
   return ok({ kind: "filled" as const, tradeId, listingId: listing.listing_id });
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
+import { noteChangedGoods } from "../transaction.ts";
 
 /**
  * The public buy-order book (docs/design.md section 6): orders in progress that still want units,
@@ -14,6 +15,24 @@ export function publicBook(db: Kysely<Database>) {
     .where("buy_orders.state", "=", sql.lit("progressing"))
     .where("users.buy_order_status", "=", "online")
     .where(sql<boolean>`buy_orders.real_num + buy_orders.frozen_num < buy_orders.num`);
+}
+
+/**
+ * Notes the goods of a buyer's orders in progress as changed: the buyer went online or offline,
+ * so those orders joined or left the public book, and with them the goods' buy figures.
+ */
+export async function noteBuyerOrdersChanged(tx: DomainContext, userId: number): Promise<void> {
+  const orders = await tx.db
+    .selectFrom("buy_orders")
+    .select("goods_id")
+    .distinct()
+    .where("user_id", "=", userId)
+    .where("state", "=", sql.lit("progressing"))
+    .execute();
+  noteChangedGoods(
+    tx,
+    orders.map((order) => order.goods_id),
+  );
 }
 
 /** The goods fields buy orders work with: their constraints, the book's icon, supplied items' info. */

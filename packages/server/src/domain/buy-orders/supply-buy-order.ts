@@ -4,7 +4,7 @@ import { sellerFee } from "../listings/seller-fee.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { committingItem } from "../listings/asset-commitment.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
 import { findOrderGoods } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
@@ -100,6 +100,7 @@ async function sellOne(
   return committingItem(ctx, Number(asset.assetid), SUPPLY_REFUSALS, () =>
     inTransaction(ctx, async (tx) => {
       const order = await lockOrder(tx, input.orderId);
+      noteChangedGoods(tx, order ? [order.goods_id] : []);
       if (!order || !(await canFill(tx, order)))
         return fail(
           "Invalid State",

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { CATALOG_FILE_PATH, readCatalogFile, type CatalogGoods } from "./catalog-file.ts";
 
 export interface CatalogLoadReport {
@@ -37,6 +37,7 @@ export async function loadCatalog(
       .select(["checksum", "goods_count"])
       .executeTakeFirst();
     if (state?.checksum === checksum) {
+      noteNoMarketChange(tx);
       return ok({
         loaded: false,
         goodsCount: state.goods_count,
@@ -44,6 +45,8 @@ export async function loadCatalog(
         milliseconds: performance.now() - started,
       });
     }
+    // A new catalog names no goods: it is a change to everything, and the market's snapshots are
+    // read whole again on it.
     const goods = await readCatalogFile(path);
     for (let start = 0; start < goods.length; start += BATCH_SIZE) {
       await upsertGoods(tx, goods.slice(start, start + BATCH_SIZE));

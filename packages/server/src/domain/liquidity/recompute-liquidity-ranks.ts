@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
-import { inTransaction, noteNoMarketChange } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange, noteRanksChanged } from "../transaction.ts";
 
 /** The window of trades a rank counts: the last 30 days on the marketplace clock. */
 export const LIQUIDITY_WINDOW_MS = 30 * 86_400_000;
@@ -26,6 +26,8 @@ export interface LiquidityComputation {
  */
 export async function recomputeLiquidityRanks(ctx: DomainContext): Promise<Result<LiquidityComputation>> {
   return inTransaction(ctx, async (tx) => {
+    // Ranks only: the snapshots read the ranks table again, not the market (docs/design.md section 4).
+    noteRanksChanged(tx);
     await sql`SELECT pg_advisory_xact_lock(${LIQUIDITY_LOCK_KEY})`.execute(tx.db);
     const computedAt = tx.clock.now();
     const since = new Date(computedAt.getTime() - LIQUIDITY_WINDOW_MS);

@@ -1,11 +1,12 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
+import { noteChangedGoods } from "../transaction.ts";
 
 /**
  * Items that left their seller's account on the platform (traded away outside the marketplace)
  * can no longer be sold: the platform calls this in the transaction that moves them, and their
  * listings on sale are withdrawn (docs/design.md section 10). Listings already sold are left to
- * their trades, which fail when the seller cannot deliver.
+ * their trades, which fail when the seller cannot deliver. Notes the goods of the listings withdrawn.
  */
 export async function withdrawListingsOfItems(
   ctx: DomainContext,
@@ -17,6 +18,11 @@ export async function withdrawListingsOfItems(
     .set({ state: "CANCELLED", updated_at: ctx.clock.now() })
     .where("assetid", "in", [...assetids])
     .where("state", "=", sql.lit("ON_SALE"))
-    .executeTakeFirst();
-  return Number(withdrawn.numUpdatedRows);
+    .returning("goods_id")
+    .execute();
+  noteChangedGoods(
+    ctx,
+    withdrawn.map((row) => row.goods_id),
+  );
+  return withdrawn.length;
 }

@@ -1,12 +1,14 @@
 /**
- * The goods a change touched: their ids, or `"all"` when it may have touched any (a reset, a demo
- * build, a write that names no goods, a batch too large to list).
+ * What a change touched: the ids of the goods whose listings or buy orders it wrote, `"ranks"`
+ * for the liquidity ranks (recomputed for every goods at once, no listing or buy order written),
+ * or `"all"` when it may have touched anything (a reset, a demo build, a new catalog, a write that
+ * names nothing).
  */
-export type ChangedGoods = readonly number[] | "all";
+export type ChangedGoods = readonly number[] | "ranks" | "all";
 
 /**
- * More goods than this in one batch count as a change to everything: a whole rebuild then costs
- * less than reading them one by one, and a notice stays well under PostgreSQL's 8,000 bytes.
+ * The most goods one notice to the other instances names: a batch of more is sent in several
+ * notices, each well under PostgreSQL's 8,000-byte payload.
  */
 export const MAX_CHANGED_GOODS = 500;
 
@@ -15,13 +17,17 @@ export const MAX_CHANGED_GOODS = 500;
  * section 4). Every transaction committed on this instance counts as a change, with the goods it
  * wrote (a transaction that names none counts as a change to everything: the snapshot does not
  * guess which writes touch listings or buy orders), and so does every announcement heard from
- * another instance. An instance announces its own commits through `announce`, which the server
- * wires to PostgreSQL `NOTIFY` in batches at a bounded rate (`batched`).
+ * another instance. However many goods a change names, they are kept by id: the snapshot re-reads
+ * them in slices, never the whole market for their number. An instance announces its own commits
+ * through `announce`, which the server wires to PostgreSQL `NOTIFY` in batches at a bounded rate
+ * (`batched`).
  */
 export class MarketChanges {
   #version = 0;
   /** The version of the last change to everything. */
   #allAt = 0;
+  /** The version of the last change to the liquidity ranks. */
+  #ranksAt = 0;
   /** Goods id to the version of its last change, since the last change to everything. */
   readonly #goodsAt = new Map<number, number>();
   readonly #announce: ((goods: ChangedGoods) => void) | undefined;
@@ -38,7 +44,7 @@ export class MarketChanges {
 
   /** A transaction committed on this instance, writing `goods` (none: not a market change). */
   committed(goods: ChangedGoods = "all"): void {
-    if (goods !== "all" && goods.length === 0) return;
+    if (typeof goods !== "string" && goods.length === 0) return;
     this.#count(goods);
     this.#announce?.(goods);
     this.#tell();
@@ -46,7 +52,7 @@ export class MarketChanges {
 
   /** Another instance committed a transaction writing `goods`. */
   heard(goods: ChangedGoods = "all"): void {
-    if (goods !== "all" && goods.length === 0) return;
+    if (typeof goods !== "string" && goods.length === 0) return;
     this.#count(goods);
     this.#tell();
   }
@@ -65,6 +71,11 @@ export class MarketChanges {
     return this.#allAt > version;
   }
 
+  /** Whether the liquidity ranks (or everything) may have changed after `version`. */
+  ranksChangedSince(version: number): boolean {
+    return this.#ranksAt > version || this.#allAt > version;
+  }
+
   /** Whether a goods may have changed after `version`. */
   goodsChangedSince(goodsId: number, version: number): boolean {
     return this.#allAt > version || (this.#goodsAt.get(goodsId) ?? 0) > version;
@@ -81,10 +92,11 @@ export class MarketChanges {
 
   #count(goods: ChangedGoods): void {
     this.#version += 1;
-    if (goods === "all" || goods.length > MAX_CHANGED_GOODS) {
+    if (goods === "all") {
       this.#allAt = this.#version;
       this.#goodsAt.clear();
-    } else for (const goodsId of goods) this.#goodsAt.set(goodsId, this.#version);
+    } else if (goods === "ranks") this.#ranksAt = this.#version;
+    else for (const goodsId of goods) this.#goodsAt.set(goodsId, this.#version);
   }
 
   #tell(): void {
@@ -115,24 +127,31 @@ export function throttled(send: () => Promise<void>, intervalMs: number): () => 
 }
 
 /**
- * Announces changed goods as `throttled` does, in batches: the goods of every change since the
- * last announcement, or `"all"` when one of them was everything or they are more than
- * `MAX_CHANGED_GOODS`.
+ * Announces changes as `throttled` does, in batches: the goods of every change since the last
+ * announcement, in notices of at most `MAX_CHANGED_GOODS` goods each, and `"ranks"` when the
+ * liquidity ranks changed; or `"all"` alone when one of them was everything.
  */
 export function batched(
   send: (goods: ChangedGoods) => Promise<void>,
   intervalMs: number,
 ): (goods: ChangedGoods) => void {
   let all = false;
+  let ranks = false;
   const goods = new Set<number>();
-  const flush = throttled(() => {
-    const batch: ChangedGoods = all || goods.size > MAX_CHANGED_GOODS ? "all" : [...goods];
+  const flush = throttled(async () => {
+    const ids = [...goods];
+    const batches: ChangedGoods[] = all ? ["all"] : ranks ? ["ranks"] : [];
+    if (!all)
+      for (let start = 0; start < ids.length; start += MAX_CHANGED_GOODS)
+        batches.push(ids.slice(start, start + MAX_CHANGED_GOODS));
     all = false;
+    ranks = false;
     goods.clear();
-    return send(batch);
+    for (const batch of batches) await send(batch);
   }, intervalMs);
   return (changed) => {
     if (changed === "all") all = true;
+    else if (changed === "ranks") ranks = true;
     else if (!all) for (const goodsId of changed) goods.add(goodsId);
     flush();
   };

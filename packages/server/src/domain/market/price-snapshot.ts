@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import { MAX_CHANGED_GOODS, type MarketChanges } from "./market-changes.ts";
+import type { MarketChanges } from "./market-changes.ts";
 import { Rebuilds } from "./rebuilds.ts";
 import { computeMarketFigures, NO_FIGURES, type GoodsFigures } from "./market-figures.ts";
 import { marketCatalog, type MarketCatalog, type MarketGoods } from "./market-goods.ts";
@@ -35,10 +35,11 @@ export interface PriceSnapshot {
 }
 
 /**
- * A snapshot older than this is rebuilt even without a counted change, for writes made behind the
- * service's back (docs/design.md section 4).
+ * Every goods of the catalog is read again at least once in this time even without a counted
+ * change, a slice each `intervalMs` (the rolling recheck), for writes made behind the service's
+ * back (docs/design.md section 4).
  */
-const DEFAULT_MAX_AGE_MS = 60_000;
+export const DEFAULT_MAX_AGE_MS = 60_000;
 
 /** The longest a timer may wait in Node (about 24.8 days); a later moment is checked again then. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
@@ -48,26 +49,42 @@ interface CurrentSnapshot {
   /** The change count the build started from: a higher count means the snapshot may be out of date. */
   version: number;
   checkedAt: number;
-  /** When the whole market was last read (marketplace clock, ms): `maxAgeMs` counts from it. */
-  wholeAt: number;
+  /** When the next slice of the rolling recheck is due (marketplace clock, ms; never: Infinity). */
+  recheckAt: number;
+  /** Where the rolling recheck goes on: an index into the catalog's goods ids, in id order. */
+  recheckFrom: number;
 }
+
+/** What a build did, for an observer (tests, the bench): how many goods it read. */
+export type SnapshotBuild =
+  { kind: "whole" } | { kind: "update"; goods: number; rechecked: number; ranks: boolean };
 
 /**
  * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
  * instead of the database. It is out of date once it is at least `intervalMs` old and a change was
- * counted since it was built (`MarketChanges`), a listing's trade cooldown ended since, or it is
- * `maxAgeMs` old (a minute; never on the embedded database, which no other process writes).
+ * counted since it was built (`MarketChanges`), once a listing's trade cooldown ended since, and
+ * each `intervalMs` for the next slice of the rolling recheck (with `maxAgeMs`; never on the
+ * embedded database, which no other process writes).
  *
  * - `keepFresh` (the server) rebuilds it as soon as it is out of date, without waiting for a
  *   request: the first request after a quiet spell finds the snapshot of the last change, never
  *   one from minutes before.
  * - One rebuild runs at a time (`Rebuilds`): with `serveStale` (a server: no request waits for the
  *   whole market) callers meanwhile get the snapshot there is; without (tests) they wait.
- * - A rebuild after changes that name their goods (`MarketChanges.changedSince`) is an update:
- *   it re-reads those goods alone (one index-backed set of statements for the batch) and keeps
- *   every other goods' entry as it was, the same object, so that what is derived from an entry
- *   (its serialized fragments, `PriceAnswers`) is reused. A change to everything, a cooldown's
- *   end, the maximum age or a new catalog reads the whole market again.
+ * - A rebuild is an update (`updateSnapshot`): it re-reads the goods changed since
+ *   (`MarketChanges.changedSince`, however many: in slices of `GOODS_PER_UPDATE`), the goods whose
+ *   listings left their trade cooldown, and the recheck's slice, and keeps every other goods'
+ *   entry as it was, the same object, so that what is derived from an entry (its serialized
+ *   fragments, `PriceAnswers`) is reused. A recomputation of the liquidity ranks reads the ranks
+ *   table again and changes the entries whose rank moved, no figure.
+ * - The rolling recheck (with `maxAgeMs`) re-reads a slice of the catalog's goods each
+ *   `intervalMs`, in id order, goods off the market included (one may have gained a listing
+ *   behind the service's back), so that every goods is read again within `maxAgeMs`; when it has
+ *   gone round the catalog it reads the liquidity ranks again too.
+ * - The whole market is read only to build the first snapshot (the server builds it before it
+ *   listens), after a change to everything (a sandbox reset, a demo build, a write that names no
+ *   goods, another instance's notice without goods, a lost notification connection), and on a new
+ *   catalog.
  * - `forGoods` answers the goods a request names: from the snapshot while no change to those
  *   goods was counted since it was built, else from the database for those goods alone, so that
  *   a change is in the very next single-goods answer (read-your-writes).
@@ -81,6 +98,7 @@ export class PriceSnapshots {
   readonly #updateIntervalMs: number;
   readonly #maxAgeMs: number;
   readonly #listingsPerChunk: number;
+  readonly #onBuild: (build: SnapshotBuild) => void;
   #current: CurrentSnapshot | undefined;
   readonly #rebuilds: Rebuilds<PriceSnapshot>;
 
@@ -89,10 +107,13 @@ export class PriceSnapshots {
     intervalMs = 1000,
     options: {
       serveStale?: boolean;
+      /** Every goods is read again within this time (the rolling recheck); Infinity: never. */
       maxAgeMs?: number;
       listingsPerChunk?: number;
       /** The least time between per-goods updates (default `intervalMs`, as whole rebuilds). */
       updateIntervalMs?: number;
+      /** Told after each build that replaced the snapshot's state (tests and the bench count them). */
+      onBuild?: (build: SnapshotBuild) => void;
     } = {},
   ) {
     this.#changes = changes;
@@ -100,6 +121,7 @@ export class PriceSnapshots {
     this.#updateIntervalMs = Math.min(intervalMs, options.updateIntervalMs ?? intervalMs);
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     this.#listingsPerChunk = options.listingsPerChunk ?? EMBEDDED_LISTINGS_PER_CHUNK;
+    this.#onBuild = options.onBuild ?? (() => undefined);
     this.#rebuilds = new Rebuilds("price snapshot", options.serveStale ?? false);
   }
 
@@ -126,13 +148,15 @@ export class PriceSnapshots {
     // The change must show in this answer: these goods are read now, and the whole market follows
     // (a failed rebuild is logged by `Rebuilds`).
     if (this.#outOfDate(current, now)) this.#rebuild(ctx, current).catch(() => undefined);
-    return readGoodsSnapshot(ctx, current.snapshot, goods);
+    const ranks = this.#changes.ranksChangedSince(current.version);
+    return readGoodsSnapshot(ctx, current.snapshot, goods, ranks);
   }
 
   /**
-   * Rebuilds the snapshot whenever it goes out of date (a change, a cooldown's end, its maximum
-   * age), at most once per `intervalMs`, with `ctx` (the server's system context), telling
-   * `onRebuilt` after each rebuild; answers a function that stops it.
+   * Rebuilds the snapshot whenever it goes out of date (a change, a cooldown's end, the recheck's
+   * next slice), at most once per `intervalMs` (per `updateIntervalMs` for an update), with `ctx`
+   * (the server's system context), telling `onRebuilt` after each rebuild; answers a function that
+   * stops it.
    */
   keepFresh(
     ctx: DomainContext,
@@ -190,7 +214,7 @@ export class PriceSnapshots {
     return this.#rebuilds.next(ctx, current?.snapshot, () => this.#build(ctx));
   }
 
-  /** Whether a change to the goods named (or a cooldown's end) was counted since the build. */
+  /** Whether a change to the goods named, to the ranks, or a cooldown's end was counted since the build. */
   #goodsChangedSince(
     current: CurrentSnapshot,
     now: number,
@@ -198,6 +222,7 @@ export class PriceSnapshots {
   ): boolean {
     if (this.#cooldownEnded(current, now)) return true;
     if (current.version === this.#changes.version) return false;
+    if (this.#changes.ranksChangedSince(current.version)) return true;
     const changed = (goodsId: number) => this.#changes.goodsChangedSince(goodsId, current.version);
     return (
       (goods.goodsIds ?? []).some(changed) ||
@@ -225,7 +250,22 @@ export class PriceSnapshots {
         ? earliest
         : current.checkedAt + this.#updateIntervalMs;
     const cooldownEnd = current.snapshot.nextCooldownEnd?.getTime() ?? Infinity;
-    return Math.max(earliest, Math.min(cooldownEnd, current.wholeAt + this.#maxAgeMs));
+    const recheck = Math.max(current.checkedAt + this.#updateIntervalMs, current.recheckAt);
+    return Math.min(Math.max(earliest, cooldownEnd), recheck);
+  }
+
+  /**
+   * The recheck's next slice: enough goods of the catalog (in id order, from where the last
+   * slice ended) that the whole catalog is read within `maxAgeMs` at a slice each `intervalMs`,
+   * and where the next slice starts (0 when this one ends the round).
+   */
+  #recheckSlice(current: CurrentSnapshot): { goods: readonly number[]; next: number } {
+    const ids = goodsIdsOf(current.snapshot.catalog);
+    if (ids.length === 0) return { goods: [], next: 0 };
+    const size = Math.ceil((ids.length * this.#intervalMs) / this.#maxAgeMs);
+    const from = current.recheckFrom < ids.length ? current.recheckFrom : 0;
+    const to = Math.min(ids.length, from + size);
+    return { goods: ids.slice(from, to), next: to < ids.length ? to : 0 };
   }
 
   async #build(ctx: DomainContext): Promise<PriceSnapshot> {
@@ -234,20 +274,28 @@ export class PriceSnapshots {
     const current = this.#current;
     const now = ctx.clock.now().getTime();
     const changed = current ? this.#changes.changedSince(current.version) : "all";
-    if (current && changed !== "all" && now < current.wholeAt + this.#maxAgeMs) {
+    if (current && changed !== "all") {
       // A cooldown's end changes the goods of the listings whose cooldown ended, not the market:
       // a whole rebuild each time cost seconds per million listings, every few seconds at ten million.
       const cooldownEnded = this.#cooldownEnded(current, now);
       const ended = cooldownEnded
         ? await goodsOutOfCooldown(ctx, current.snapshot.nextCooldownEnd!, new Date(now))
         : [];
-      const goods = ended === "many" ? "many" : new Set([...changed, ...ended]);
-      const updated =
-        goods !== "many" && goods.size <= MAX_CHANGED_GOODS
-          ? await updateSnapshot(ctx, current.snapshot, goods, cooldownEnded)
-          : undefined;
+      const recheck = now >= current.recheckAt ? this.#recheckSlice(current) : undefined;
+      const goods = new Set([...changed, ...ended, ...(recheck?.goods ?? [])]);
+      // Ranks move only when recomputed (a counted change); the end of a recheck round reads them
+      // again for a recomputation another process made without telling.
+      const ranks = this.#changes.ranksChangedSince(current.version) || recheck?.next === 0;
+      const updated = await updateSnapshot(ctx, current.snapshot, goods, { cooldownEnded, ranks });
       if (updated) {
-        this.#current = { snapshot: updated, version, checkedAt: now, wholeAt: current.wholeAt };
+        this.#current = {
+          snapshot: updated,
+          version,
+          checkedAt: now,
+          recheckAt: recheck ? now + this.#intervalMs : current.recheckAt,
+          recheckFrom: recheck ? recheck.next : current.recheckFrom,
+        };
+        this.#onBuild({ kind: "update", goods: goods.size, rechecked: recheck?.goods.length ?? 0, ranks });
         return updated;
       }
     }
@@ -255,36 +303,76 @@ export class PriceSnapshots {
     const previous = current?.snapshot;
     const snapshot = previous && (await sameFigures(previous, built)) ? previous : built;
     const builtAt = built.builtAt.getTime();
-    this.#current = { snapshot, version, checkedAt: builtAt, wholeAt: builtAt };
+    const recheckAt = Number.isFinite(this.#maxAgeMs) ? builtAt + this.#intervalMs : Infinity;
+    this.#current = { snapshot, version, checkedAt: builtAt, recheckAt, recheckFrom: 0 };
+    this.#onBuild({ kind: "whole" });
     return snapshot;
   }
 }
 
+/** The catalog's goods ids in id order, kept per catalog (the recheck walks them). */
+const sortedGoodsIds = new WeakMap<MarketCatalog, readonly number[]>();
+
+function goodsIdsOf(catalog: MarketCatalog): readonly number[] {
+  let ids = sortedGoodsIds.get(catalog);
+  if (!ids) {
+    ids = [...catalog.byId.keys()].sort((a, b) => a - b);
+    sortedGoodsIds.set(catalog, ids);
+  }
+  return ids;
+}
+
+/**
+ * Goods an update reads per set of statements: a larger batch (many changed goods, many
+ * cooldowns ended at once) is read in slices, with a turn of the event loop between them, rather
+ * than the whole market (docs/design.md section 4). Above the recheck's slice (about 620 goods of
+ * the 37,000-goods catalog), so that a recheck with the changes of its second is one set.
+ */
+const GOODS_PER_UPDATE = 1000;
+
 /**
  * The snapshot with the figures of `changed` read again from the database now (docs/design.md
- * section 4): the other goods keep their entries (the same objects), and a changed goods whose
- * figures came out the same keeps its entry too; the snapshot itself when nothing differs.
+ * section 4), a slice of `GOODS_PER_UPDATE` goods at a time, and with `ranks` the liquidity ranks
+ * read again: the other goods keep their entries (the same objects), and a goods whose figures
+ * and rank came out the same keeps its entry too; the snapshot itself when nothing differs.
  * Undefined when the catalog changed since the snapshot was built: the whole market is read then.
  */
 export async function updateSnapshot(
   ctx: DomainContext,
   snapshot: PriceSnapshot,
   changed: ReadonlySet<number>,
-  cooldownEnded = false,
+  options: { cooldownEnded?: boolean; ranks?: boolean } = {},
 ): Promise<PriceSnapshot | undefined> {
+  const { cooldownEnded = false, ranks = false } = options;
   const catalog = await marketCatalog(ctx);
   if (catalog !== snapshot.catalog) return undefined;
-  const goodsIds = [...changed].filter((goodsId) => catalog.byId.has(goodsId));
-  if (goodsIds.length === 0 && !cooldownEnded) return snapshot;
+  const goodsIds = [...changed].filter((goodsId) => catalog.byId.has(goodsId)).sort((a, b) => a - b);
+  if (goodsIds.length === 0 && !cooldownEnded && !ranks) return snapshot;
   const builtAt = ctx.clock.now();
-  const [figures, cooldown] = await Promise.all([
-    computeMarketFigures(ctx, catalog, { now: builtAt, goodsIds }),
-    // After a cooldown's end the next one is the market's, read from its index.
-    nextCooldownEnd(ctx, builtAt, cooldownEnded ? undefined : goodsIds),
-  ]);
-  let differs = false;
+  const readRanks = ranks ? await readLiquidityRanks(ctx) : snapshot.liquidity;
+  const liquidity = isDeepStrictEqual(readRanks, snapshot.liquidity) ? snapshot.liquidity : readRanks;
+  const figures = new Map<number, GoodsFigures>();
+  // After a cooldown's end the next one is the market's, read from its index; else the earliest
+  // among the goods read.
+  let cooldown = cooldownEnded ? await nextCooldownEnd(ctx, builtAt) : null;
+  for (let start = 0; start < goodsIds.length; start += GOODS_PER_UPDATE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const slice = goodsIds.slice(start, start + GOODS_PER_UPDATE);
+    const [sliceFigures, sliceCooldown] = await Promise.all([
+      computeMarketFigures(ctx, catalog, { now: builtAt, goodsIds: slice }),
+      cooldownEnded ? null : nextCooldownEnd(ctx, builtAt, slice),
+    ]);
+    for (const [goodsId, goodsFigures] of sliceFigures) figures.set(goodsId, goodsFigures);
+    if (sliceCooldown && (!cooldown || sliceCooldown < cooldown)) cooldown = sliceCooldown;
+  }
+  let differs = liquidity !== snapshot.liquidity;
   let added = false;
   const entries = new Map(snapshot.entries);
+  if (liquidity !== snapshot.liquidity)
+    for (const [goodsId, entry] of entries) {
+      const liquidityRank = liquidity.get(goodsId) ?? 0;
+      if (entry.liquidityRank !== liquidityRank) entries.set(goodsId, { ...entry, liquidityRank });
+    }
   for (const goodsId of goodsIds) {
     const before = entries.get(goodsId);
     const goodsFigures = figures.get(goodsId);
@@ -292,18 +380,14 @@ export async function updateSnapshot(
       if (before) differs = entries.delete(goodsId);
       continue;
     }
-    const after = toPriceEntry(
-      catalog.byId.get(goodsId)!,
-      goodsFigures,
-      snapshot.liquidity.get(goodsId) ?? 0,
-    );
+    const after = toPriceEntry(catalog.byId.get(goodsId)!, goodsFigures, liquidity.get(goodsId) ?? 0);
     if (before && isDeepStrictEqual(before, after)) continue;
     differs = true;
     added ||= !before;
     entries.set(goodsId, after);
   }
   // A cooldown ending among the goods read may come before the snapshot's next one; one that
-  // ended or went away leaves the snapshot's, which at worst reads the whole market early.
+  // ended or went away leaves the snapshot's, which at worst updates early.
   const previous = snapshot.nextCooldownEnd;
   const next = cooldownEnded
     ? cooldown
@@ -316,8 +400,19 @@ export async function updateSnapshot(
     builtAt,
     // A goods new to the market goes to its place in id order, as a whole build puts it.
     entries: added ? new Map([...entries].sort(([a], [b]) => a - b)) : entries,
+    liquidity,
     nextCooldownEnd: next,
   };
+}
+
+/** The liquidity ranks (hundredths of a percent) of the goods traded in the last 30 days. */
+async function readLiquidityRanks(ctx: DomainContext): Promise<Map<number, number>> {
+  const ranks = await ctx.db
+    .selectFrom("liquidity_ranks")
+    .select(["goods_id", "rank_hundredths"])
+    .orderBy("goods_id")
+    .execute();
+  return new Map(ranks.map((row) => [row.goods_id, row.rank_hundredths]));
 }
 
 /**
@@ -340,9 +435,10 @@ async function nextCooldownEnd(
 
 /**
  * The goods with a listing whose trade cooldown ended from `from` to `to` (its pre-sell price
- * turned tradable), or "many" past `MAX_CHANGED_GOODS`, when a whole build costs less.
+ * turned tradable): however many, the update reads them in slices (a jump of the sandbox clock may
+ * end most cooldowns at once).
  */
-async function goodsOutOfCooldown(ctx: DomainContext, from: Date, to: Date): Promise<number[] | "many"> {
+async function goodsOutOfCooldown(ctx: DomainContext, from: Date, to: Date): Promise<number[]> {
   const rows = await ctx.db
     .selectFrom("listings")
     .select("goods_id")
@@ -350,19 +446,20 @@ async function goodsOutOfCooldown(ctx: DomainContext, from: Date, to: Date): Pro
     .where("state", "=", sql.lit("ON_SALE"))
     .where("tradable_after", ">=", from)
     .where("tradable_after", "<=", to)
-    .limit(MAX_CHANGED_GOODS + 1)
     .execute();
-  return rows.length > MAX_CHANGED_GOODS ? "many" : rows.map((row) => row.goods_id);
+  return rows.map((row) => row.goods_id);
 }
 
 /**
  * The snapshot's catalog and liquidity ranks with the figures of the goods named read from the
- * database now (index-backed: each query keeps to those goods' listings and buy orders).
+ * database now (index-backed: each query keeps to those goods' listings and buy orders), and
+ * their ranks too when the ranks changed since the snapshot was built.
  */
 async function readGoodsSnapshot(
   ctx: DomainContext,
   snapshot: PriceSnapshot,
   goods: { goodsIds?: readonly number[]; marketHashNames?: readonly string[] },
+  ranks: boolean,
 ): Promise<PriceSnapshot> {
   const ids = new Set<number>();
   for (const id of goods.goodsIds ?? []) if (snapshot.catalog.byId.has(id)) ids.add(id);
@@ -371,13 +468,33 @@ async function readGoodsSnapshot(
     if (known) ids.add(known.goods_id);
   }
   const builtAt = ctx.clock.now();
-  const figures = await computeMarketFigures(ctx, snapshot.catalog, { now: builtAt, goodsIds: [...ids] });
+  const [figures, liquidity] = await Promise.all([
+    computeMarketFigures(ctx, snapshot.catalog, { now: builtAt, goodsIds: [...ids] }),
+    ranks && ids.size > 0 ? readGoodsRanks(ctx, snapshot.liquidity, [...ids]) : snapshot.liquidity,
+  ]);
   const entries = new Map<number, PriceEntry>();
   for (const [goodsId, goodsFigures] of figures) {
     const known = snapshot.catalog.byId.get(goodsId)!;
-    entries.set(goodsId, toPriceEntry(known, goodsFigures, snapshot.liquidity.get(goodsId) ?? 0));
+    entries.set(goodsId, toPriceEntry(known, goodsFigures, liquidity.get(goodsId) ?? 0));
   }
-  return { ...snapshot, builtAt, entries };
+  return { ...snapshot, builtAt, entries, liquidity };
+}
+
+/** `liquidity` with the ranks of `goodsIds` read from the database now (its primary key). */
+async function readGoodsRanks(
+  ctx: DomainContext,
+  liquidity: ReadonlyMap<number, number>,
+  goodsIds: readonly number[],
+): Promise<Map<number, number>> {
+  const rows = await ctx.db
+    .selectFrom("liquidity_ranks")
+    .select(["goods_id", "rank_hundredths"])
+    .where("goods_id", "in", goodsIds)
+    .execute();
+  const read = new Map<number, number>(liquidity);
+  for (const goodsId of goodsIds) read.delete(goodsId);
+  for (const row of rows) read.set(row.goods_id, row.rank_hundredths);
+  return read;
 }
 
 /** Entries compared per turn of the event loop by `sameFigures`. */
@@ -425,11 +542,7 @@ export async function buildSnapshot(
 ): Promise<PriceSnapshot> {
   const builtAt = ctx.clock.now();
   const catalog = await marketCatalog(ctx);
-  const [ranks, cooldown] = await Promise.all([
-    ctx.db.selectFrom("liquidity_ranks").select(["goods_id", "rank_hundredths"]).execute(),
-    nextCooldownEnd(ctx, builtAt),
-  ]);
-  const liquidity = new Map(ranks.map((row) => [row.goods_id, row.rank_hundredths]));
+  const [liquidity, cooldown] = await Promise.all([readLiquidityRanks(ctx), nextCooldownEnd(ctx, builtAt)]);
   const entries = new Map<number, PriceEntry>();
   for (let from = 0; from < LAST_GOODS_ID;) {
     await new Promise((resolve) => setImmediate(resolve));

@@ -2,7 +2,7 @@ import { recordAudit } from "../audit.ts";
 import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /**
  * Binds a platform account to a marketplace user (in production this is the sign-in-with-platform
@@ -15,6 +15,7 @@ export async function bindPlatformAccount(
   if (ctx.actor.kind !== "admin")
     return fail("Access Denied", "only the sandbox admin binds platform accounts");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;
     if (!(await tx.platform.accountExists(tx, { platformid: input.platformid }))) {
@@ -57,6 +58,7 @@ export async function unbindPlatformAccount(
   if (ctx.actor.kind !== "admin")
     return fail("Access Denied", "only the sandbox admin unbinds platform accounts");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const removed = await tx.db
       .deleteFrom("bound_platform_accounts")
       .where("platformid", "=", input.platformid)

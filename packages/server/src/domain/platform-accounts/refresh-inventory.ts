@@ -1,7 +1,7 @@
 import type { PlatformAsset, PlatformCookie } from "../../platform/game-platform.ts";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { toAssetInfo } from "./asset-info.ts";
 
 const INSERT_BATCH = 500;
@@ -18,6 +18,7 @@ export async function refreshInventory(
   const assets = await ctx.platform.readInventory(ctx, input);
   if (!assets.ok) return assets;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     await tx.db.deleteFrom("platform_inventory_items").where("platformid", "=", input.platformid).execute();
     const goods = await goodsOf(tx, assets.value);
     for (let start = 0; start < assets.value.length; start += INSERT_BATCH) {

@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { ok, type Failure, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { requireBoundAccount, storedCookies, UPLOAD_COOKIES_HINT } from "./require-bound-account.ts";
 
 export type SetupOutcome = "success" | "fail";
@@ -70,11 +70,17 @@ export async function setupPlatformAccount(
       ],
     ];
   for (const [name, action] of actions) {
-    const outcome = session ? await inTransaction(ctx, action) : { ok: false as const, failure: noCookies };
+    const outcome = session
+      ? await inTransaction(ctx, (tx) => {
+          noteNoMarketChange(tx);
+          return action(tx);
+        })
+      : { ok: false as const, failure: noCookies };
     report[name] = outcome.ok ? "success" : "fail";
     if (!outcome.ok) report.errors[name] = outcome.failure.message;
   }
   await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     await recordAudit(tx, {
       action: "platform.setup",
       subject: `platform:${input.platformid}`,

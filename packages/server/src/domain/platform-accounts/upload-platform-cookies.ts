@@ -2,7 +2,7 @@ import type { CookieState, PlatformCookie } from "../../platform/game-platform.t
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { invalidArgument, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { requireBoundAccount } from "./require-bound-account.ts";
 
 const MAX_COOKIES = 50;
@@ -20,6 +20,7 @@ export async function uploadPlatformCookies(
   const cookies = parseCookies(input.platformCookies);
   if (!cookies.ok) return cookies;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const account = await requireBoundAccount(tx, input.platformid);
     if (!account.ok) return account;
     const cookieState = await tx.platform.validateSession(tx, {

@@ -3,7 +3,7 @@ import { recordAudit } from "../audit.ts";
 import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 const CLOCK_OFFSET_KEY = "sandbox_clock_offset_ms";
 /** The clock may run up to a century ahead: far enough for any expiry, well inside PostgreSQL's dates. */
@@ -29,6 +29,7 @@ export async function advanceClock(
 ): Promise<Result<{ now: Date; offsetMs: number }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin moves the clock");
   const advanced = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const delta = input.seconds * 1000;
     const row = await tx.db
       .insertInto("system_settings")

@@ -19,6 +19,8 @@ export async function resetWorld(
   input: { clock: OffsetClock },
 ): Promise<Result<{ tables: string[] }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin resets the world");
+  // The transaction names no goods: a reset is a change to everything, and the market's snapshots
+  // are read whole again.
   const result = await inTransaction(ctx, async (tx) => {
     const tables = await sql<{ table_name: string }>`
       SELECT table_name FROM information_schema.tables

@@ -1,7 +1,7 @@
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
 import { sha256Hex } from "../secrets.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /**
  * Failed sign-ins are counted per account and per client address in the database, so that every
@@ -48,6 +48,7 @@ export function holdSeconds(failures: number, free: number): number {
  */
 export async function takeSignInAttempt(ctx: DomainContext, keys: SignInKeys): Promise<Result<void>> {
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const now = tx.clock.now();
     const ordered = [keys.account, keys.address].sort();
     await tx.db

@@ -3,7 +3,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "../password-hash.ts";
 import { generateSecret, sha256Hex } from "../secrets.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { forgetSignInFailures, signInKeys, takeSignInAttempt } from "./sign-in-throttle.ts";
 
 export interface SignInInput {
@@ -49,6 +49,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
   }
   const rehashed = checked.needsRehash ? await hashPassword(input.password) : undefined;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     if (rehashed) {
       // Only over the hash just verified: a password changed meanwhile is not overwritten.
       await tx.db

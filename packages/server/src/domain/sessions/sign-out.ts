@@ -2,7 +2,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
 import { isWellFormedSessionId, sha256Hex } from "../secrets.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /** Ends the session behind the cookie. Signing out without a live session is not an error. */
 export async function signOut(
@@ -11,6 +11,7 @@ export async function signOut(
 ): Promise<Result<{ ended: boolean }>> {
   if (!sessionId || !isWellFormedSessionId(sessionId)) return ok({ ended: false });
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const ended = await tx.db
       .updateTable("web_sessions")
       .set({ revoked_at: tx.clock.now() })

@@ -3,7 +3,7 @@ import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { generateApiToken, sha256Hex, tokenDisplayPrefix } from "../secrets.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 export interface IssuedToken {
   /** The token itself: answered once, never stored. */
@@ -17,6 +17,7 @@ export async function createApiToken(
 ): Promise<Result<IssuedToken>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin issues tokens");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;
     const token = generateApiToken();

@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { tokensChanged } from "./token-cache.ts";
 
 /** Revokes a token; revoking an already revoked token answers when it was revoked, unchanged. */
@@ -11,6 +11,7 @@ export async function revokeApiToken(
 ): Promise<Result<{ revokedAt: Date }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin revokes tokens");
   const revoked = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const revoked = await tx.db
       .updateTable("api_tokens")
       .set({ revoked_at: tx.clock.now() })

@@ -1,6 +1,6 @@
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { failTrade } from "./settle-trade.ts";
 
@@ -35,6 +35,7 @@ export async function cancelPurchaseOrder(ctx: DomainContext, id: string): Promi
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const buyerId = ctx.actor.userId;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const trade = await tx.db
       .selectFrom("trades")
       .selectAll()

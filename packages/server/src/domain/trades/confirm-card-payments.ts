@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { ok } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { postJournalEntry } from "../wallet/ledger.ts";
 import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
 import { failTrade } from "./settle-trade.ts";
@@ -28,6 +28,7 @@ export async function confirmCardPayments(ctx: DomainContext): Promise<number> {
   let settled = 0;
   for (const { trade_id: tradeId } of candidates) {
     const outcome = await inTransaction(ctx, async (tx) => {
+      noteNoMarketChange(tx);
       const trade = await tx.db
         .selectFrom("trades")
         .selectAll()

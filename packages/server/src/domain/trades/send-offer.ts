@@ -2,7 +2,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { storedCookies, UPLOAD_COOKIES_HINT } from "../platform-accounts/require-bound-account.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { completeTrade } from "./settle-trade.ts";
 
 /** The message an order's offer carries: the website shows it so the receiver can check the offer. */
@@ -22,6 +22,7 @@ export async function sendOffer(
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const sellerId = ctx.actor.userId;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const trade = await tx.db
       .selectFrom("trades")
       .selectAll()

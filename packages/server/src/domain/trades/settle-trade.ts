@@ -4,6 +4,7 @@ import { recordAudit } from "../audit.ts";
 import { settleFill } from "../buy-orders/settle-fill.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
+import { noteChangedGoods } from "../transaction.ts";
 import { postJournalEntry, type JournalLine } from "../wallet/ledger.ts";
 
 export type TradeRow = Selectable<TradesTable>;
@@ -33,6 +34,8 @@ export async function completeTrade(
     .returning("trade_id")
     .executeTakeFirst();
   if (!updated) return fail("Invalid State", `trade ${trade.trade_id} is no longer in flight`);
+  // No price moves, but the goods' count of completed trades does (the catalog's `transacted_num`).
+  noteChangedGoods(ctx, [trade.goods_id]);
   await settleFill(ctx, trade, true);
   const posted = await postJournalEntry(ctx, {
     kind: "trade_payout",

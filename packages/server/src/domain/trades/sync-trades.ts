@@ -1,6 +1,6 @@
 import type { DomainContext } from "../context.ts";
 import { ok } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { completeTrade, failTrade } from "./settle-trade.ts";
 
 const BATCH = 200;
@@ -40,6 +40,7 @@ export async function syncTrades(ctx: DomainContext): Promise<number> {
 
 async function settleOne(ctx: DomainContext, tradeId: number): Promise<boolean> {
   const outcome = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const trade = await tx.db
       .selectFrom("trades")
       .selectAll()

@@ -3,7 +3,7 @@ import { recordAudit } from "../audit.ts";
 import { requireUser } from "../accounts/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { postJournalEntry, readUserBalances, type UserBalances } from "./ledger.ts";
 
 export type FundableAccount = "balance" | "margin" | "wallet";
@@ -29,6 +29,7 @@ export async function fundAccount(
   if (!parsed.ok) return invalidArgument("amount", parsed.reason);
   const amount = parsed.fen;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;
     const posted = await postJournalEntry(tx, {

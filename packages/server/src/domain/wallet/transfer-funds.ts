@@ -3,7 +3,7 @@ import type { UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { postJournalEntry } from "./ledger.ts";
 
 export interface TransferFundsInput {
@@ -26,6 +26,7 @@ export async function transferFunds(ctx: DomainContext, input: TransferFundsInpu
     return fail("Invalid Argument", "to: must be another account than from");
   }
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const posted = await postJournalEntry(tx, {
       kind: input.kind,
       ...(input.reference ? { reference: input.reference } : {}),

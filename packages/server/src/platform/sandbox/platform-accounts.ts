@@ -74,6 +74,7 @@ export async function updatePlatformAccount(
   if (ctx.actor.kind !== "admin")
     return fail("Access Denied", "only the sandbox admin changes platform accounts");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const { inventoryPublic, limited, autoAccept } = input.settings;
     if (inventoryPublic === undefined && limited === undefined && autoAccept === undefined) {
       // Nothing to change: the account as it is.
@@ -149,6 +150,7 @@ export async function issueCookies(
 ): Promise<Result<{ cookies: PlatformCookie[] }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin issues cookies");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const account = await requirePlatformAccount(tx, platformid);
     if (!account.ok) return account;
     const cookies = await issuePlatformCookies(tx, platformid);
@@ -163,6 +165,7 @@ export async function expireCookies(
 ): Promise<Result<{ expired: number }>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin expires cookies");
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const account = await requirePlatformAccount(tx, platformid);
     if (!account.ok) return account;
     const expired = await expirePlatformCookies(tx, platformid);

@@ -4,7 +4,7 @@ import { recordAudit } from "../../domain/audit.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { withdrawListingsOfItems } from "../../domain/listings/withdraw-listings-of-items.ts";
 import { fail, ok, type Result } from "../../domain/result.ts";
-import { inTransaction } from "../../domain/transaction.ts";
+import { inTransaction, noteChangedGoods, noteNoMarketChange } from "../../domain/transaction.ts";
 import { postJournalEntry, type JournalLine } from "../../domain/wallet/ledger.ts";
 import type { UserAccountKind } from "../../storage/schema.ts";
 import { TRADE_COOLDOWN_MS } from "./trade-offers.ts";
@@ -39,6 +39,7 @@ export async function rollbackTrade(
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin rolls trades back");
   const rollbackBy = input.rollbackBy ?? PLATFORM_ROLLBACK;
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const trade = await tx.db
       .selectFrom("trades")
       .selectAll()
@@ -124,6 +125,9 @@ export async function rollbackTrade(
       .set({ state: "FAIL", rollback_by: rollbackBy, updated_at: now })
       .where("trade_id", "=", trade.trade_id)
       .execute();
+    // The goods' completed trades count one less (the catalog's `transacted_num`), and an order's
+    // figures move below.
+    noteChangedGoods(tx, [trade.goods_id]);
     if (trade.buy_order_id !== null) {
       // The order's delivered unit is gone: it counts one less and, if it was complete, wants it again.
       await tx.db

@@ -1,6 +1,6 @@
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, ok, type Result } from "../../domain/result.ts";
-import { inTransaction } from "../../domain/transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import type {
   GamePlatform,
   PlatformAsset,
@@ -158,6 +158,7 @@ export class SandboxPlatform implements GamePlatform {
     action: (tx: DomainContext) => Promise<Result<Value>>,
   ): Promise<Result<Value>> {
     return inTransaction(ctx, async (tx) => {
+      noteNoMarketChange(tx);
       const session = await checkPlatformCookies(tx, input.platformid, input.cookies);
       if (session !== "valid")
         return fail("Invalid State", `the session cookies are ${session}; upload fresh cookies`);

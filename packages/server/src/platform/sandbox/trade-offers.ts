@@ -4,7 +4,7 @@ import { requirePlatformUp } from "./platform-fault.ts";
 import { withdrawListingsOfItems } from "../../domain/listings/withdraw-listings-of-items.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
-import { inTransaction } from "../../domain/transaction.ts";
+import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import type { SandboxTradeOffersTable } from "../../storage/schema.ts";
 import type { PlatformTradeOffer } from "../game-platform.ts";
 import { parseTradeUrl } from "../trade-url.ts";
@@ -61,6 +61,7 @@ export async function createOffer(
   if (input.assetids.some((assetid) => !/^\d{1,18}$/.test(assetid)))
     return invalidArgument("assetids", "must be numeric strings");
   const offer = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const sender = await requirePlatformAccount(tx, input.sender);
     if (!sender.ok) return sender;
     const receiver = await requirePlatformAccount(tx, target.platformid);
@@ -203,6 +204,7 @@ function activeOffer(row: OfferRow): Result<OfferRow> {
 async function expireIfDue(ctx: DomainContext, tradeofferid: string): Promise<void> {
   if (!/^\d{1,15}$/.test(tradeofferid)) return;
   await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const now = tx.clock.now();
     const expired = await tx.db
       .updateTable("sandbox_trade_offers")
@@ -226,6 +228,7 @@ export async function respondToOffer(
   if (!up.ok) return up;
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const offer = await lockActiveOffer(tx, input.tradeofferid, { receiver: input.platformid });
     if (!offer.ok) return offer;
     if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
@@ -291,6 +294,7 @@ export async function cancelOffer(
   if (!up.ok) return up;
   await expireIfDue(ctx, input.tradeofferid);
   return inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
     const offer = await lockActiveOffer(tx, input.tradeofferid, { sender: input.platformid });
     if (!offer.ok) return offer;
     return ok(toPlatformOffer(await settle(tx, offer.value, "cancelled")));
