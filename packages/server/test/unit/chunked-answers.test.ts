@@ -5,7 +5,11 @@ import { toUnixSeconds } from "../../src/domain/clock.ts";
 import { NO_FIGURES } from "../../src/domain/market/market-figures.ts";
 import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
 import { priceListJson, priceListParts, type ItemShape } from "../../src/domain/market/price-entries.ts";
-import { sameFigures, type PriceEntry, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import {
+  keepUnchangedEntries,
+  type PriceEntry,
+  type PriceSnapshot,
+} from "../../src/domain/market/price-snapshot.ts";
 import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 
 /**
@@ -14,7 +18,9 @@ import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
  * the turns another task got while the work ran.
  */
 
-function entry(goodsId: number, minPrice = 100): PriceEntry {
+const statTime = new Date("2026-11-26T10:00:00Z");
+
+function entry(goodsId: number, minPrice = 100, foundAt = statTime): PriceEntry {
   return {
     goods_id: goodsId,
     market_hash_name: `AK-47 | Redline (Field-Tested) ${goodsId}`,
@@ -24,14 +30,15 @@ function entry(goodsId: number, minPrice = 100): PriceEntry {
     intervals: [],
     variants: [],
     liquidityRank: 0,
+    foundAt,
   };
 }
 
-const shape: ItemShape = (item, statTime) => ({
+const shape: ItemShape = (item) => ({
   goods_id: item.goods_id,
   market_hash_name: item.market_hash_name,
   min_price: item.whole.minPrice,
-  update_time: toUnixSeconds(statTime),
+  update_time: toUnixSeconds(item.foundAt),
 });
 
 /** Counts turns of the event loop (a task queued again and again with `setImmediate`) until stopped. */
@@ -54,7 +61,6 @@ function turnCounter(): { readonly turns: number; stop(): void } {
   };
 }
 
-const statTime = new Date("2026-11-26T10:00:00Z");
 const entries = Array.from({ length: 5500 }, (_, index) => entry(index + 1, 100 + index));
 
 describe("whole-market answers are put together a part at a time", () => {
@@ -63,7 +69,7 @@ describe("whole-market answers are put together a part at a time", () => {
       const joined = [...priceListParts(list, statTime, shape, 2)].join("");
       assert.equal(joined, priceListJson(list, statTime, shape));
       assert.deepEqual(JSON.parse(`${joined}}`), {
-        info: list.map((item) => shape(item, statTime)),
+        info: list.map((item) => shape(item)),
         stat_time: toUnixSeconds(statTime),
       });
     }
@@ -127,8 +133,11 @@ describe("whole snapshots are compared a slice at a time", () => {
     nextCooldownEnd: null,
   });
 
-  test("equal figures are found equal, with other work run meanwhile", async () => {
-    const copies = entries.map((item) => structuredClone(item));
+  const sameFigures = async (a: PriceSnapshot, b: PriceSnapshot) => (await keepUnchangedEntries(a, b)) === a;
+  const later = new Date(statTime.getTime() + 60_000);
+
+  test("equal figures are found equal, whenever they were found, with other work run meanwhile", async () => {
+    const copies = entries.map((item) => ({ ...structuredClone(item), foundAt: later }));
     const counter = turnCounter();
     const same = await sameFigures(snapshotOf(entries), snapshotOf(copies));
     counter.stop();
@@ -142,5 +151,19 @@ describe("whole snapshots are compared a slice at a time", () => {
     assert.equal(await sameFigures(snapshotOf(entries), snapshotOf(entries.slice(1))), false);
     const swapped = [entries[1]!, entries[0]!, ...entries.slice(2)];
     assert.equal(await sameFigures(snapshotOf(entries), snapshotOf(swapped)), false);
+  });
+
+  test("a whole build keeps the entries whose figures did not change, with the time they were found", async () => {
+    const rebuilt = entries.map((item, index) =>
+      index === 4321 ? entry(item.goods_id, 1, later) : { ...structuredClone(item), foundAt: later },
+    );
+    const kept = await keepUnchangedEntries(snapshotOf(entries), snapshotOf(rebuilt));
+    assert.equal(kept.entries.get(entries[0]!.goods_id), entries[0], "the same object as before");
+    assert.equal(kept.entries.get(entries[4321]!.goods_id)?.foundAt, later, "found again, later");
+    assert.equal(kept.entries.get(entries[4321]!.goods_id)?.whole.minPrice, 1);
+    assert.deepEqual(
+      [...kept.entries.values()].filter((item) => item.foundAt === later).map((item) => item.goods_id),
+      [entries[4321]!.goods_id],
+    );
   });
 });
