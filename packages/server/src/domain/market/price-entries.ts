@@ -129,15 +129,29 @@ function fragmentOf(entry: PriceEntry, shape: ItemShape): string {
  * entries' serialized fragments (docs/design.md section 4).
  */
 export function priceListJson(entries: readonly PriceEntry[], statTime: Date, shape: ItemShape): string {
-  return [...priceListParts(entries, statTime, shape)].join("");
+  return [...priceListParts(entries, statTime, shape)].map((part) => part.text()).join("");
 }
 
-/** Entries a part of `priceListParts` holds: a few hundred kilobytes, a millisecond or two of work. */
-export const PRICE_LIST_PART_ENTRIES = 1000;
+/**
+ * A consecutive part of a price list: its text is a function of `made` alone (the same values,
+ * compared with `===`, in the same order make the same text), so that a new answer can reuse the
+ * bytes made for a part of the answer it replaces (`PrebuiltJson.ofParts`).
+ */
+export interface PriceListPart {
+  readonly made: readonly unknown[];
+  text(): string;
+}
+
+/** Entries a part of `priceListParts` holds on average (docs/design.md section 4). */
+export const PRICE_LIST_PART_ENTRIES = 250;
 
 /**
- * `priceListJson` in consecutive parts, each of at most `entriesPerPart` entries: their
- * concatenation is the price list. Lazy: an entry's fragment is made (or found) when its part is
+ * `priceListJson` in consecutive parts: their texts joined are the price list. A part ends after
+ * an entry whose goods id a hash marks (one in `entriesPerPart`, so parts hold that many entries
+ * on average), or at four times that many: where parts end depends on the goods ids alone, not on
+ * positions, so a goods entering or leaving the market changes its own part, not every part after
+ * it. The first part opens the list, the others start with a comma; the last closes it with the
+ * snapshot's `stat_time`. Lazy: an entry's fragment is made (or found) when its part's text is
  * asked for, so that a caller may let other work run between parts (docs/design.md section 12).
  */
 export function* priceListParts(
@@ -145,12 +159,35 @@ export function* priceListParts(
   statTime: Date,
   shape: ItemShape,
   entriesPerPart = PRICE_LIST_PART_ENTRIES,
-): Generator<string> {
+): Generator<PriceListPart> {
+  const longest = entriesPerPart * 4;
   let opening = `{"info":[`;
-  for (let start = 0; start < entries.length; start += entriesPerPart) {
-    const parts = entries.slice(start, start + entriesPerPart).map((entry) => fragmentOf(entry, shape));
-    yield opening + parts.join(",");
+  let start = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const last =
+      index === entries.length - 1 ||
+      index - start + 1 >= longest ||
+      endsPart(entries[index]!.goods_id, entriesPerPart);
+    if (!last) continue;
+    const slice = entries.slice(start, index + 1);
+    const prefix = opening;
+    yield {
+      made: [prefix, shape, ...slice],
+      text: () => prefix + slice.map((entry) => fragmentOf(entry, shape)).join(","),
+    };
     opening = ",";
+    start = index + 1;
   }
-  yield `${entries.length === 0 ? opening : ""}],"stat_time":${toUnixSeconds(statTime)}`;
+  const closing = `${entries.length === 0 ? opening : ""}],"stat_time":${toUnixSeconds(statTime)}`;
+  yield { made: [closing], text: () => closing };
+}
+
+/** Whether a part of `priceListParts` ends after the goods: one goods id in `per`, by a hash. */
+function endsPart(goodsId: number, per: number): boolean {
+  // MurmurHash3's finalizer: every bit of the id moves the result, so that neither runs of
+  // consecutive ids nor ids sharing their low bits end parts together.
+  let hash = goodsId | 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) % per === 0;
 }
