@@ -61,7 +61,7 @@ describe("whole-market answers made of parts", () => {
     const { work, build } = counted();
     const first = await build(market, firstTime);
     const parts = first.parts.length;
-    assert.ok(parts >= 15 && parts <= 60, `about one part per 200 entries (${parts})`);
+    assert.ok(parts >= 15 && parts <= 60, `about one part per 250 entries (${parts})`);
     assert.equal(work.part, parts);
     work.part = 0;
     const changed = market.map((item, index) =>
