@@ -272,6 +272,55 @@ describe("prebuilt whole-market answers", () => {
     assert.equal(next.entries.get(sticker)?.whole.minPrice, 50);
   });
 
+  test("each entry's update_time is when its figures were found: kept while they hold, in every answer", async () => {
+    const [sticker, redline] = [await goodsIdOf(t, STICKER), await goodsIdOf(t, REDLINE)];
+    type Answer = { info: Array<{ goods_id: number; update_time: number }>; stat_time: number };
+    const timeIn = (answer: LightMyRequestResponse, goodsId: number) =>
+      (answer.json() as Answer).info.find((entry) => entry.goods_id === goodsId)?.update_time;
+    const single = async (goodsId: number) =>
+      get(enterprise.token, `${WHOLE_MARKET[0]!.path}&goods_id=${goodsId}`);
+    pass(1);
+    const before = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    const redlineFound = timeIn(before, redline)!;
+    assert.ok(redlineFound <= before.json().stat_time);
+
+    pass(5);
+    await list(STICKER, 0.05);
+    // The changed goods, read for this answer (read-your-writes): found now.
+    const read = await single(sticker);
+    assert.ok(timeIn(read, sticker)! >= before.json().stat_time + 5, "the sticker's new figures: now");
+    assert.equal(timeIn(await single(redline), redline), redlineFound);
+    const after = await get(enterprise.token, WHOLE_MARKET[0]!.path);
+    const { stat_time: statTime } = after.json() as Answer;
+    assert.ok(statTime >= before.json().stat_time + 5);
+    assert.equal(timeIn(after, redline), redlineFound, "unchanged figures keep the time they were found");
+    assert.ok(timeIn(after, sticker)! >= before.json().stat_time + 5 && timeIn(after, sticker)! <= statTime);
+    for (const { path } of WHOLE_MARKET) {
+      const answer = await get(enterprise.token, path);
+      assert.equal(timeIn(answer, redline), redlineFound, path);
+      assert.equal(timeIn(answer, sticker), timeIn(after, sticker), path);
+    }
+
+    // A change to the goods that leaves its figures as they were: read again, found earlier.
+    pass(5);
+    const [assetid] = await grant(t, seller.platformid, { market_hash_name: REDLINE, count: 1 });
+    const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      assets: [{ assetid, price: 500 }],
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+    const order = (listed.json().sell_orders as Record<string, { sell_order_id: string }>)[assetid!]!;
+    const delisted = await t.as(seller.token, "DELETE", "/api/market/developer/sell_order/items", {
+      game: "cs2",
+      sell_orders: [order.sell_order_id],
+    });
+    assert.equal(delisted.statusCode, 200, delisted.body);
+    const again = await single(redline);
+    assert.ok(again.json().stat_time >= statTime + 5, "read from the database now");
+    assert.equal(timeIn(again, redline), redlineFound);
+    assert.equal(timeIn(await get(enterprise.token, WHOLE_MARKET[0]!.path), redline), redlineFound);
+  });
+
   test("the prebuilt answers keep the access rules: no token, a developer token on enterprise routes", async () => {
     const developer = await t.createUser();
     assert.equal((await t.app.inject({ method: "GET", url: WHOLE_MARKET[0]!.path })).statusCode, 401);

@@ -108,11 +108,11 @@ describe("price entries", () => {
     intervals: [{ ...NO_FIGURES, minPrice: 1005, sellNum: 1, minFloat: "0.15", maxFloat: "0.18" }],
     variants: [{ ...NO_FIGURES, preSellMinPrice: 99, preSellNum: 1, tagId: 358, tagName: "红宝石" }],
     liquidityRank: 8752,
+    foundAt: new Date(1_700_000_000_000),
   };
-  const statTime = new Date(1_700_000_000_000);
 
   test("float/items: the rank on the whole goods only, then intervals, then variants", () => {
-    assert.deepEqual(toFloatItem(entry, statTime).sales, [
+    assert.deepEqual(toFloatItem(entry).sales, [
       {
         min_price: "10.05",
         pre_sell_min_price: "0.00",
@@ -140,7 +140,7 @@ describe("price entries", () => {
   });
 
   test("liquidity_rank: one entry for the whole goods, without name", () => {
-    assert.deepEqual(toLiquidityRank({ ...entry, liquidityRank: 0 }, statTime), {
+    assert.deepEqual(toLiquidityRank({ ...entry, liquidityRank: 0 }), {
       goods_id: 7,
       market_hash_name: "AK-47 | Redline (Field-Tested)",
       update_time: 1_700_000_000,

@@ -13,7 +13,7 @@ export function getEnterpriseFloatItems(snapshot: PriceSnapshot, query: Omit<Pri
   if (!selected.ok) return selected;
   const { statTime, entries } = selected.value;
   return ok({
-    info: entries.map((entry) => toEnterpriseFloatItem(entry, statTime)),
+    info: entries.map((entry) => toEnterpriseFloatItem(entry)),
     stat_time: toUnixSeconds(statTime),
   });
 }

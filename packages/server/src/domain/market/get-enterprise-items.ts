@@ -13,7 +13,7 @@ export function getEnterpriseItems(snapshot: PriceSnapshot, query: PriceQuery) {
   if (!selected.ok) return selected;
   const { statTime, entries } = selected.value;
   return ok({
-    info: entries.map((entry) => toEnterpriseItem(entry, statTime)),
+    info: entries.map((entry) => toEnterpriseItem(entry)),
     stat_time: toUnixSeconds(statTime),
   });
 }

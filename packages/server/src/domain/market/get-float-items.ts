@@ -20,7 +20,7 @@ export function getFloatItems(
   if (!selected.ok) return selected;
   const { statTime, entries } = selected.value;
   return ok({
-    info: entries.filter(reaches.value).map((entry) => toFloatItem(entry, statTime)),
+    info: entries.filter(reaches.value).map((entry) => toFloatItem(entry)),
     stat_time: toUnixSeconds(statTime),
   });
 }

@@ -16,7 +16,7 @@ export function getLiquidityRanks(
   if (!selected.ok) return selected;
   const { statTime, entries } = selected.value;
   return ok({
-    info: entries.map((entry) => toLiquidityRank(entry, statTime)),
+    info: entries.map((entry) => toLiquidityRank(entry)),
     stat_time: toUnixSeconds(statTime),
   });
 }

@@ -17,7 +17,7 @@ export function getMarketItems(snapshot: PriceSnapshot, query: MarketItemsQuery)
   if (!selected.ok) return selected;
   const { statTime, entries } = selected.value;
   return ok({
-    info: entries.map((entry) => toItemPrice(entry, statTime)),
+    info: entries.map((entry) => toItemPrice(entry)),
     stat_time: toUnixSeconds(statTime),
   });
 }

@@ -6,16 +6,16 @@ import type { PriceEntry } from "./price-snapshot.ts";
 
 /**
  * A snapshot entry as each price operation answers it (reference: "Market price entry"). Pure
- * functions of the entry and the snapshot's time, so that an answer can be serialized once for
- * everyone.
+ * functions of the entry alone (its `update_time` is the moment its figures were found, which
+ * the entry carries), so that an entry is serialized once for every answer that lists it.
  */
 
-function head(entry: PriceEntry, statTime: Date) {
+function head(entry: PriceEntry) {
   return {
     goods_id: entry.goods_id,
     market_hash_name: entry.market_hash_name,
     name: entry.name,
-    update_time: toUnixSeconds(statTime),
+    update_time: toUnixSeconds(entry.foundAt),
   };
 }
 
@@ -32,9 +32,9 @@ function parts(entry: PriceEntry): Array<Figures | IntervalFigures | VariantFigu
 }
 
 /** GET /api/market/items. */
-export function toItemPrice(entry: PriceEntry, statTime: Date) {
+export function toItemPrice(entry: PriceEntry) {
   return {
-    ...head(entry, statTime),
+    ...head(entry),
     sales: [
       {
         min_price: formatMoney(entry.whole.minPrice),
@@ -45,9 +45,9 @@ export function toItemPrice(entry: PriceEntry, statTime: Date) {
 }
 
 /** POST /api/market/float/items: the liquidity rank rides on the whole goods' entry. */
-export function toFloatItem(entry: PriceEntry, statTime: Date) {
+export function toFloatItem(entry: PriceEntry) {
   return {
-    ...head(entry, statTime),
+    ...head(entry),
     sales: parts(entry).map((part) => ({
       min_price: formatMoney(part.minPrice),
       pre_sell_min_price: formatMoney(part.preSellMinPrice),
@@ -60,9 +60,9 @@ export function toFloatItem(entry: PriceEntry, statTime: Date) {
 }
 
 /** GET /api/market/enterprise/items. */
-export function toEnterpriseItem(entry: PriceEntry, statTime: Date) {
+export function toEnterpriseItem(entry: PriceEntry) {
   return {
-    ...head(entry, statTime),
+    ...head(entry),
     sales: [
       {
         min_price: formatMoney(entry.whole.minPrice),
@@ -74,9 +74,9 @@ export function toEnterpriseItem(entry: PriceEntry, statTime: Date) {
 }
 
 /** GET /api/market/enterprise/float/items. */
-export function toEnterpriseFloatItem(entry: PriceEntry, statTime: Date) {
+export function toEnterpriseFloatItem(entry: PriceEntry) {
   return {
-    ...head(entry, statTime),
+    ...head(entry),
     sales: parts(entry).map((part) => ({
       min_price: formatMoney(part.minPrice),
       pre_sell_min_price: formatMoney(part.preSellMinPrice),
@@ -94,38 +94,30 @@ export function toEnterpriseFloatItem(entry: PriceEntry, statTime: Date) {
 export const WHOLE_GOODS_TAG = { tag_id: 0, tag_name: "全部" } as const;
 
 /** GET /api/market/enterprise/items/liquidity_rank (the reference's entry has no `name`). */
-export function toLiquidityRank(entry: PriceEntry, statTime: Date) {
+export function toLiquidityRank(entry: PriceEntry) {
   return {
     goods_id: entry.goods_id,
     market_hash_name: entry.market_hash_name,
-    update_time: toUnixSeconds(statTime),
+    update_time: toUnixSeconds(entry.foundAt),
     sales: [{ liquidity_rank: formatLiquidityRank(entry.liquidityRank), ...WHOLE_GOODS_TAG }],
   };
 }
 
-/** How a price operation answers one entry at the snapshot's time (`toItemPrice` and the others). */
-export type ItemShape = (entry: PriceEntry, statTime: Date) => object;
-
-/** A time no answer carries: its place in a serialized entry is where the snapshot's time goes. */
-const TIME_MARK = new Date(Date.UTC(2999, 0, 1));
-const TIME_MARK_JSON = `"update_time":${toUnixSeconds(TIME_MARK)}`;
+/** How a price operation answers one entry (`toItemPrice` and the others). */
+export type ItemShape = (entry: PriceEntry) => object;
 
 /**
- * Per entry and shape, its serialized JSON cut where `update_time` goes (the snapshot's time, the
- * same for every entry): an entry a snapshot update keeps (the same object) is not serialized again.
+ * Per entry and shape, its serialized JSON: an entry a snapshot update keeps (the same object,
+ * with the time its figures were found) is not serialized again.
  */
-const fragments = new WeakMap<PriceEntry, Map<ItemShape, readonly [string, string]>>();
+const fragments = new WeakMap<PriceEntry, Map<ItemShape, string>>();
 
-function fragmentOf(entry: PriceEntry, shape: ItemShape): readonly [string, string] {
+function fragmentOf(entry: PriceEntry, shape: ItemShape): string {
   let byShape = fragments.get(entry);
   if (!byShape) fragments.set(entry, (byShape = new Map()));
   let fragment = byShape.get(shape);
-  if (!fragment) {
-    const json = JSON.stringify(shape(entry, TIME_MARK));
-    const at = json.indexOf(TIME_MARK_JSON);
-    if (at < 0 || json.indexOf(TIME_MARK_JSON, at + 1) >= 0)
-      throw new Error("a price entry's shape must carry update_time once");
-    fragment = [json.slice(0, at + 14), json.slice(at + TIME_MARK_JSON.length)];
+  if (fragment === undefined) {
+    fragment = JSON.stringify(shape(entry));
     byShape.set(shape, fragment);
   }
   return fragment;
@@ -137,15 +129,29 @@ function fragmentOf(entry: PriceEntry, shape: ItemShape): readonly [string, stri
  * entries' serialized fragments (docs/design.md section 4).
  */
 export function priceListJson(entries: readonly PriceEntry[], statTime: Date, shape: ItemShape): string {
-  return [...priceListParts(entries, statTime, shape)].join("");
+  return [...priceListParts(entries, statTime, shape)].map((part) => part.text()).join("");
 }
 
-/** Entries a part of `priceListParts` holds: a few hundred kilobytes, a millisecond or two of work. */
-export const PRICE_LIST_PART_ENTRIES = 1000;
+/**
+ * A consecutive part of a price list: its text is a function of `made` alone (the same values,
+ * compared with `===`, in the same order make the same text), so that a new answer can reuse the
+ * bytes made for a part of the answer it replaces (`PrebuiltJson.ofParts`).
+ */
+export interface PriceListPart {
+  readonly made: readonly unknown[];
+  text(): string;
+}
+
+/** Entries a part of `priceListParts` holds on average (docs/design.md section 4). */
+export const PRICE_LIST_PART_ENTRIES = 250;
 
 /**
- * `priceListJson` in consecutive parts, each of at most `entriesPerPart` entries: their
- * concatenation is the price list. Lazy: an entry's fragment is made (or found) when its part is
+ * `priceListJson` in consecutive parts: their texts joined are the price list. A part ends after
+ * an entry whose goods id a hash marks (one in `entriesPerPart`, so parts hold that many entries
+ * on average), or at four times that many: where parts end depends on the goods ids alone, not on
+ * positions, so a goods entering or leaving the market changes its own part, not every part after
+ * it. The first part opens the list, the others start with a comma; the last closes it with the
+ * snapshot's `stat_time`. Lazy: an entry's fragment is made (or found) when its part's text is
  * asked for, so that a caller may let other work run between parts (docs/design.md section 12).
  */
 export function* priceListParts(
@@ -153,17 +159,35 @@ export function* priceListParts(
   statTime: Date,
   shape: ItemShape,
   entriesPerPart = PRICE_LIST_PART_ENTRIES,
-): Generator<string> {
-  const time = String(toUnixSeconds(statTime));
+): Generator<PriceListPart> {
+  const longest = entriesPerPart * 4;
   let opening = `{"info":[`;
-  for (let start = 0; start < entries.length; start += entriesPerPart) {
-    const parts: string[] = [];
-    for (const entry of entries.slice(start, start + entriesPerPart)) {
-      const [before, after] = fragmentOf(entry, shape);
-      parts.push(before + time + after);
-    }
-    yield opening + parts.join(",");
+  let start = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const last =
+      index === entries.length - 1 ||
+      index - start + 1 >= longest ||
+      endsPart(entries[index]!.goods_id, entriesPerPart);
+    if (!last) continue;
+    const slice = entries.slice(start, index + 1);
+    const prefix = opening;
+    yield {
+      made: [prefix, shape, ...slice],
+      text: () => prefix + slice.map((entry) => fragmentOf(entry, shape)).join(","),
+    };
     opening = ",";
+    start = index + 1;
   }
-  yield `${entries.length === 0 ? opening : ""}],"stat_time":${time}`;
+  const closing = `${entries.length === 0 ? opening : ""}],"stat_time":${toUnixSeconds(statTime)}`;
+  yield { made: [closing], text: () => closing };
+}
+
+/** Whether a part of `priceListParts` ends after the goods: one goods id in `per`, by a hash. */
+function endsPart(goodsId: number, per: number): boolean {
+  // MurmurHash3's finalizer: every bit of the id moves the result, so that neither runs of
+  // consecutive ids nor ids sharing their low bits end parts together.
+  let hash = goodsId | 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) % per === 0;
 }

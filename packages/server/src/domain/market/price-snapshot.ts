@@ -17,6 +17,12 @@ export interface PriceEntry extends GoodsFigures {
   type: string;
   /** Liquidity rank in hundredths of a percent (0 without trades in the last 30 days). */
   liquidityRank: number;
+  /**
+   * When these figures were found (the entry's `update_time`): the time of the build or update
+   * that found them, kept while later ones find the same figures (the entry is then kept, the same
+   * object).
+   */
+  foundAt: Date;
 }
 
 export interface PriceSnapshot {
@@ -301,7 +307,7 @@ export class PriceSnapshots {
     }
     const built = await buildSnapshot(ctx, this.#listingsPerChunk);
     const previous = current?.snapshot;
-    const snapshot = previous && (await sameFigures(previous, built)) ? previous : built;
+    const snapshot = previous ? await keepUnchangedEntries(previous, built) : built;
     const builtAt = built.builtAt.getTime();
     const recheckAt = Number.isFinite(this.#maxAgeMs) ? builtAt + this.#intervalMs : Infinity;
     this.#current = { snapshot, version, checkedAt: builtAt, recheckAt, recheckFrom: 0 };
@@ -371,7 +377,9 @@ export async function updateSnapshot(
   if (liquidity !== snapshot.liquidity)
     for (const [goodsId, entry] of entries) {
       const liquidityRank = liquidity.get(goodsId) ?? 0;
-      if (entry.liquidityRank !== liquidityRank) entries.set(goodsId, { ...entry, liquidityRank });
+      // A new rank is a new figure of the entry's: it takes the moment it was found.
+      if (entry.liquidityRank !== liquidityRank)
+        entries.set(goodsId, { ...entry, liquidityRank, foundAt: builtAt });
     }
   for (const goodsId of goodsIds) {
     const before = entries.get(goodsId);
@@ -380,8 +388,13 @@ export async function updateSnapshot(
       if (before) differs = entries.delete(goodsId);
       continue;
     }
-    const after = toPriceEntry(catalog.byId.get(goodsId)!, goodsFigures, liquidity.get(goodsId) ?? 0);
-    if (before && isDeepStrictEqual(before, after)) continue;
+    const after = toPriceEntry(
+      catalog.byId.get(goodsId)!,
+      goodsFigures,
+      liquidity.get(goodsId) ?? 0,
+      builtAt,
+    );
+    if (before && sameEntry(before, after)) continue;
     differs = true;
     added ||= !before;
     entries.set(goodsId, after);
@@ -475,7 +488,10 @@ async function readGoodsSnapshot(
   const entries = new Map<number, PriceEntry>();
   for (const [goodsId, goodsFigures] of figures) {
     const known = snapshot.catalog.byId.get(goodsId)!;
-    entries.set(goodsId, toPriceEntry(known, goodsFigures, liquidity.get(goodsId) ?? 0));
+    const read = toPriceEntry(known, goodsFigures, liquidity.get(goodsId) ?? 0, builtAt);
+    // Figures the snapshot holds already keep the time they were found, as an update keeps them.
+    const held = snapshot.entries.get(goodsId);
+    entries.set(goodsId, held && sameEntry(held, read) ? held : read);
   }
   return { ...snapshot, builtAt, entries, liquidity };
 }
@@ -497,30 +513,46 @@ async function readGoodsRanks(
   return read;
 }
 
-/** Entries compared per turn of the event loop by `sameFigures`. */
+/** Entries compared per turn of the event loop by `keepUnchangedEntries`. */
 const COMPARED_PER_TURN = 2000;
 
+/** Whether two entries hold the same goods, figures and rank, whenever each was found. */
+export function sameEntry(a: PriceEntry, b: PriceEntry): boolean {
+  return a === b || isDeepStrictEqual(a, a.foundAt === b.foundAt ? b : { ...b, foundAt: a.foundAt });
+}
+
 /**
- * Whether two snapshots hold the same figures. The entries are compared a slice per turn of the
- * event loop: the whole market compared at once (tens of thousands of entries, deeply) stalled it.
+ * What a whole build `built` should leave as the snapshot, given the one it replaces: `previous`
+ * itself when both hold the same figures (its `builtAt` is the time they hold since, and its
+ * prebuilt bytes and their ETag stay valid); else `built`, where each entry whose figures equal
+ * `previous`' entry of that goods is replaced by that entry (the same object, with the time its
+ * figures were found and what was serialized of it). The entries are compared a slice per turn
+ * of the event loop: the whole market compared at once (tens of thousands of entries, deeply)
+ * stalled it.
  */
-export async function sameFigures(a: PriceSnapshot, b: PriceSnapshot): Promise<boolean> {
-  if (
-    a.catalog !== b.catalog ||
-    a.nextCooldownEnd?.getTime() !== b.nextCooldownEnd?.getTime() ||
-    a.entries.size !== b.entries.size ||
-    !isDeepStrictEqual(a.liquidity, b.liquidity)
-  )
-    return false;
-  const theirs = b.entries.entries();
+export async function keepUnchangedEntries(
+  previous: PriceSnapshot,
+  built: PriceSnapshot,
+): Promise<PriceSnapshot> {
+  let differs =
+    previous.catalog !== built.catalog ||
+    previous.nextCooldownEnd?.getTime() !== built.nextCooldownEnd?.getTime() ||
+    previous.entries.size !== built.entries.size ||
+    !isDeepStrictEqual(previous.liquidity, built.liquidity);
+  const theirs = previous.entries.entries();
   let compared = 0;
-  for (const [goodsId, entry] of a.entries) {
+  for (const [goodsId, entry] of built.entries) {
     const other = theirs.next().value;
     // Both are in goods id order: the same goods in the same places, with the same figures.
-    if (!other || other[0] !== goodsId || !isDeepStrictEqual(entry, other[1])) return false;
+    const inPlace = other !== undefined && other[0] === goodsId;
+    if (!inPlace) differs = true;
+    const held = inPlace ? other[1] : previous.entries.get(goodsId);
+    // Setting a key the map holds keeps its place.
+    if (held && sameEntry(held, entry)) built.entries.set(goodsId, held);
+    else differs = true;
     if (++compared % COMPARED_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
   }
-  return true;
+  return differs ? built : previous;
 }
 
 /**
@@ -552,7 +584,10 @@ export async function buildSnapshot(
     for (const goodsId of [...figures.keys()].sort((a, b) => a - b)) {
       const goods = catalog.byId.get(goodsId);
       if (goods)
-        entries.set(goodsId, toPriceEntry(goods, figures.get(goodsId)!, liquidity.get(goodsId) ?? 0));
+        entries.set(
+          goodsId,
+          toPriceEntry(goods, figures.get(goodsId)!, liquidity.get(goodsId) ?? 0, builtAt),
+        );
     }
     from = to + 1;
   }
@@ -573,7 +608,12 @@ async function chunkEnd(ctx: DomainContext, from: number, listings: number): Pro
   return boundary?.goods_id ?? LAST_GOODS_ID;
 }
 
-function toPriceEntry(goods: MarketGoods, figures: GoodsFigures, liquidityRank: number): PriceEntry {
+function toPriceEntry(
+  goods: MarketGoods,
+  figures: GoodsFigures,
+  liquidityRank: number,
+  foundAt: Date,
+): PriceEntry {
   return {
     goods_id: goods.goods_id,
     market_hash_name: goods.market_hash_name,
@@ -581,10 +621,14 @@ function toPriceEntry(goods: MarketGoods, figures: GoodsFigures, liquidityRank: 
     type: goods.type,
     ...figures,
     liquidityRank,
+    foundAt,
   };
 }
 
-/** The snapshot's entry of a goods, or an empty one (no listings, no buy orders) when it is off the market. */
+/**
+ * The snapshot's entry of a goods, or an empty one (no listings, no buy orders) when it is off the
+ * market, found so at the snapshot's time.
+ */
 export function entryOf(snapshot: PriceSnapshot, goods: MarketGoods): PriceEntry {
   return (
     snapshot.entries.get(goods.goods_id) ??
@@ -592,6 +636,7 @@ export function entryOf(snapshot: PriceSnapshot, goods: MarketGoods): PriceEntry
       goods,
       { whole: NO_FIGURES, intervals: [], variants: [] },
       snapshot.liquidity.get(goods.goods_id) ?? 0,
+      snapshot.builtAt,
     )
   );
 }

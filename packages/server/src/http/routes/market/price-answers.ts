@@ -3,7 +3,7 @@ import { priceListParts, type ItemShape } from "../../../domain/market/price-ent
 import type { PriceSelection } from "../../../domain/market/price-query.ts";
 import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
 import { ok, type Result } from "../../../domain/result.ts";
-import { PrebuiltBodies, type PrebuiltJson } from "../../prebuilt-json.ts";
+import { PrebuiltBodies, type PrebuiltJson, type PrebuiltOptions } from "../../prebuilt-json.ts";
 
 /** The goods a single-goods price request names, by id or by name. */
 export interface NamedGoods {
@@ -24,17 +24,19 @@ export interface WholeMarket {
 
 /**
  * The price operations' answers (docs/design.md section 4): all read one market snapshot; a
- * whole-market answer is put together once per snapshot and variant from its entries' serialized
- * fragments (an entry a snapshot update kept is not serialized again), a part per turn of the
- * event loop, compressed off the event loop and shared by every caller, while single-goods and filtered answers are computed per
- * request from memory.
+ * whole-market answer is made once per snapshot and variant, as parts of consecutive entries: a
+ * part whose entries an update kept (the same objects) is the previous answer's, bytes and gzip
+ * segment, and only the others are made again, over turns of the event loop, compressed off it
+ * and shared by every caller; single-goods and filtered answers are computed per request from
+ * memory.
  */
 export class PriceAnswers {
   readonly #snapshots: PriceSnapshots;
-  readonly #bodies = new PrebuiltBodies();
+  readonly #bodies: PrebuiltBodies;
 
-  constructor(snapshots: PriceSnapshots) {
+  constructor(snapshots: PriceSnapshots, prebuilt?: PrebuiltOptions) {
     this.#snapshots = snapshots;
+    this.#bodies = new PrebuiltBodies(prebuilt);
   }
 
   /**
@@ -72,7 +74,7 @@ export class PriceAnswers {
     const selected = variant.select(snapshot);
     if (!selected.ok) return selected;
     const { entries, statTime } = selected.value;
-    // Megabytes of JSON: serialized, encoded and hashed a part per turn of the event loop.
+    // Megabytes of JSON: the changed parts serialized, encoded and hashed over turns of the event loop.
     return this.#bodies
       .build(snapshot, variant.key, () => priceListParts(entries, statTime, variant.item))
       .then((built) => ok(built));
