@@ -83,7 +83,11 @@ export async function benchTwoInstanceFreshness(
         log,
       });
       // As the server keeps them with a PostgreSQL server (server.ts).
-      const snapshotsB = new PriceSnapshots(changesB, 1000, { serveStale: true, listingsPerChunk: 20_000 });
+      const snapshotsB = new PriceSnapshots(changesB, 1000, {
+        serveStale: true,
+        listingsPerChunk: 20_000,
+        updateIntervalMs: 250,
+      });
       const appB = await buildApp({
         database: b,
         clock,
