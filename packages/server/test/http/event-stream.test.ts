@@ -258,6 +258,10 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
       num: 1,
     });
     assert.equal(hidden.statusCode, 200, hidden.body);
+    // A poll runs a sequencer round first: the offline order's creation is sequenced while its buyer
+    // is still offline, not after the buyer is back online (when it would rightly be public).
+    const polled = await t.as(bidder.token, "GET", "/api/market/developer/events");
+    assert.equal(polled.statusCode, 200, polled.body);
     await t.as(bidder.token, "PUT", "/api/market/developer/buy_order/status", { buy_order_status: "online" });
 
     const cancelled = await t.as(bidder.token, "DELETE", "/api/market/developer/buy_order", {
