@@ -135,10 +135,15 @@ withConfigFlags(
   const log = createLogger({ logLevel: this.opts<{ json?: boolean }>().json ? "silent" : "warn" });
   const database = await openConfiguredDatabase(config, log);
   await database.close();
+  const applied = database.migrationsApplied;
   if (this.opts<{ json?: boolean }>().json) {
-    process.stdout.write(`${JSON.stringify({ database: database.description, migrated: true })}\n`);
+    process.stdout.write(`${JSON.stringify({ database: database.description, migrated: true, applied })}\n`);
+  } else if (applied.length === 0) {
+    process.stdout.write(`${database.description}: schema was already up to date\n`);
   } else {
-    process.stdout.write(`${database.description}: schema is up to date\n`);
+    const names = applied.length === 1 ? applied[0] : `${applied[0]} to ${applied.at(-1)}`;
+    const count = applied.length === 1 ? "1 migration" : `${applied.length} migrations`;
+    process.stdout.write(`${database.description}: applied ${count} (${names}); schema is up to date\n`);
   }
 });
 

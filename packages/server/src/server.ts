@@ -52,7 +52,11 @@ export function createLogger(
   return pino(options, config.logFormat === "pretty" ? prettyStream(destination) : destination);
 }
 
-export async function openConfiguredDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
+/** The database the configuration names, migrated; with the names of the migrations this opening applied. */
+export async function openConfiguredDatabase(
+  config: Config,
+  log: Logger,
+): Promise<DatabaseHandle & { migrationsApplied: string[] }> {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: "postgres", url: config.databaseUrl }
@@ -61,7 +65,7 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   log.info({ database: database.description }, "database open");
   const migrations = await migrateToLatest(database.db);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "migrations applied");
-  return database;
+  return Object.assign(database, { migrationsApplied: migrations.applied });
 }
 
 /** Loads the catalog file into the database when it changed since the last start, and says which. */

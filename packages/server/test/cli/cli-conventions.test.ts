@@ -95,16 +95,21 @@ describeOrSkip("skinmarket conventions", { skip: EMBEDDED_ONLY }, () => {
       assert.match(user.stdout, new RegExp(`^  ${command}\\b`, "m"));
   });
 
-  test("migrate prints one human line, and with --json only its JSON report", async () => {
+  test("migrate prints one human line naming what it applied, and with --json only its JSON report", async () => {
     const human = await runSkinmarket(["migrate", "--data-dir", dataDir]);
     assert.equal(human.code, 0, human.stderr);
-    assert.equal(human.stdout, `PGlite in ${join(dataDir, "pglite")}: schema is up to date\n`);
+    const database = `PGlite in ${join(dataDir, "pglite")}`;
+    const applied = /^(.*): applied (\d+) migrations \(0001-foundation to (\d{4}-[a-z0-9-]+)\); schema is up to date\n$/.exec(
+      human.stdout,
+    );
+    assert.ok(applied, human.stdout);
+    assert.equal(applied[1], database);
+    assert.equal(Number(applied[2]), Number(applied[3]!.slice(0, 4)), "every migration, numbered from 1");
     assert.equal(human.stderr, "");
+    const again = await runSkinmarket(["migrate", "--data-dir", dataDir]);
+    assert.equal(again.stdout, `${database}: schema was already up to date\n`);
     const json = await runSkinmarket(["migrate", "--data-dir", dataDir, "--json"]);
-    assert.deepEqual(JSON.parse(json.stdout), {
-      database: `PGlite in ${join(dataDir, "pglite")}`,
-      migrated: true,
-    });
+    assert.deepEqual(JSON.parse(json.stdout), { database, migrated: true, applied: [] });
   });
 
   test("demo says each step on stderr from the start, before the build's progress", async () => {

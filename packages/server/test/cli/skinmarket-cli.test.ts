@@ -327,6 +327,7 @@ describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
     assert.deepEqual(JSON.parse(result.stdout), {
       database: `PGlite in ${join(dataDir, "pglite")}`,
       migrated: true,
+      applied: [],
     });
   });
 });
