@@ -99,9 +99,10 @@ describeOrSkip("skinmarket conventions", { skip: EMBEDDED_ONLY }, () => {
     const human = await runSkinmarket(["migrate", "--data-dir", dataDir]);
     assert.equal(human.code, 0, human.stderr);
     const database = `PGlite in ${join(dataDir, "pglite")}`;
-    const applied = /^(.*): applied (\d+) migrations \(0001-foundation to (\d{4}-[a-z0-9-]+)\); schema is up to date\n$/.exec(
-      human.stdout,
-    );
+    const applied =
+      /^(.*): applied (\d+) migrations \(0001-foundation to (\d{4}-[a-z0-9-]+)\); schema is up to date\n$/.exec(
+        human.stdout,
+      );
     assert.ok(applied, human.stdout);
     assert.equal(applied[1], database);
     assert.equal(Number(applied[2]), Number(applied[3]!.slice(0, 4)), "every migration, numbered from 1");

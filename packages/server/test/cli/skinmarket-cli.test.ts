@@ -30,7 +30,7 @@ describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
       },
     );
     baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${serverOutput}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${serverOutput}`)), 120_000);
       server.stdout?.on("data", (chunk: Buffer) => {
         serverOutput += chunk;
         const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)".*skinmarket is serving/.exec(serverOutput);
