@@ -1,6 +1,16 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PGliteDialect } from "kysely";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import {
+  Kysely,
+  PGliteDialect,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from "kysely";
 import type { Database } from "./schema.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
 import type { DatabaseHandle } from "./database.ts";
@@ -27,7 +37,10 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
     await unlock();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({
+    dialect: new PGliteDialect({ pglite }),
+    plugins: [new TurnAfterEachQuery()],
+  });
   return {
     db,
     driver: "pglite",
@@ -40,4 +53,23 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
       await unlock();
     },
   };
+}
+
+/**
+ * PGlite runs each query on the calling thread, and a query's answer resolves a promise without a
+ * turn of the event loop: a job or a request that awaits twenty queries in a row held the loop for
+ * all twenty (the jobs' round every 5 s: 100-600 ms in which `/healthz` could not be answered).
+ * After each query's answer the caller now waits for the loop's next turn, so that I/O waiting
+ * since is served between two queries (docs/design.md section 12, _Start_). A turn costs a few
+ * microseconds; PostgreSQL's driver answers on a socket's event and needs no such turn.
+ */
+class TurnAfterEachQuery implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    await nextTurn();
+    return args.result;
+  }
 }
