@@ -4,7 +4,13 @@ import { MarketChanges } from "../../src/domain/market/market-changes.ts";
 import { ok } from "../../src/domain/result.ts";
 import { inTransaction } from "../../src/domain/transaction.ts";
 import { PriceSnapshots, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
-import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import {
+  createReadyTrader,
+  goodsIdOf,
+  listOne,
+  passSeconds,
+  type PlatformFixture,
+} from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -23,14 +29,7 @@ describe("the price snapshot updated per changed goods", { timeout: 120_000 }, (
   let sticker: number;
   let redline: number;
 
-  const list = async (goods: string, price: number): Promise<void> => {
-    const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1 });
-    const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
-      game: "cs2",
-      assets: [{ assetid, price }],
-    });
-    assert.equal(listed.statusCode, 200, listed.body);
-  };
+  const list = (goods: string, price: number) => listOne(t, seller, goods, price);
   /** Raises a goods' listings by 1.00 in a write the instance does not count. */
   const raisePricesUncounted = async (goodsId: number) => {
     await t.database.db
@@ -40,7 +39,7 @@ describe("the price snapshot updated per changed goods", { timeout: 120_000 }, (
       .where("state", "=", "ON_SALE")
       .execute();
   };
-  const pass = (seconds: number) => t.clock.setOffset(t.clock.offsetMs + seconds * 1000);
+  const pass = (seconds: number) => passSeconds(t, seconds);
   const singleGoodsMinPrice = async (goodsId: number): Promise<string> => {
     const answer = await t.as(enterprise.token, "GET", `/api/market/items?game=cs2&goods_id=${goodsId}`);
     assert.equal(answer.statusCode, 200, answer.body);

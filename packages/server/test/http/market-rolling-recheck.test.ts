@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import type { SnapshotBuild } from "../../src/domain/market/price-snapshot.ts";
-import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
+import {
+  createReadyTrader,
+  goodsIdOf,
+  listOne,
+  passSeconds,
+  type PlatformFixture,
+} from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
@@ -23,15 +29,8 @@ describe("the rolling recheck and the whole reads left", { timeout: 180_000 }, (
   let enterprise: { token: string };
   const builds: SnapshotBuild[] = [];
 
-  const list = async (goods: string, price: number): Promise<void> => {
-    const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1 });
-    const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
-      game: "cs2",
-      assets: [{ assetid, price }],
-    });
-    assert.equal(listed.statusCode, 200, listed.body);
-  };
-  const pass = (seconds: number) => t.clock.setOffset(t.clock.offsetMs + seconds * 1000);
+  const list = (goods: string, price: number) => listOne(t, seller, goods, price);
+  const pass = (seconds: number) => passSeconds(t, seconds);
   const wholeMarket = async (path = "/api/market/items?game=cs2"): Promise<Map<number, Entry>> => {
     const answer = await t.as(enterprise.token, "GET", path);
     assert.equal(answer.statusCode, 200, answer.body);

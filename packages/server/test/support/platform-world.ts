@@ -48,6 +48,27 @@ export async function grantOne(
   return assetid;
 }
 
+/** Grants `seller` one item of `goods` and lists it at `price` (yuan) through the API. */
+export async function listOne(
+  t: TestApp,
+  seller: PlatformFixture,
+  goods: string,
+  price: number,
+): Promise<string> {
+  const assetid = await grantOne(t, seller.platformid, { market_hash_name: goods });
+  const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
+    game: "cs2",
+    assets: [{ assetid, price }],
+  });
+  assert.equal(listed.statusCode, 200, listed.body);
+  return assetid;
+}
+
+/** Moves the sandbox clock `seconds` on. */
+export function passSeconds(t: TestApp, seconds: number): void {
+  t.clock.setOffset(t.clock.offsetMs + seconds * 1000);
+}
+
 export async function uploadCookies(t: TestApp, trader: PlatformFixture, cookies = trader.cookies) {
   return t.as(trader.token, "POST", "/api/market/developer/platform/cookie", {
     platformid: trader.platformid,

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { toUnixSeconds } from "../../src/domain/clock.ts";
-import { NO_FIGURES } from "../../src/domain/market/market-figures.ts";
 import { priceListParts, toItemPrice } from "../../src/domain/market/price-entries.ts";
 import type { PriceEntry } from "../../src/domain/market/price-snapshot.ts";
+import { priceEntry } from "../support/price-entries.ts";
 import { PrebuiltBodies, type PrebuiltOptions, type PrebuiltWork } from "../../src/http/prebuilt-json.ts";
 
 /**
@@ -16,19 +16,8 @@ import { PrebuiltBodies, type PrebuiltOptions, type PrebuiltWork } from "../../s
 const firstTime = new Date("2026-11-26T10:00:00Z");
 const secondTime = new Date("2026-11-26T10:00:05Z");
 
-function entry(goodsId: number, minPrice: number, foundAt = firstTime): PriceEntry {
-  return {
-    goods_id: goodsId,
-    market_hash_name: `AK-47 | Redline (Field-Tested) ${goodsId}`,
-    name: `AK-47 | 红线 ${goodsId}`,
-    type: "weapon",
-    whole: { ...NO_FIGURES, minPrice },
-    intervals: [],
-    variants: [],
-    liquidityRank: 0,
-    foundAt,
-  };
-}
+const entry = (goodsId: number, minPrice: number, foundAt = firstTime): PriceEntry =>
+  priceEntry(goodsId, minPrice, foundAt);
 
 /** Goods ids with gaps, as a market's are. */
 const market = Array.from({ length: 6000 }, (_, index) => entry(3 * index + 11, 100 + index));

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { toUnixSeconds } from "../../src/domain/clock.ts";
-import { NO_FIGURES } from "../../src/domain/market/market-figures.ts";
 import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
 import { priceListJson, priceListParts, type ItemShape } from "../../src/domain/market/price-entries.ts";
 import {
@@ -11,6 +10,7 @@ import {
   type PriceSnapshot,
 } from "../../src/domain/market/price-snapshot.ts";
 import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { priceEntry } from "../support/price-entries.ts";
 
 /**
  * The work a whole-market answer or a whole rebuild does is cut into parts with turns of the event
@@ -20,19 +20,8 @@ import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 
 const statTime = new Date("2026-11-26T10:00:00Z");
 
-function entry(goodsId: number, minPrice = 100, foundAt = statTime): PriceEntry {
-  return {
-    goods_id: goodsId,
-    market_hash_name: `AK-47 | Redline (Field-Tested) ${goodsId}`,
-    name: `AK-47 | 红线 ${goodsId}`,
-    type: "weapon",
-    whole: { ...NO_FIGURES, minPrice },
-    intervals: [],
-    variants: [],
-    liquidityRank: 0,
-    foundAt,
-  };
-}
+const entry = (goodsId: number, minPrice = 100, foundAt = statTime): PriceEntry =>
+  priceEntry(goodsId, minPrice, foundAt);
 
 const shape: ItemShape = (item) => ({
   goods_id: item.goods_id,
