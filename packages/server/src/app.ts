@@ -17,7 +17,7 @@ import type { GamePlatform } from "./platform/game-platform.ts";
 import { answerClientError } from "./http/client-errors.ts";
 import { envelopeForPath, sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
-import { createValidatorCompiler } from "./http/plugins/validation.ts";
+import { RouteSchemaCompilers } from "./http/plugins/schema-compilers.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
 import { registerJsonBodies } from "./http/plugins/json-body.ts";
 import { registerMetrics } from "./http/plugins/metrics.ts";
@@ -115,7 +115,9 @@ export const LOG_REDACTIONS = [
  * The caller owns the database handle; closing the app does not close it.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const routeSchemas = new RouteSchemaCompilers();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: routeSchemas.serializerFactory } },
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -142,7 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(routeSchemas.validatorCompiler);
+  app.decorate("routeSchemas", routeSchemas);
 
   // Set first, so that every answer carries it, refusals and errors included. The hooks on every
   // request are synchronous where they have nothing to wait for: an async hook costs a promise

@@ -6,6 +6,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The event streams of this instance (`/api/market/developer/stream`). */
     eventStreams: import("./stream/event-stream-hub.ts").EventStreamHub;
+    /** The routes' schema compilers: each schema is compiled when its route first needs it. */
+    routeSchemas: import("./plugins/schema-compilers.ts").RouteSchemaCompilers;
   }
   interface FastifyContextConfig {
     /** Who may call the route: declared once per route, checked by the auth plugin. */

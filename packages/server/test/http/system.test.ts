@@ -24,6 +24,30 @@ describe("operators' routes and the API description", () => {
   });
   after(() => t.close());
 
+  test("route schemas are compiled when a route first needs them, and every one compiles", async () => {
+    const own = await createTestApp();
+    try {
+      const before = own.app.routeSchemas.pending;
+      assert.ok(before > 100, `${before} schemas wait for their routes`);
+      const user = await own.createUser();
+      const balance = await own.as(user.token, "GET", "/api/market/developer/balance");
+      assert.equal(balance.statusCode, 200, balance.body);
+      assert.ok(own.app.routeSchemas.pending < before, "the routes asked compiled their schemas");
+      own.app.routeSchemas.compileAll();
+      assert.equal(own.app.routeSchemas.pending, 0);
+      // Compiled ahead of use, they still refuse and answer as before.
+      const refusedPage = await own.as(
+        user.token,
+        "GET",
+        "/api/market/developer/buy_order?game=cs2&page_size=abc",
+      );
+      assert.equal(refusedPage.statusCode, 400, refusedPage.body);
+      assert.deepEqual(refusedPage.json(), { code: "Invalid Argument", msg: "page_size: must be integer" });
+    } finally {
+      await own.close();
+    }
+  });
+
   test("/openapi.json is a valid OpenAPI 3.1 document listing every operation", async () => {
     const response = await t.app.inject({ method: "GET", url: "/openapi.json" });
     assert.equal(response.statusCode, 200);

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, GoodsTagRow } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
-import { fadePercentages, hasPhases } from "./market-variants.ts";
+import { fadePercentages, fadeTableKnown, hasPhases } from "./market-variants.ts";
 
 /** What the price answers need of a goods: its names, its type, and what its variants are. */
 export interface MarketGoods {
@@ -68,6 +68,8 @@ export async function marketCatalog(ctx: DomainContext): Promise<MarketCatalog> 
       .limit(CATALOG_PAGE)
       .execute();
     for (const row of rows) {
+      // The fade tables of a page's Fade-style weapons together held the loop for 200-300 ms.
+      const newFadeTable = !fadeTableKnown(row);
       const goods: MarketGoods = {
         ...row,
         tags: row.tags.map((tag) => sharedTag(tags, tag)),
@@ -76,6 +78,7 @@ export async function marketCatalog(ctx: DomainContext): Promise<MarketCatalog> 
       };
       byId.set(goods.goods_id, goods);
       byName.set(goods.market_hash_name, goods);
+      if (newFadeTable) await new Promise((resolve) => setImmediate(resolve));
     }
     if (rows.length < CATALOG_PAGE) break;
     after = rows[rows.length - 1]!.goods_id;
