@@ -6,6 +6,8 @@ import { parentPort, workerData } from "node:worker_threads";
  * the server's event loop (as pgbench's clients do not share PostgreSQL's processes). autocannon
  * keeps one connection per buyer, each with that buyer's token. Each request buys one unit of the
  * next goods of `goods` (from `offset` on): the order the buyers, together, pick goods in.
+ * With `amount`, the load stops after that many requests even before `seconds` (a market with
+ * less on sale than a full run would buy).
  */
 interface LoadInput {
   baseUrl: string;
@@ -14,6 +16,7 @@ interface LoadInput {
   offset: number;
   maxPrice: number;
   seconds: number;
+  amount?: number;
 }
 
 export interface LoadFigures {
@@ -22,15 +25,18 @@ export interface LoadFigures {
   failures: number;
   /** Requests sent: the next load goes on from `offset + requests` in the same order. */
   requests: number;
+  /** How long the load ran. */
+  seconds: number;
 }
 
-const { baseUrl, tokens, goods, offset, maxPrice, seconds } = workerData as LoadInput;
-const figures: LoadFigures = { purchases: 0, emptyAnswers: 0, failures: 0, requests: 0 };
+const { baseUrl, tokens, goods, offset, maxPrice, seconds, amount } = workerData as LoadInput;
+const figures: LoadFigures = { purchases: 0, emptyAnswers: 0, failures: 0, requests: 0, seconds: 0 };
 let nextToken = 0;
+const started = performance.now();
 await autocannon({
   url: `${baseUrl}/api/market/developer/purchase/orders`,
   connections: tokens.length,
-  duration: seconds,
+  ...(amount === undefined ? { duration: seconds } : { amount }),
   requests: [
     {
       method: "POST",
@@ -60,4 +66,5 @@ await autocannon({
     client.setHeaders({ authorization: `Bearer ${token}`, "content-type": "application/json" });
   },
 });
+figures.seconds = (performance.now() - started) / 1000;
 parentPort?.postMessage(figures);

@@ -13,10 +13,11 @@ import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { assertLedgerInvariants } from "../src/domain/wallet/check-ledger-invariants.ts";
 import { fundAccount } from "../src/domain/wallet/fund-account.ts";
+import { createApiToken } from "../src/domain/tokens/create-api-token.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
 import { DemoRandom } from "../src/demo/demo-random.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
-import { openDatabase } from "../src/storage/database.ts";
+import { openDatabase, type DatabaseHandle } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
 import type { LoadFigures } from "./purchase-load-worker.ts";
@@ -77,20 +78,24 @@ export interface PurchaseFigures {
  * the few branch rows). Two shapes of load: buyers spread over the whole market, each request
  * for goods picked at random in proportion to what is on sale, and many buyers after the same
  * few popular goods (hot rows). Each database is created for the run and dropped afterwards.
- * `serverUrl` names the server (its database is only used to connect).
+ * `serverUrl` names the server (its database is only used to connect). With `existing`, the
+ * market is the one already in `serverUrl`'s database (a `skinmarket demo` world, kept): its
+ * first traders buy what its other traders have on sale, with API tokens issued for the run.
  */
 export async function benchPurchases(
   serverUrl: string,
   seconds: number,
   progress: (line: string) => void,
-  options: { clients?: number; trace?: boolean } = {},
+  options: { clients?: number; trace?: boolean; existing?: boolean } = {},
 ): Promise<PurchaseFigures> {
   const clients = options.clients ?? 16;
   const suffix = `${process.pid}_${Date.now()}`;
-  const marketDb = `skinmarket_bench_market_${suffix}`;
+  const marketDb = options.existing
+    ? decodeURIComponent(new URL(serverUrl).pathname.slice(1))
+    : `skinmarket_bench_market_${suffix}`;
   const pgbenchDb = `skinmarket_bench_pgbench_${suffix}`;
   const scale = clients;
-  await runOnServer(serverUrl, `CREATE DATABASE ${marketDb}`);
+  if (!options.existing) await runOnServer(serverUrl, `CREATE DATABASE ${marketDb}`);
   // The time of each SQL function (pg_stat_user_functions), printed after the runs.
   await runOnServer(serverUrl, `ALTER DATABASE ${marketDb} SET track_functions = 'pl'`);
   await runOnServer(serverUrl, `CREATE DATABASE ${pgbenchDb}`);
@@ -132,21 +137,9 @@ export async function benchPurchases(
         log: { info() {}, warn() {}, error() {} },
         ...services,
       };
-      progress("loading the catalog");
-      await loadCatalog(ctx);
-      // The demo market: about half its listings are standard goods a purchase of goods can buy.
-      // Sized so that neither shape runs out: each sequence below holds one entry per listing.
-      const spreadListings = Math.ceil(((WARM_UP_SECONDS + seconds) * SIZED_FOR * 2.5) / 1000) * 1000;
-      const hotListings = Math.ceil((seconds * SIZED_FOR * 1.2) / 1000) * 1000;
-      progress(
-        `building the demo market: ${spreadListings} listings across the catalog, ${hotListings} more on its ${HOT_GOODS} most popular standard goods`,
-      );
-      const demo = await buildDemoMarket(
-        database,
-        { seed: 1, listings: spreadListings, popularListings: { goods: HOT_GOODS, listings: hotListings } },
-        () => undefined,
-      );
-      const buyers = demo.traders.slice(0, clients);
+      const buyers = options.existing
+        ? await existingBuyers(ctx, clients)
+        : await newMarketBuyers(ctx, database, seconds, clients, progress);
       for (const buyer of buyers) {
         const funded = await fundAccount(ctx, {
           userId: buyer.userId,
@@ -187,13 +180,31 @@ export async function benchPurchases(
           purchaseLoad({ baseUrl, tokens, goods: spread, offset: warmUp.requests, seconds }),
         );
         const spreadBought = checked(spreadLoad.load);
-        progress(`spread: ${(spreadBought / seconds).toFixed(0)} purchases/s, ${costLine(spreadLoad.cost)}`);
-        progress(`hot: ${clients} buyers after ${HOT_GOODS} goods, ${seconds} s`);
+        const spreadSeconds = spreadLoad.load.seconds;
+        progress(
+          `spread: ${(spreadBought / spreadSeconds).toFixed(0)} purchases/s, ${costLine(spreadLoad.cost)}`,
+        );
+        // A market already built may hold less of its popular goods than a full run would buy:
+        // the buyers then stop after asking for nine units in ten, so that the last requests do
+        // not queue for the last few units.
+        const hotAmount =
+          options.existing && hot.length < seconds * SIZED_FOR ? Math.floor(hot.length * 0.9) : undefined;
+        progress(
+          `hot: ${clients} buyers after ${HOT_GOODS} goods, ${hotAmount === undefined ? `${seconds} s` : `until their ${hotAmount} units are bought`}`,
+        );
         const hotLoad = await measured(ctx, "hot", () =>
-          purchaseLoad({ baseUrl, tokens, goods: hot, offset: 0, seconds }),
+          purchaseLoad({
+            baseUrl,
+            tokens,
+            goods: hot,
+            offset: 0,
+            seconds,
+            ...(hotAmount === undefined ? {} : { amount: hotAmount }),
+          }),
         );
         const hotBought = checked(hotLoad.load);
-        progress(`hot: ${(hotBought / seconds).toFixed(0)} purchases/s, ${costLine(hotLoad.cost)}`);
+        const hotSeconds = hotLoad.load.seconds;
+        progress(`hot: ${(hotBought / hotSeconds).toFixed(0)} purchases/s, ${costLine(hotLoad.cost)}`);
         if (options.trace) {
           // The units the spread shape left: its sequence holds one entry per unit on sale.
           const left = spread.slice(warmUp.requests + spreadLoad.load.requests);
@@ -222,13 +233,13 @@ export async function benchPurchases(
           pgbenchTps: [before, after],
           baseline: (before + after) / 2,
           spread: {
-            purchasesPerSecond: spreadBought / seconds,
+            purchasesPerSecond: spreadBought / spreadSeconds,
             purchases: spreadBought,
             goods: supply.length - HOT_GOODS,
             cost: spreadLoad.cost,
           },
           hot: {
-            purchasesPerSecond: hotBought / seconds,
+            purchasesPerSecond: hotBought / hotSeconds,
             purchases: hotBought,
             goods: HOT_GOODS,
             cost: hotLoad.cost,
@@ -241,7 +252,7 @@ export async function benchPurchases(
       await database.close();
     }
   } finally {
-    await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${marketDb} WITH (FORCE)`);
+    if (!options.existing) await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${marketDb} WITH (FORCE)`);
     await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
   }
 }
@@ -337,6 +348,53 @@ function costLine(cost: PurchaseCost): string {
  * conditions of `purchase_goods_unit`, migration 0019, and none of the buyers' own listings), most first.
  * A condition that drifted from the function's shows as empty answers, which fail the run.
  */
+/** A new demo market sized for the run, and its first traders as the buyers. */
+async function newMarketBuyers(
+  ctx: DomainContext,
+  database: DatabaseHandle,
+  seconds: number,
+  clients: number,
+  progress: (line: string) => void,
+): Promise<Array<{ userId: number; token: string }>> {
+  progress("loading the catalog");
+  await loadCatalog(ctx);
+  // The demo market: about half its listings are standard goods a purchase of goods can buy.
+  // Sized so that neither shape runs out: each sequence below holds one entry per listing.
+  const spreadListings = Math.ceil(((WARM_UP_SECONDS + seconds) * SIZED_FOR * 2.5) / 1000) * 1000;
+  const hotListings = Math.ceil((seconds * SIZED_FOR * 1.2) / 1000) * 1000;
+  progress(
+    `building the demo market: ${spreadListings} listings across the catalog, ${hotListings} more on its ${HOT_GOODS} most popular standard goods`,
+  );
+  const demo = await buildDemoMarket(
+    database,
+    { seed: 1, listings: spreadListings, popularListings: { goods: HOT_GOODS, listings: hotListings } },
+    () => undefined,
+  );
+  return demo.traders.slice(0, clients);
+}
+
+/** The first traders of a market already built, each with an API token issued for the run. */
+async function existingBuyers(
+  ctx: DomainContext,
+  clients: number,
+): Promise<Array<{ userId: number; token: string }>> {
+  const users = await ctx.db
+    .selectFrom("users")
+    .select("user_id")
+    .orderBy("user_id")
+    .limit(clients)
+    .execute();
+  if (users.length < clients)
+    throw new Error(`the market has ${users.length} traders, fewer than ${clients} buyers`);
+  return Promise.all(
+    users.map(async ({ user_id: userId }) => {
+      const issued = await createApiToken(ctx, { userId: Number(userId) });
+      if (!issued.ok) throw new Error(issued.failure.message);
+      return { userId: Number(userId), token: issued.value.token };
+    }),
+  );
+}
+
 async function supplyByGoods(ctx: DomainContext, buyerIds: number[]) {
   const { rows } = await sql<{ goods_id: number; units: number }>`
     SELECT listing.goods_id, count(*)::int AS units
@@ -374,6 +432,7 @@ function purchaseLoad(input: {
   goods: number[];
   offset: number;
   seconds: number;
+  amount?: number;
 }): Promise<LoadFigures> {
   const worker = new Worker(new URL("./purchase-load-worker.ts", import.meta.url), {
     workerData: { ...input, maxPrice: MAX_PRICE },

@@ -61,7 +61,8 @@ if (flags.help) {
     "usage: npm run bench -- [purchases|market|queries|simulate|events|listings|start] [--duration seconds] [--json]\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server;\n" +
       "          --trace also follows 300 purchases statement by statement (auto_explain: each\n" +
-      "          statement's time, foreign-key checks and event triggers)\n" +
+      "          statement's time, foreign-key checks and event triggers); --existing buys on the\n" +
+      "          market already in BENCH_DATABASE_URL's database (a `skinmarket demo` world)\n" +
       "  market: whole-market prices vs bare node:http, one goods vs Fastify hello-world; with\n" +
       "          BENCH_DATABASE_URL also p50/p99 and plans of the listing queries over --listings\n" +
       "          listings (default 1000000; --plans prints the plans)\n" +
@@ -335,7 +336,10 @@ if (positionals[0] === "purchases") {
     );
     process.exit(2);
   }
-  const result = await benchPurchases(server, duration, progress, { trace: flags.trace });
+  const result = await benchPurchases(server, duration, progress, {
+    trace: flags.trace,
+    existing: flags.existing,
+  });
   const pgbench = `pgbench TPC-B scale ${result.scale}, ${result.clients} clients: ${result.pgbenchTps.map((tps) => tps.toFixed(0)).join(" before, ")} after`;
   for (const [shape, figure] of [
     ["across the market", result.spread],
