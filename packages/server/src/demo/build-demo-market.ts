@@ -16,7 +16,7 @@ import { OFFER_LIFETIME_MS, TRADE_COOLDOWN_MS } from "../platform/sandbox/trade-
 import { tradeUrlOf } from "../platform/trade-url.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import type { AccessLevel, Database, GoodsTagRow } from "../storage/schema.ts";
-import { insertRows, reserveIds } from "./bulk-rows.ts";
+import { insertRows, reserveIds, suspendForeignKeys } from "./bulk-rows.ts";
 import { mintDemoItem, type DemoGoods, type DemoItem, type Extra } from "./demo-items.ts";
 import { askingPrice, coverageWeight, popularity, typicalPrice } from "./demo-prices.ts";
 import { DemoRandom, WeightedPicker } from "./demo-random.ts";
@@ -80,7 +80,8 @@ export const DEMO_DEFAULTS = {
   days: 30,
 } as const;
 
-export type DemoPhase = "traders" | "trades" | "listings" | "buy orders" | "ledger" | "liquidity" | "analyze";
+export type DemoPhase =
+  "traders" | "trades" | "listings" | "buy orders" | "ledger" | "foreign keys" | "liquidity" | "analyze";
 
 export interface DemoProgress {
   /**
@@ -130,6 +131,24 @@ const PRE_SELL_SHARE = 0.05;
 /** Each trader's money beyond what their purchases cost: buy orders must be covered. */
 const CUSHION_FEN = 20_000_000;
 const COOKIE_LIFETIME_MS = 30 * DAY_MS;
+/** The tables a build writes (their foreign keys are checked at its end). */
+const DEMO_TABLES = [
+  "users",
+  "api_tokens",
+  "web_sessions",
+  "ledger_accounts",
+  "journal_entries",
+  "journal_lines",
+  "sandbox_platform_accounts",
+  "sandbox_platform_sessions",
+  "sandbox_assets",
+  "sandbox_trade_offers",
+  "bound_platform_accounts",
+  "platform_inventory_items",
+  "listings",
+  "trades",
+  "buy_orders",
+];
 /** Any constant shared by every instance: one demo build at a time. */
 const DEMO_LOCK_KEY = 730_002;
 
@@ -187,6 +206,9 @@ export async function buildDemoMarket(
     const world = new DemoWorld(tx, settings, { trades, buyOrders, now, rules, batch, onProgress, secrets });
     await world.check(options.add ?? false);
     await world.loadCatalog();
+    // Into an empty market, each foreign key is checked once at the end rather than per row. A
+    // build added to a market in use keeps them: its tables stay free for the requests.
+    const keys = options.add ? undefined : await suspendForeignKeys(tx, DEMO_TABLES);
     const traders = await world.writeTraders(options.secretBox);
     finishPhase("traders");
     const busiest = await world.writeTrades();
@@ -197,6 +219,11 @@ export async function buildDemoMarket(
     finishPhase("buy orders");
     await world.writeLedger();
     finishPhase("ledger");
+    if (keys) {
+      onProgress({ phase: "foreign keys", done: 0, total: keys.count });
+      await keys.restore((done) => onProgress({ phase: "foreign keys", done, total: keys.count }));
+    }
+    finishPhase("foreign keys");
     return { traders, listed, orders, busiest };
   });
   // Liquidity ranks from the weeks of trades now, not at the daily job's next run.

@@ -13,6 +13,7 @@ import {
   DemoMarketRefused,
   type DemoMarketReport,
 } from "../../src/demo/build-demo-market.ts";
+import { suspendForeignKeys } from "../../src/demo/bulk-rows.ts";
 import { demoWantedAtStart } from "../../src/demo/demo-at-start.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import type { Database } from "../../src/storage/schema.ts";
@@ -66,6 +67,16 @@ async function worldDigest(db: Kysely<Database>): Promise<string> {
     hash.update(`${table}:${rows.rows.length}:${JSON.stringify(rows.rows)}\n`);
   }
   return hash.digest("hex");
+}
+
+/** Every foreign key of the schema: its table, name and definition. */
+async function foreignKeys(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ key: string }>`
+    SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS key
+    FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+    ORDER BY 1
+  `.execute(db);
+  return rows.map((row) => row.key);
 }
 
 describe("demo market: the world it builds", () => {
@@ -425,6 +436,44 @@ describe("demo market: the world it builds", () => {
       `.execute(database.db);
       assert.ok(sellers.rows[0]!.count > 0);
       await assertLedgerInvariants(database.db);
+    } finally {
+      await database.close();
+    }
+  });
+
+  test("every foreign key is back after the build, as the migrations made it", async () => {
+    const fresh = await openTestDatabase();
+    try {
+      const [built, migrated] = await Promise.all([first, fresh].map((handle) => foreignKeys(handle.db)));
+      assert.ok(built.length > 20, `${built.length} foreign keys`);
+      assert.deepEqual(built, migrated);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test("foreign keys checked at the end refuse a row that breaks one, and the build leaves them as they were", async () => {
+    const database = await catalogDatabase();
+    try {
+      const before = await foreignKeys(database.db);
+      await assert.rejects(
+        database.db.transaction().execute(async (tx) => {
+          const keys = await suspendForeignKeys(tx, ["api_tokens", "listings"]);
+          assert.equal(keys.count, 3);
+          // Unchecked while the keys are away: a token of a user that does not exist.
+          await sql`
+            INSERT INTO api_tokens (user_id, token_hash, prefix, created_at)
+            VALUES (424242, 'hash', 'smk_none', now())
+          `.execute(tx);
+          await keys.restore();
+        }),
+        /violates foreign key constraint/,
+      );
+      assert.deepEqual(await foreignKeys(database.db), before);
+      const tokens = await sql<{ count: number }>`SELECT count(*)::int AS count FROM api_tokens`.execute(
+        database.db,
+      );
+      assert.equal(tokens.rows[0]!.count, 0);
     } finally {
       await database.close();
     }
