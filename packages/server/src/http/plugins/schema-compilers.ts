@@ -20,15 +20,9 @@ export class RouteSchemaCompilers {
   readonly #validators = createValidatorCompiler();
 
   readonly validatorCompiler: FastifySchemaCompiler<FastifySchema> = (route) => {
-    let compiled: ValidateFunction | undefined;
-    const compile = () => {
-      compiled ??= this.#validators(route) as ValidateFunction;
-      this.#pending.delete(compile);
-      return compiled;
-    };
-    this.#pending.add(compile);
+    const compiled = this.#onFirstUse(() => this.#validators(route) as ValidateFunction);
     const validate = ((data: unknown) => {
-      const validator = compiled ?? compile();
+      const validator = compiled();
       const valid = validator(data);
       validate.errors = validator.errors;
       return valid;
@@ -39,16 +33,24 @@ export class RouteSchemaCompilers {
   readonly serializerFactory: SerializerFactory = (externalSchemas, options) => {
     const build = SerializerSelector()(externalSchemas, options);
     return (route) => {
-      let compiled: Serializer | undefined;
-      const compile = () => {
-        compiled ??= build(route);
-        this.#pending.delete(compile);
-        return compiled;
-      };
-      this.#pending.add(compile);
-      return (document: unknown) => (compiled ?? compile())(document);
+      const compiled = this.#onFirstUse<Serializer>(() => build(route));
+      return (document: unknown) => compiled()(document);
     };
   };
+
+  /** `build`'s answer, made on the first call and kept; pending until then. */
+  #onFirstUse<F>(build: () => F): () => F {
+    let built: F | undefined;
+    const compile = () => {
+      if (built === undefined) {
+        built = build();
+        this.#pending.delete(compile);
+      }
+      return built;
+    };
+    this.#pending.add(compile);
+    return compile;
+  }
 
   /** Schemas of routes not asked yet. */
   get pending(): number {
