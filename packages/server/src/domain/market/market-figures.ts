@@ -77,7 +77,13 @@ const AGGREGATES = sql`
 
 /** Which goods a figure query keeps to: some goods, a range of goods ids (both ends in), or all. */
 export type GoodsChoice =
-  { goodsIds: readonly number[] } | { goodsRange: { from: number; to: number } } | Record<string, never>;
+  { goodsIds: readonly number[] } | { goodsRange: GoodsRange } | Record<string, never>;
+
+/** A range of goods ids, both ends in. */
+export interface GoodsRange {
+  from: number;
+  to: number;
+}
 
 function onlyGoods(choice: GoodsChoice, column: string): RawBuilder<unknown> {
   const ref = sql.ref(column);

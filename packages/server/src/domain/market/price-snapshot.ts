@@ -3,7 +3,13 @@ import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import type { MarketChanges } from "./market-changes.ts";
 import { Rebuilds } from "./rebuilds.ts";
-import { computeMarketFigures, NO_FIGURES, type GoodsFigures } from "./market-figures.ts";
+import {
+  computeMarketFigures,
+  NO_FIGURES,
+  type GoodsChoice,
+  type GoodsFigures,
+  type GoodsRange,
+} from "./market-figures.ts";
 import { marketCatalog, type MarketCatalog, type MarketGoods } from "./market-goods.ts";
 
 /** Goods the price lists leave out with `include_sticker=0`: stickers, sticker slabs, sealed graffiti. */
@@ -261,17 +267,14 @@ export class PriceSnapshots {
   }
 
   /**
-   * The recheck's next slice: enough goods of the catalog (in id order, from where the last
-   * slice ended) that the whole catalog is read within `maxAgeMs` at a slice each `intervalMs`,
-   * and where the next slice starts (0 when this one ends the round).
+   * The recheck's next slice: the goods of the catalog (in id order, from where the last slice
+   * ended) that hold a share `intervalMs / maxAgeMs` of the market's listings (each goods counting
+   * one more, so that goods off the market are read too), so that the whole catalog
+   * is read within `maxAgeMs` at a slice each `intervalMs` and each slice reads about as many rows;
+   * the range of ids it spans, and where the next slice starts (0 when this one ends the round).
    */
-  #recheckSlice(current: CurrentSnapshot): { goods: readonly number[]; next: number } {
-    const ids = goodsIdsOf(current.snapshot.catalog);
-    if (ids.length === 0) return { goods: [], next: 0 };
-    const size = Math.ceil((ids.length * this.#intervalMs) / this.#maxAgeMs);
-    const from = current.recheckFrom < ids.length ? current.recheckFrom : 0;
-    const to = Math.min(ids.length, from + size);
-    return { goods: ids.slice(from, to), next: to < ids.length ? to : 0 };
+  #recheckSlice(current: CurrentSnapshot): RecheckSlice {
+    return recheckSlice(current.snapshot, current.recheckFrom, this.#intervalMs / this.#maxAgeMs);
   }
 
   async #build(ctx: DomainContext): Promise<PriceSnapshot> {
@@ -292,7 +295,11 @@ export class PriceSnapshots {
       // Ranks move only when recomputed (a counted change); the end of a recheck round reads them
       // again for a recomputation another process made without telling.
       const ranks = this.#changes.ranksChangedSince(current.version) || recheck?.next === 0;
-      const updated = await updateSnapshot(ctx, current.snapshot, goods, { cooldownEnded, ranks });
+      const updated = await updateSnapshot(ctx, current.snapshot, goods, {
+        cooldownEnded,
+        ranks,
+        range: recheck?.range,
+      });
       if (updated) {
         this.#current = {
           snapshot: updated,
@@ -314,6 +321,45 @@ export class PriceSnapshots {
     this.#onBuild({ kind: "whole" });
     return snapshot;
   }
+}
+
+/** A slice of the rolling recheck: its goods, the range of ids they span, where the next begins. */
+export interface RecheckSlice {
+  goods: readonly number[];
+  range: GoodsRange | undefined;
+  next: number;
+}
+
+/** What each goods of the catalog weighs in a recheck: 1 + its listings on sale (the rows read). */
+function recheckWeight(entry: PriceEntry | undefined): number {
+  return entry ? 1 + entry.whole.sellNum + entry.whole.preSellNum : 1;
+}
+
+const totalWeights = new WeakMap<PriceSnapshot, number>();
+
+/**
+ * The rolling recheck's slice of `snapshot`'s catalog from index `from` (in id order) that weighs
+ * `share` of the whole catalog's weight (its listings and goods), at least one goods.
+ */
+export function recheckSlice(snapshot: PriceSnapshot, from: number, share: number): RecheckSlice {
+  const ids = goodsIdsOf(snapshot.catalog);
+  if (ids.length === 0) return { goods: [], range: undefined, next: 0 };
+  let total = totalWeights.get(snapshot);
+  if (total === undefined) {
+    total = 0;
+    for (const goodsId of ids) total += recheckWeight(snapshot.entries.get(goodsId));
+    totalWeights.set(snapshot, total);
+  }
+  const wanted = Math.ceil(total * share);
+  const start = from < ids.length ? from : 0;
+  let end = start;
+  for (let weight = 0; end < ids.length && (end === start || weight < wanted); end++)
+    weight += recheckWeight(snapshot.entries.get(ids[end]!));
+  return {
+    goods: ids.slice(start, end),
+    range: { from: ids[start]!, to: ids[end - 1]! },
+    next: end < ids.length ? end : 0,
+  };
 }
 
 /** The catalog's goods ids in id order, kept per catalog (the recheck walks them). */
@@ -347,9 +393,9 @@ export async function updateSnapshot(
   ctx: DomainContext,
   snapshot: PriceSnapshot,
   changed: ReadonlySet<number>,
-  options: { cooldownEnded?: boolean; ranks?: boolean } = {},
+  options: { cooldownEnded?: boolean; ranks?: boolean; range?: GoodsRange } = {},
 ): Promise<PriceSnapshot | undefined> {
-  const { cooldownEnded = false, ranks = false } = options;
+  const { cooldownEnded = false, ranks = false, range } = options;
   const catalog = await marketCatalog(ctx);
   if (catalog !== snapshot.catalog) return undefined;
   const goodsIds = [...changed].filter((goodsId) => catalog.byId.has(goodsId)).sort((a, b) => a - b);
@@ -361,15 +407,23 @@ export async function updateSnapshot(
   // After a cooldown's end the next one is the market's, read from its index; else the earliest
   // among the goods read.
   let cooldown = cooldownEnded ? await nextCooldownEnd(ctx, builtAt) : null;
-  for (let start = 0; start < goodsIds.length; start += GOODS_PER_UPDATE) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    const slice = goodsIds.slice(start, start + GOODS_PER_UPDATE);
-    const [sliceFigures, sliceCooldown] = await Promise.all([
-      computeMarketFigures(ctx, catalog, { now: builtAt, goodsIds: slice }),
-      cooldownEnded ? null : nextCooldownEnd(ctx, builtAt, slice),
+  // The goods of `range` are read as a range of ids (the plan of a whole build's chunk: one pass
+  // over the listings' goods index), the others by their ids, a slice at a time.
+  const inRange = (goodsId: number) => range !== undefined && goodsId >= range.from && goodsId <= range.to;
+  const reads: ({ goodsIds: readonly number[] } | { goodsRange: GoodsRange })[] = range
+    ? [{ goodsRange: range }]
+    : [];
+  const byIds = goodsIds.filter((goodsId) => !inRange(goodsId));
+  for (let start = 0; start < byIds.length; start += GOODS_PER_UPDATE)
+    reads.push({ goodsIds: byIds.slice(start, start + GOODS_PER_UPDATE) });
+  for (const [index, choice] of reads.entries()) {
+    if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+    const [readFigures, readCooldown] = await Promise.all([
+      computeMarketFigures(ctx, catalog, { now: builtAt, ...choice }),
+      cooldownEnded ? null : nextCooldownEnd(ctx, builtAt, choice),
     ]);
-    for (const [goodsId, goodsFigures] of sliceFigures) figures.set(goodsId, goodsFigures);
-    if (sliceCooldown && (!cooldown || sliceCooldown < cooldown)) cooldown = sliceCooldown;
+    for (const [goodsId, goodsFigures] of readFigures) figures.set(goodsId, goodsFigures);
+    if (readCooldown && (!cooldown || readCooldown < cooldown)) cooldown = readCooldown;
   }
   let differs = liquidity !== snapshot.liquidity;
   let added = false;
@@ -432,17 +486,16 @@ async function readLiquidityRanks(ctx: DomainContext): Promise<Map<number, numbe
  * The first end of a listing's trade cooldown after `after`, among the goods named or the whole
  * market (`listings_cooldown_end_idx`, which holds only listings with a cooldown end).
  */
-async function nextCooldownEnd(
-  ctx: DomainContext,
-  after: Date,
-  goodsIds?: readonly number[],
-): Promise<Date | null> {
+async function nextCooldownEnd(ctx: DomainContext, after: Date, goods?: GoodsChoice): Promise<Date | null> {
   let query = ctx.db
     .selectFrom("listings")
     .select((eb) => eb.fn.min("tradable_after").as("next"))
     .where("state", "=", sql.lit("ON_SALE"))
     .where("tradable_after", ">", after);
-  if (goodsIds) query = query.where("goods_id", "in", goodsIds.length > 0 ? goodsIds : [-1]);
+  if (goods && "goodsIds" in goods)
+    query = query.where("goods_id", "in", goods.goodsIds.length > 0 ? goods.goodsIds : [-1]);
+  if (goods && "goodsRange" in goods)
+    query = query.where("goods_id", ">=", goods.goodsRange.from).where("goods_id", "<=", goods.goodsRange.to);
   return (await query.executeTakeFirst())?.next ?? null;
 }
 
