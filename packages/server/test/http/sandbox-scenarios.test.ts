@@ -32,6 +32,7 @@ describe("sandbox scenarios API", () => {
         "non-delivery",
         "platform-outage",
         "rollbacks",
+        "sticker-spike",
       ],
     );
     const outage = items.find((item) => item.name === "platform-outage")!;
