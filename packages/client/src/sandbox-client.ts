@@ -291,12 +291,19 @@ export class SandboxClient {
     return (await callOperation(this.#options, sandboxGetSimulation)).body;
   }
 
-  /** The built-in scenarios, with their definitions (docs/sandbox.md, "Scenarios"). */
+  /**
+   * The scenarios that run by name, with their definitions: the built-in ones and the files of the
+   * server's scenarios folder, each with its `source`; a broken file with `valid: false` and its
+   * `problem` (docs/sandbox.md, "Scenarios").
+   */
   async listScenarios(): Promise<Answer<typeof sandboxListScenarios>> {
     return (await callOperation(this.#options, sandboxListScenarios)).body;
   }
 
-  /** Runs a scenario in the started simulation: a built-in one by name, or a definition given whole. */
+  /**
+   * Runs a scenario in the started simulation: by name (built-in, or a file of the server's
+   * scenarios folder, which wins), or a definition given whole.
+   */
   async runScenario(scenario: string | ScenarioDefinition): Promise<Answer<typeof sandboxRunScenario>> {
     const body = typeof scenario === "string" ? { name: scenario } : { scenario };
     return (await callOperation(this.#options, sandboxRunScenario, { body })).body;

@@ -55,6 +55,8 @@ export interface AppDeps {
     adminToken: string;
     /** Resume a simulation saved as running (the server, at its start: docs/design.md section 15). */
     resumeSimulation?: boolean;
+    /** The user's scenario files (`SCENARIOS_DIR`); without it only the built-in ones run by name. */
+    scenariosFolder?: string;
   };
   sessionTtlSeconds?: number;
   secureCookies?: boolean;
@@ -217,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
     sandboxClock: deps.sandbox?.clock,
-    ...(simulation ? { simulation } : {}),
+    ...(simulation ? { simulation, scenariosFolder: deps.sandbox?.scenariosFolder } : {}),
     limiterStore: deps.limits?.store,
     marketChanges,
     eventLog,

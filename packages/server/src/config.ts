@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { OPERATIONS } from "@skinmarket/contract";
 
 /**
@@ -10,6 +10,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The user's scenario files, which run by name in the sandbox (docs/sandbox.md, "Scenarios"). */
+  scenariosDir: string;
   databaseUrl: string | undefined;
   sandbox: boolean;
   sandboxAdminToken: string | undefined;
@@ -69,6 +71,8 @@ export const CONFIG_VARIABLES = {
   PORT: "HTTP port (default 8080)",
   HOST: "address to listen on (default 127.0.0.1)",
   DATA_DIR: "directory for the embedded database and generated secrets (default ./data)",
+  SCENARIOS_DIR:
+    "folder of your own simulation scenarios (*.yaml, *.yml, *.json), run by name in the sandbox (default DATA_DIR/scenarios)",
   DATABASE_URL: "postgres:// URL of a PostgreSQL server; unset: embedded PGlite in DATA_DIR/pglite",
   SANDBOX:
     "on|off: the sandbox API and movable clock (default on with the embedded database, off with DATABASE_URL)",
@@ -145,10 +149,12 @@ export function loadConfig(
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
   }
+  const dataDir = resolve(optional(source, "DATA_DIR") ?? "./data");
   return {
     port: integer(source, "PORT", 8080, 0, 65_535),
     host: optional(source, "HOST") ?? "127.0.0.1",
-    dataDir: resolve(optional(source, "DATA_DIR") ?? "./data"),
+    dataDir,
+    scenariosDir: resolve(optional(source, "SCENARIOS_DIR") ?? join(dataDir, "scenarios")),
     databaseUrl,
     sandbox: onOff(source, "SANDBOX", databaseUrl === undefined),
     sandboxAdminToken: adminToken,

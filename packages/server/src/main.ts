@@ -40,6 +40,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--port <port>", "PORT"],
   ["--host <host>", "HOST"],
   ["--data-dir <dir>", "DATA_DIR"],
+  ["--scenarios-dir <dir>", "SCENARIOS_DIR"],
   ["--database-url <url>", "DATABASE_URL"],
   ["--sandbox <on|off>", "SANDBOX"],
   ["--sandbox-admin-token <token>", "SANDBOX_ADMIN_TOKEN"],

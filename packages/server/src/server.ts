@@ -224,6 +224,7 @@ export async function startServer(
               clock: sandboxClock,
               adminToken: await sandboxAdminToken(config, log),
               resumeSimulation: true,
+              scenariosFolder: config.scenariosDir,
             },
           }
         : {}),

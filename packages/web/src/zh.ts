@@ -256,6 +256,8 @@ export const ZH: Record<string, string> = {
   "Scenario as JSON (the format of docs/sandbox.md)": "JSON 格式的场景（格式见 docs/sandbox.md）",
   "Scenario progress": "场景进度",
   "Scenario {s} started.": "场景 {s} 已开始。",
+  "{s} (yours): {d}": "{s}（你的）：{d}",
+  "{s} (yours, invalid: {p})": "{s}（你的，无效：{p}）",
   "Scenario {s}: finished": "场景 {s}：已结束",
   "Scenario {s}: {p} % ({e} of {d} min)": "场景 {s}：{p} %（{e} / {d} 分钟）",
   Seed: "种子",

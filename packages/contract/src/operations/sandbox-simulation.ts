@@ -48,7 +48,8 @@ export const SimulationSettingsBody = StrictObject({
 
 const ScenarioName = Type.String({
   pattern: "^[a-z0-9][a-z0-9-]{0,47}$",
-  description: "A built-in scenario's name (GET /sandbox/simulation/scenarios)",
+  description:
+    "A scenario's name: a built-in one or a file of the scenarios folder (GET /sandbox/simulation/scenarios)",
 });
 
 const EffectState = Type.Union([Type.Literal("pending"), Type.Literal("active"), Type.Literal("done")]);
@@ -137,11 +138,24 @@ export const sandboxGetSimulation = defineOperation({
 });
 
 export const ScenarioSummary = Type.Object({
-  name: Type.String(),
+  name: Type.String({ description: "What runs it: `POST /sandbox/simulation/scenario {name}`" }),
+  source: Type.Union([Type.Literal("builtin"), Type.Literal("user")], {
+    description: "`builtin`: a file of the repository; `user`: a file of the server's scenarios folder",
+  }),
+  file: Type.String({ description: "The file it is read from (`knife-crash.yaml`)" }),
+  overrides_builtin: Type.Boolean({
+    description: "A file of the scenarios folder with a built-in scenario's name, which it replaces",
+  }),
+  valid: Type.Boolean({ description: "The file holds a scenario; an invalid one does not run" }),
+  problem: Type.Union([Type.String(), Type.Null()], {
+    description: "What is wrong with an invalid file, naming the field (`effects.0.share: must be <= 1`)",
+  }),
   description: Type.String(),
   duration_seconds: Type.Integer({ minimum: 0 }),
   effects: Type.Array(Type.String(), { description: "The effects' types, in order" }),
-  definition: Type.Unknown({ description: "The scenario as its file says it (the body of a custom run)" }),
+  definition: Type.Unknown({
+    description: "The scenario as its file says it (the body of a custom run); null for an invalid file",
+  }),
 });
 
 export const sandboxListScenarios = defineOperation({
@@ -149,9 +163,18 @@ export const sandboxListScenarios = defineOperation({
   id: "sandboxListScenarios",
   method: "GET",
   path: "/sandbox/simulation/scenarios",
-  summary:
-    "The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall",
-  response: Type.Object({ items: Type.Array(ScenarioSummary) }),
+  summary: "The scenarios that run by name: the built-in ones and the files of the server's scenarios folder",
+  description:
+    "The built-in scenarios (crash, spike, case release, outage, cookie storm, non-delivery, rollbacks, " +
+    "buy-order wall) and the YAML or JSON files of the scenarios folder (`SCENARIOS_DIR`, default " +
+    "`DATA_DIR/scenarios`), read at each ask, by name; a file of a built-in's name replaces it. A file that " +
+    "does not hold a valid scenario is listed with `valid: false` and its `problem`.",
+  response: Type.Object({
+    items: Type.Array(ScenarioSummary),
+    scenarios_folder: Type.Union([Type.String(), Type.Null()], {
+      description: "Where the server reads your scenario files from (null: it reads none)",
+    }),
+  }),
 });
 
 export const sandboxRunScenario = defineOperation({
@@ -159,9 +182,11 @@ export const sandboxRunScenario = defineOperation({
   id: "sandboxRunScenario",
   method: "POST",
   path: "/sandbox/simulation/scenario",
-  summary: "Runs a scenario in the simulation: a built-in one by name, or one given whole",
+  summary:
+    "Runs a scenario in the simulation by name (built-in or a file of the scenarios folder), or one given whole",
   description:
-    "Give `name` (a built-in scenario) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). " +
+    "Give `name` (a built-in scenario, or a file of the server's scenarios folder, which wins over a built-in " +
+    "of its name; a file that is not a valid scenario is refused naming the file and the field) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). " +
     "Its effects start at the simulation's next steps, timed by the sandbox clock. A simulation must have been " +
     "started; a scenario that has not finished must be ended first (`Invalid State`).",
   body: StrictObject(

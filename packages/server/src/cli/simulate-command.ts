@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { SandboxClient } from "@skinmarket/client";
 import type { ScenarioDefinition } from "@skinmarket/contract";
 import { Command } from "commander";
 import { parse } from "yaml";
@@ -30,6 +31,24 @@ function describeScenario(scenario: NonNullable<SimulationStatus["scenario"]>): 
     ? "finished"
     : `${Math.round(scenario.progress * 100)} % (${Math.round(scenario.elapsed_seconds / 60)} of ${Math.round(scenario.duration_seconds / 60)} min)`;
   return `scenario ${scenario.name}: ${where}\n${effects}`;
+}
+
+type ScenarioList = Awaited<ReturnType<SandboxClient["listScenarios"]>>;
+
+/** One line a scenario (name, where it comes from, length, description or problem), then the folder. */
+function describeScenarios(answer: ScenarioList): string {
+  const lines = answer.items.map((item) => {
+    const source = item.source === "user" ? "yours" : "built-in";
+    const what = item.valid
+      ? `${String(Math.round(item.duration_seconds / 60)).padStart(4)} min  ${item.description}`
+      : `invalid  ${item.file}: ${item.problem}`;
+    const replaces = item.overrides_builtin ? " (replaces the built-in)" : "";
+    return `${item.name.padEnd(16)} ${source.padEnd(8)} ${what}${replaces}`;
+  });
+  const folder = answer.scenarios_folder
+    ? `your scenarios: ${answer.scenarios_folder}/<name>.yaml (.yml, .json)`
+    : "this server reads no scenarios folder";
+  return [...lines, folder].join("\n");
 }
 
 function describeStatus(status: SimulationStatus): string {
@@ -154,32 +173,29 @@ export function simulateCommand(): Command {
     });
   simulate
     .command("scenarios")
-    .description("list the built-in scenarios")
+    .description(
+      "list the scenarios that run by name: the built-in ones and the files of the server's scenarios folder",
+    )
     .action(async function (this: Command) {
-      await execute(
-        this,
-        (client) => client.listScenarios(),
-        (answer) =>
-          answer.items
-            .map(
-              (item) =>
-                `${item.name.padEnd(16)} ${String(Math.round(item.duration_seconds / 60)).padStart(4)} min  ${item.description}`,
-            )
-            .join("\n"),
-      );
+      await execute(this, (client) => client.listScenarios(), describeScenarios);
     });
   simulate
     .command("scenario")
-    .description("run a scenario in the running simulation: a built-in one by name, or a YAML or JSON file")
-    .argument("<name|file>", "a built-in scenario (see `simulate scenarios`) or a scenario file's path")
+    .description(
+      "run a scenario in the running simulation by name (built-in or a file of the server's scenarios folder), or a YAML or JSON file",
+    )
+    .argument(
+      "<name|file>",
+      "a scenario's name (see `simulate scenarios`: built-in, or yours in the server's scenarios folder) or a scenario file's path",
+    )
     .addHelpText(
       "after",
-      "\nExamples:\n  skinmarket simulate scenario knife-crash\n  skinmarket simulate scenario ./my-scenario.yaml --json\n\nThe format is in docs/sandbox.md (Scenarios). `simulate end-scenario` ends it early.",
+      "\nExamples:\n  skinmarket simulate scenario knife-crash\n  skinmarket simulate scenario my-day            # DATA_DIR/scenarios/my-day.yaml on the server\n  skinmarket simulate scenario ./my-scenario.yaml --json\n\nThe format is in docs/sandbox.md (Scenarios). `simulate end-scenario` ends it early.",
     )
     .action(async function (this: Command, argument: string) {
       const scenario = looksLikeFile(argument) ? readScenarioFile(argument) : undefined;
       if (!scenario && !/^[a-z0-9][a-z0-9-]{0,47}$/.test(argument))
-        throw new UsageError(`${argument}: neither a scenario file nor the name of a built-in scenario`);
+        throw new UsageError(`${argument}: neither a scenario file nor a scenario's name`);
       await execute(this, (client) => client.runScenario(scenario ?? argument), describeStatus);
     });
   simulate

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -83,14 +83,31 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
     assert.match(stopped.stdout, /^simulation seed 5: stopped, \d+ steps at 0.01\/s/);
   });
 
-  test("scenarios: list the built-ins, run one from a file, see its progress, end it", async () => {
+  test("scenarios: list the built-ins and yours, run one from a file and one by name, see its progress, end it", async () => {
     const help = await runSkinmarket(["simulate", "scenario", "--help"]);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /<name\|file>/);
+    // The server's scenarios folder (DATA_DIR/scenarios by default), read at each ask.
+    const folder = join(dataDir, "scenarios");
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      join(folder, "my-day.yaml"),
+      "name: my-day\ndescription: An outage in the evening.\neffects:\n  - type: platform_outage\n    at: 8h\n    for: 30m\n",
+    );
+    await writeFile(
+      join(folder, "broken-day.yaml"),
+      "name: broken-day\neffects:\n  - type: rollback\n    share: 3\n",
+    );
     const listed = await simulate(["scenarios"]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^buy-order-wall /m);
-    assert.match(listed.stdout, /^platform-outage +65 min/m);
+    assert.match(listed.stdout, /^buy-order-wall +built-in /m);
+    assert.match(listed.stdout, /^platform-outage +built-in +65 min/m);
+    assert.match(listed.stdout, /^my-day +yours +510 min {2}An outage in the evening\.$/m);
+    assert.match(
+      listed.stdout,
+      /^broken-day +yours +invalid {2}broken-day\.yaml: effects\.0\.share: must be <= 1$/m,
+    );
+    assert.ok(listed.stdout.includes(`your scenarios: ${folder}/<name>.yaml`), listed.stdout);
 
     const started = await simulate([
       "start",
@@ -116,7 +133,13 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
     assert.match(refused.stderr, /scenario\.effects\.0\.share/);
     const unknown = await simulate(["scenario", "no-such-thing"]);
     assert.equal(unknown.code, 1, unknown.stderr);
-    assert.match(unknown.stderr, /no built-in scenario no-such-thing/);
+    assert.match(unknown.stderr, /no scenario no-such-thing: the built-in ones are /);
+    const broken = await simulate(["scenario", "broken-day"]);
+    assert.equal(broken.code, 1, broken.stderr);
+    assert.match(
+      broken.stderr,
+      /the scenario file broken-day\.yaml is invalid: effects\.0\.share: must be <= 1/,
+    );
 
     const file = join(dataDir, "slow-outage.yaml");
     await writeFile(
@@ -134,6 +157,11 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
     const ended = await simulate(["end-scenario"]);
     assert.equal(ended.code, 0, ended.stderr);
     assert.match(ended.stdout, /scenario slow-outage: finished/);
+
+    const byName = await simulate(["scenario", "my-day"]);
+    assert.equal(byName.code, 0, byName.stderr);
+    assert.match(byName.stdout, /scenario my-day: \d+ %/);
+    assert.equal((await simulate(["end-scenario"])).code, 0);
     assert.equal((await simulate(["stop"])).code, 0);
   });
 });

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -29,6 +32,7 @@ describe("sandbox scenarios API", () => {
         "non-delivery",
         "platform-outage",
         "rollbacks",
+        "sticker-spike",
       ],
     );
     const outage = items.find((item) => item.name === "platform-outage")!;
@@ -44,7 +48,10 @@ describe("sandbox scenarios API", () => {
 
   for (const [body, message] of [
     [{}, /^name: give name or scenario/],
-    [{ name: "no-such-scenario" }, /^name: no built-in scenario no-such-scenario; there are buy-order-wall/],
+    [
+      { name: "no-such-scenario" },
+      /^name: no scenario no-such-scenario: the built-in ones are buy-order-wall, .*; this server reads no scenarios folder$/,
+    ],
     [{ name: "Knife Crash" }, /^name: must be/],
     [
       { name: "knife-crash", scenario: { name: "x", effects: [{ type: "platform_outage" }] } },
@@ -150,6 +157,167 @@ describe("sandbox scenarios API", () => {
       const asUser = await t.as(user.token, method, url, method === "GET" ? undefined : { down: true });
       assert.equal(asUser.statusCode, 401, `${method} ${url}: ${asUser.body}`);
     }
+  });
+});
+
+/** The user's scenarios folder: files that run by name beside the built-in ones. */
+describe("the user's scenarios folder", () => {
+  let t: TestApp;
+  let folder: string;
+  const write = (file: string, text: string) => writeFile(join(folder, file), text);
+  const list = async () => {
+    const response = await t.admin("GET", "/sandbox/simulation/scenarios");
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json() as {
+      scenarios_folder: string | null;
+      items: Array<{
+        name: string;
+        source: string;
+        file: string;
+        overrides_builtin: boolean;
+        valid: boolean;
+        problem: string | null;
+        duration_seconds: number;
+        effects: string[];
+        definition: unknown;
+      }>;
+    };
+  };
+  const run = (name: string) => t.admin("POST", "/sandbox/simulation/scenario", { name });
+
+  before(async () => {
+    folder = join(await mkdtemp(join(tmpdir(), "skinmarket-scenarios-")), "scenarios");
+    await mkdir(folder);
+    await write(
+      "my-spike.yaml",
+      "# stickers up by half\nname: my-spike\ndescription: Stickers rise.\neffects:\n  - type: price_shift\n    for: 2h\n    category: sticker\n    change: 0.5\n",
+    );
+    await write(
+      "night-outage.json",
+      JSON.stringify({ name: "night-outage", effects: [{ type: "platform_outage", at: "6h", for: "1h" }] }),
+    );
+    // Replaces the built-in of its name: a shorter outage, at once.
+    await write(
+      "platform-outage.yml",
+      "name: platform-outage\neffects:\n  - type: platform_outage\n    for: 10m\n",
+    );
+    await write("broken.yaml", "name: broken\neffects:\n  - type: rollback\n    share: 3\n");
+    await write("misnamed.yaml", "name: another-name\neffects:\n  - type: platform_outage\n");
+    await write("not-yaml.yaml", "name: [unclosed\n");
+    await write("notes.txt", "not a scenario file: ignored");
+    t = await createTestApp({ catalog: true, scenariosFolder: folder });
+  });
+  after(async () => {
+    await t.close();
+    await rm(join(folder, ".."), { recursive: true, force: true });
+  });
+
+  test("happy: the list holds the built-in scenarios and the folder's files, each name once with its source", async () => {
+    const answer = await list();
+    assert.equal(answer.scenarios_folder, folder);
+    const byName = new Map(answer.items.map((item) => [item.name, item]));
+    assert.deepEqual(
+      answer.items.map((item) => item.name),
+      [...byName.keys()].sort(),
+      "sorted by name, each once",
+    );
+    assert.equal(byName.get("knife-crash")?.source, "builtin");
+    assert.equal(byName.get("knife-crash")?.file, "knife-crash.yaml");
+    const spike = byName.get("my-spike")!;
+    assert.deepEqual(
+      [spike.source, spike.file, spike.valid, spike.problem, spike.duration_seconds, spike.effects],
+      ["user", "my-spike.yaml", true, null, 7200, ["price_shift"]],
+    );
+    assert.equal(byName.get("night-outage")?.duration_seconds, 7 * 3600);
+    const outage = byName.get("platform-outage")!;
+    assert.deepEqual(
+      [outage.source, outage.file, outage.overrides_builtin, outage.duration_seconds],
+      ["user", "platform-outage.yml", true, 600],
+    );
+    assert.equal(byName.get("rollbacks")?.overrides_builtin, false);
+    assert.ok(!byName.has("notes"), "a file that is not YAML or JSON by its name is not a scenario");
+  });
+
+  test("happy: a file that is not a valid scenario is listed as invalid, naming the field", async () => {
+    const byName = new Map((await list()).items.map((item) => [item.name, item]));
+    for (const [name, problem] of [
+      ["broken", /^effects\.0\.share: must be <= 1$/],
+      ["misnamed", /^name: must be misnamed, the file's name$/],
+      ["not-yaml", /^not YAML or JSON/],
+    ] as const) {
+      const item = byName.get(name);
+      assert.ok(item, `${name} is listed`);
+      assert.equal(item.valid, false, name);
+      assert.equal(item.source, "user");
+      assert.equal(item.definition, null);
+      assert.match(item.problem ?? "", problem);
+    }
+  });
+
+  test("happy: a file runs by name, the folder's file winning over the built-in of its name", async () => {
+    const started = await t.admin("POST", "/sandbox/simulation/start", {
+      seed: 9,
+      goods: 2,
+      makers: 1,
+      noise: 1,
+      snipers: 0,
+      rate: 0.01,
+    });
+    assert.equal(started.statusCode, 200, started.body);
+    const spike = await run("my-spike");
+    assert.equal(spike.statusCode, 200, spike.body);
+    assert.equal(spike.json().scenario.name, "my-spike");
+    assert.equal(spike.json().scenario.duration_seconds, 7200);
+    assert.equal((await t.admin("DELETE", "/sandbox/simulation/scenario")).statusCode, 200);
+
+    const outage = await run("platform-outage");
+    assert.equal(outage.statusCode, 200, outage.body);
+    assert.equal(outage.json().scenario.duration_seconds, 600, "the folder's, not the built-in's 3900");
+    assert.equal((await t.admin("DELETE", "/sandbox/simulation/scenario")).statusCode, 200);
+
+    // Read at each ask: a file written while the server runs is there at once.
+    await write("late.yaml", "name: late\neffects:\n  - type: cookie_storm\n    for: 1h\n    share: 0.5\n");
+    const late = await run("late");
+    assert.equal(late.statusCode, 200, late.body);
+    assert.equal(late.json().scenario.name, "late");
+    await t.admin("DELETE", "/sandbox/simulation/scenario");
+    await t.admin("POST", "/sandbox/simulation/stop");
+  });
+
+  for (const [name, message] of [
+    ["broken", /^name: the scenario file broken\.yaml is invalid: effects\.0\.share: must be <= 1$/],
+    ["misnamed", /^name: the scenario file misnamed\.yaml is invalid: name: must be misnamed/],
+    ["not-yaml", /^name: the scenario file not-yaml\.yaml is invalid: not YAML or JSON/],
+    [
+      "nowhere",
+      /^name: no scenario nowhere: the built-in ones are .*; yours, files in .*scenarios, are .*my-spike/,
+    ],
+  ] as const) {
+    test(`error: running ${name} by name is refused naming the file and the field`, async () => {
+      const response = await run(name);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().code, "Invalid Argument");
+      assert.match(response.json().msg, message);
+    });
+  }
+
+  test("error: two files of one name are both invalid until one goes", async () => {
+    await write("twin.yaml", "name: twin\neffects:\n  - type: platform_outage\n");
+    await write("twin.json", JSON.stringify({ name: "twin", effects: [{ type: "platform_outage" }] }));
+    const twins = (await list()).items.filter((item) => item.name === "twin");
+    assert.deepEqual(
+      twins.map((item) => [item.file, item.valid, item.problem]),
+      [
+        ["twin.json", false, "twin.json and twin.yaml both name the scenario twin; keep one"],
+        ["twin.yaml", false, "twin.json and twin.yaml both name the scenario twin; keep one"],
+      ],
+    );
+    const response = await run("twin");
+    assert.equal(response.statusCode, 400, response.body);
+    assert.match(
+      response.json().msg,
+      /^name: the scenario file twin\.json is invalid: twin\.json and twin\.yaml/,
+    );
   });
 });
 

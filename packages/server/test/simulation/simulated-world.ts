@@ -98,6 +98,45 @@ export async function eventTypes(world: World): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.type, Number(row.count)]));
 }
 
+/**
+ * The event log as a replay must reproduce it: each event's type, the agent it belongs to (by
+ * name), its goods and its data without what legitimately differs between two worlds of one seed.
+ * Left out: platform ids, trade-URL tokens and whatever carries them, which the sandbox platform
+ * draws from the operating system's random source (an account is an outside thing, not the
+ * simulation's); record ids (listings, trades, buy orders, offers, assets, users), which two fresh
+ * databases number alike but a world that is not fresh does not (the actions name agents and goods
+ * for the same reason); and moments (`*_at`), which follow the clock, equal only when the clock is
+ * (the test's is; a live server's carries real time). Prices, amounts, states, counts and goods stay.
+ */
+export async function eventLines(world: World): Promise<string[]> {
+  for (;;) {
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    if (round.state === "done" && !round.more) break;
+  }
+  const agents = new Map(world.state.agents.map((agent) => [agent.userId, agent.name]));
+  const rows = await world.database.db
+    .selectFrom("events")
+    .select(["type", "user_id", "goods_id", "data"])
+    .orderBy("event_id")
+    .execute();
+  return rows.map((row) => {
+    const owner = row.user_id === null ? "market" : (agents.get(row.user_id) ?? "someone");
+    return `${row.type} ${owner} ${row.goods_id ?? "-"} ${JSON.stringify(stableData(row.data))}`;
+  });
+}
+
+const UNSTABLE_KEY = /(^|_)ids?$|assetids?$|tradeofferid|platformid|trade_url|token|_at$/;
+
+function stableData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stableData);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !UNSTABLE_KEY.test(key))
+      .map(([key, inner]) => [key, stableData(inner)]),
+  );
+}
+
 export function countActions(world: World, type: string, outcome?: string): number {
   return world.lines.filter((line) => {
     const parts = line.split(" ");

@@ -7,7 +7,7 @@ import { loadSimulationState } from "../../src/domain/simulation/simulation-stat
 import { simulationStep } from "../../src/domain/simulation/simulation-step.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
-import { describeAction, openWorld, type World } from "./simulated-world.ts";
+import { describeAction, eventLines, openWorld, type World } from "./simulated-world.ts";
 
 const STEPS = 240;
 const SETTINGS = { seed: 42, goods: 4, makers: 2, noise: 3, snipers: 1, clock_speed: 61, rate: 1 };
@@ -97,7 +97,7 @@ describe("the simulated market", () => {
       assert.ok(names.has(type), `no ${type} among ${[...names].join(", ")}`);
   });
 
-  test("the same seed, settings and world give the same actions", async () => {
+  test("the same seed, settings and world give the same actions and the same events", async () => {
     const second = await openWorld(SETTINGS);
     try {
       const actions: string[] = [];
@@ -107,6 +107,10 @@ describe("the simulated market", () => {
       }
       assert.deepEqual(actions, actionsOfFirst);
       assert.deepEqual(second.state.goods, first.state.goods);
+      // The events too, in the log's order: what a bot watching the stream would have seen.
+      const eventsOfFirst = await eventLines(first);
+      assert.ok(eventsOfFirst.length > STEPS, `only ${eventsOfFirst.length} events`);
+      assert.deepEqual(await eventLines(second), eventsOfFirst);
     } finally {
       await second.database.close();
     }

@@ -2421,8 +2421,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall
-     * @description The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall.
+     * The scenarios that run by name: the built-in ones and the files of the server's scenarios folder
+     * @description The scenarios that run by name: the built-in ones and the files of the server's scenarios folder.
+     *
+     *     The built-in scenarios (crash, spike, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall) and the YAML or JSON files of the scenarios folder (`SCENARIOS_DIR`, default `DATA_DIR/scenarios`), read at each ask, by name; a file of a built-in's name replaces it. A file that does not hold a valid scenario is listed with `valid: false` and its `problem`.
      *
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
@@ -2445,10 +2447,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Runs a scenario in the simulation: a built-in one by name, or one given whole
-     * @description Runs a scenario in the simulation: a built-in one by name, or one given whole.
+     * Runs a scenario in the simulation by name (built-in or a file of the scenarios folder), or one given whole
+     * @description Runs a scenario in the simulation by name (built-in or a file of the scenarios folder), or one given whole.
      *
-     *     Give `name` (a built-in scenario) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). Its effects start at the simulation's next steps, timed by the sandbox clock. A simulation must have been started; a scenario that has not finished must be ended first (`Invalid State`).
+     *     Give `name` (a built-in scenario, or a file of the server's scenarios folder, which wins over a built-in of its name; a file that is not a valid scenario is refused naming the file and the field) or `scenario` (the format of docs/sandbox.md, as a scenario file holds it). Its effects start at the simulation's next steps, timed by the sandbox clock. A simulation must have been started; a scenario that has not finished must be ended first (`Invalid State`).
      *
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
@@ -3213,12 +3215,23 @@ export interface components {
       }[];
     };
     ScenarioSummary: {
+      /** @description What runs it: `POST /sandbox/simulation/scenario {name}` */
       name: string;
+      /** @description `builtin`: a file of the repository; `user`: a file of the server's scenarios folder */
+      source: "builtin" | "user";
+      /** @description The file it is read from (`knife-crash.yaml`) */
+      file: string;
+      /** @description A file of the scenarios folder with a built-in scenario's name, which it replaces */
+      overrides_builtin: boolean;
+      /** @description The file holds a scenario; an invalid one does not run */
+      valid: boolean;
+      /** @description What is wrong with an invalid file, naming the field (`effects.0.share: must be <= 1`) */
+      problem: string | null;
       description: string;
       duration_seconds: number;
       /** @description The effects' types, in order */
       effects: string[];
-      /** @description The scenario as its file says it (the body of a custom run) */
+      /** @description The scenario as its file says it (the body of a custom run); null for an invalid file */
       definition: unknown;
     };
     SellOrderHistoryRecord: {
@@ -10933,7 +10946,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The built-in scenarios: crash, case release, outage, cookie storm, non-delivery, rollbacks, buy-order wall */
+      /** @description The scenarios that run by name: the built-in ones and the files of the server's scenarios folder */
       200: {
         headers: {
           [name: string]: unknown;
@@ -10941,6 +10954,8 @@ export interface operations {
         content: {
           "application/json": {
             items: components["schemas"]["ScenarioSummary"][];
+            /** @description Where the server reads your scenario files from (null: it reads none) */
+            scenarios_folder: string | null;
           };
         };
       };
@@ -10975,7 +10990,7 @@ export interface operations {
       content: {
         "application/json":
           | {
-              /** @description A built-in scenario's name (GET /sandbox/simulation/scenarios) */
+              /** @description A scenario's name: a built-in one or a file of the scenarios folder (GET /sandbox/simulation/scenarios) */
               name?: string;
               scenario?: {
                 /** @description Lowercase letters, digits and dashes */
@@ -10997,7 +11012,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done and committed: runs a scenario in the simulation: a built-in one by name, or one given whole */
+      /** @description Done and committed: runs a scenario in the simulation by name (built-in or a file of the scenarios folder), or one given whole */
       200: {
         headers: {
           [name: string]: unknown;

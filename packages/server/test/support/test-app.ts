@@ -83,6 +83,8 @@ export function setCookieValue(setCookie: string | string[] | undefined, name: s
 export async function createTestApp(
   options: {
     sandbox?: boolean;
+    /** The sandbox's folder of the user's scenario files (default: none). */
+    scenariosFolder?: string;
     secureCookies?: boolean;
     catalog?: boolean;
     corsOrigins?: string[];
@@ -119,7 +121,15 @@ export async function createTestApp(
     ...services,
     marketChanges,
     ...(snapshots ? { priceSnapshots: snapshots, snapshotServeStale: options.serverSnapshots ?? false } : {}),
-    ...(options.sandbox === false ? {} : { sandbox: { clock, adminToken: ADMIN_TOKEN } }),
+    ...(options.sandbox === false
+      ? {}
+      : {
+          sandbox: {
+            clock,
+            adminToken: ADMIN_TOKEN,
+            ...(options.scenariosFolder ? { scenariosFolder: options.scenariosFolder } : {}),
+          },
+        }),
     secureCookies: options.secureCookies ?? false,
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.website ? { website: options.website } : {}),

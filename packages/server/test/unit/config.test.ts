@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { resolve } from "node:path";
 import { describe, test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 
@@ -33,6 +34,15 @@ describe("configuration", () => {
       ["http://localhost:5173", "https://dash.example:8443"],
     );
     assert.deepEqual(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins, ["*"]);
+  });
+
+  test("the user's scenarios are in DATA_DIR/scenarios unless SCENARIOS_DIR says where", () => {
+    assert.equal(loadConfig({}).scenariosDir, resolve("data/scenarios"));
+    assert.equal(loadConfig({ DATA_DIR: "/srv/market" }).scenariosDir, "/srv/market/scenarios");
+    assert.equal(
+      loadConfig({ DATA_DIR: "/srv/market", SCENARIOS_DIR: "days" }).scenariosDir,
+      resolve("days"),
+    );
   });
 
   test("the website draws placeholders unless IMAGE_BASE_URL names an http(s) base", () => {

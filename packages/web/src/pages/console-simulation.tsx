@@ -161,8 +161,14 @@ function ScenarioControls(props: {
           {t("Scenario")}
           <select name="scenario">
             {props.scenarios.map((item) => (
-              <option key={item.name} value={item.name}>
-                {item.name}: {item.description}
+              // A file of the server's scenarios folder says so; a broken one shows its problem and
+              // cannot be picked.
+              <option key={`${item.name} ${item.file}`} value={item.name} disabled={!item.valid}>
+                {!item.valid
+                  ? t("{s} (yours, invalid: {p})", { s: item.name, p: item.problem ?? "" })
+                  : item.source === "user"
+                    ? t("{s} (yours): {d}", { s: item.name, d: item.description })
+                    : `${item.name}: ${item.description}`}
               </option>
             ))}
           </select>

@@ -1,34 +1,23 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { ScenarioDefinition } from "@skinmarket/contract";
-import { Ajv } from "ajv";
-import { parse } from "yaml";
+import type { ScenarioDefinition } from "@skinmarket/contract";
+import { checkScenarioText } from "./scenario-files.ts";
 
 /** The built-in scenarios: one YAML file each in `packages/server/scenarios` (docs/sandbox.md). */
 const SCENARIO_DIR = new URL("../../../scenarios/", import.meta.url);
 
-const validate = new Ajv({ strict: false, allErrors: false }).compile(ScenarioDefinition);
-
-/** A scenario file's text (YAML, of which JSON is a part) checked against the contract's schema. */
-export function parseScenarioText(text: string, source: string): ScenarioDefinition {
-  const value: unknown = parse(text);
-  if (!validate(value)) {
-    const issue = validate.errors?.[0];
-    throw new Error(`${source}: ${issue?.instancePath || "/"} ${issue?.message ?? "is not a scenario"}`);
-  }
-  return value;
-}
-
 let cache: ScenarioDefinition[] | undefined;
 
-/** Every built-in scenario, by name order; read once. */
+/** Every built-in scenario, by name order; read once. A broken one is a bug of the repository. */
 export function builtinScenarios(): ScenarioDefinition[] {
   cache ??= readdirSync(SCENARIO_DIR)
     .filter((file) => file.endsWith(".yaml"))
     .sort()
     .map((file) => {
-      const scenario = parseScenarioText(readFileSync(new URL(file, SCENARIO_DIR), "utf8"), file);
-      if (`${scenario.name}.yaml` !== file) throw new Error(`${file}: its name is ${scenario.name}`);
-      return scenario;
+      const checked = checkScenarioText(readFileSync(new URL(file, SCENARIO_DIR), "utf8"));
+      if (!checked.valid) throw new Error(`${file}: ${checked.problem}`);
+      if (`${checked.definition.name}.yaml` !== file)
+        throw new Error(`${file}: its name is ${checked.definition.name}`);
+      return checked.definition;
     });
   return cache;
 }

@@ -59,6 +59,8 @@ export interface RouteOptions extends SessionCookieOptions {
   sandboxClock: OffsetClock | undefined;
   /** The simulated traders' runner, with the sandbox on (docs/design.md section 15). */
   simulation?: SimulationRunner;
+  /** The user's scenario files, which run by name beside the built-in ones (`SCENARIOS_DIR`). */
+  scenariosFolder?: string | undefined;
   /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
   limiterStore: LimiterStore | undefined;
   /** The commits the market snapshots watch. */
@@ -134,6 +136,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
     registerSandboxWebhooks(app);
-    if (options.simulation) registerSandboxSimulation(app, options.simulation);
+    if (options.simulation) registerSandboxSimulation(app, options.simulation, options.scenariosFolder);
   }
 }

@@ -7,8 +7,12 @@ import {
   sandboxStartSimulation,
   sandboxStopSimulation,
 } from "@skinmarket/contract";
-import { builtinScenarios, findBuiltinScenario } from "../../../domain/simulation/builtin-scenarios.ts";
 import { normalizeEffect, scenarioSeconds } from "../../../domain/simulation/scenario-effects.ts";
+import {
+  findScenario,
+  listScenarios,
+  type ScenarioEntry,
+} from "../../../domain/simulation/scenario-library.ts";
 import { fail } from "../../../domain/result.ts";
 import type { FastifyInstance } from "fastify";
 import { ok, type Result } from "../../../domain/result.ts";
@@ -68,8 +72,44 @@ function statusView(state: SimulationState | undefined, stepping: boolean) {
   };
 }
 
-/** The living sandbox's controls: start (or resume), stop, status (docs/design.md section 15). */
-export function registerSandboxSimulation(app: FastifyInstance, runner: SimulationRunner): void {
+function scenarioSummary(entry: ScenarioEntry) {
+  const common = {
+    name: entry.name,
+    source: entry.source,
+    file: entry.file,
+    overrides_builtin: entry.overridesBuiltin,
+  };
+  if (!entry.valid)
+    return {
+      ...common,
+      valid: false,
+      problem: entry.problem,
+      description: "",
+      duration_seconds: 0,
+      effects: [],
+      definition: null,
+    };
+  const effects = entry.definition.effects.map(normalizeEffect);
+  return {
+    ...common,
+    valid: true,
+    problem: null,
+    description: entry.definition.description ?? "",
+    duration_seconds: Math.max(0, ...effects.map((effect) => effect.atSeconds + effect.forSeconds)),
+    effects: effects.map((effect) => effect.type),
+    definition: entry.definition,
+  };
+}
+
+/**
+ * The living sandbox's controls: start (or resume), stop, status, scenarios (docs/design.md
+ * section 15); `scenariosFolder` holds the user's scenario files, which run by name.
+ */
+export function registerSandboxSimulation(
+  app: FastifyInstance,
+  runner: SimulationRunner,
+  scenariosFolder: string | undefined,
+): void {
   const answer = async (result: Result<SimulationState>) => {
     if (!result.ok) return result;
     const status = await runner.status();
@@ -85,33 +125,19 @@ export function registerSandboxSimulation(app: FastifyInstance, runner: Simulati
 
   registerOperation(app, sandboxStopSimulation, async ({ ctx }) => answer(await runner.stop(ctx)));
 
-  registerOperation(app, sandboxListScenarios, () =>
+  registerOperation(app, sandboxListScenarios, async () =>
     ok({
-      items: builtinScenarios().map((scenario) => {
-        const effects = scenario.effects.map(normalizeEffect);
-        return {
-          name: scenario.name,
-          description: scenario.description ?? "",
-          duration_seconds: Math.max(0, ...effects.map((effect) => effect.atSeconds + effect.forSeconds)),
-          effects: effects.map((effect) => effect.type),
-          definition: scenario,
-        };
-      }),
+      items: (await listScenarios(scenariosFolder)).map(scenarioSummary),
+      scenarios_folder: scenariosFolder ?? null,
     }),
   );
 
   registerOperation(app, sandboxRunScenario, async ({ ctx, body }) => {
     if (body.name !== undefined && body.scenario !== undefined)
       return fail("Invalid Argument", "name: give name or scenario, not both");
-    const definition = body.scenario ?? findBuiltinScenario(body.name!);
-    if (!definition)
-      return fail(
-        "Invalid Argument",
-        `name: no built-in scenario ${body.name}; there are ${builtinScenarios()
-          .map((scenario) => scenario.name)
-          .join(", ")}`,
-      );
-    return answer(await runner.runScenario(ctx, definition));
+    const definition = body.scenario ? ok(body.scenario) : await findScenario(body.name!, scenariosFolder);
+    if (!definition.ok) return definition;
+    return answer(await runner.runScenario(ctx, definition.value));
   });
 
   registerOperation(app, sandboxEndScenario, async ({ ctx }) => answer(await runner.endScenario(ctx)));
