@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { ScenarioDefinition } from "@skinmarket/contract";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
 import { describeValidation, type ValidationIssue } from "../describe-validation.ts";
 
@@ -24,15 +24,24 @@ const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,47}$/;
 /** A scenario is a few lines; anything this large is not one (and is not read whole). */
 const MAX_FILE_BYTES = 1024 * 1024;
 
-// The options of the request validator (http/plugins/validation.ts) that bear on a JSON value.
-const validate = new Ajv({
-  strict: false,
-  allErrors: false,
-  verbose: true,
-  strictNumbers: true,
-  coerceTypes: false,
-  removeAdditional: false,
-}).compile<ScenarioDefinition>(ScenarioDefinition);
+let validator: ValidateFunction<ScenarioDefinition> | undefined;
+
+/**
+ * The scenario's validator, compiled when a file is first read (a compile at import would hold
+ * every start, docs/design.md section 12), with the options of the request validator
+ * (http/plugins/validation.ts) that bear on a JSON value.
+ */
+function scenarioValidator(): ValidateFunction<ScenarioDefinition> {
+  validator ??= new Ajv({
+    strict: false,
+    allErrors: false,
+    verbose: true,
+    strictNumbers: true,
+    coerceTypes: false,
+    removeAdditional: false,
+  }).compile<ScenarioDefinition>(ScenarioDefinition);
+  return validator;
+}
 
 /** A scenario file's text read and checked: the definition, or its first mistake naming the field. */
 export function checkScenarioText(
@@ -44,6 +53,7 @@ export function checkScenarioText(
   } catch (error) {
     return { valid: false, problem: `not YAML or JSON (${(error as Error).message.split("\n")[0]})` };
   }
+  const validate = scenarioValidator();
   if (!validate(value))
     return { valid: false, problem: describeValidation(validate.errors as ValidationIssue[], "scenario") };
   return { valid: true, definition: value };
