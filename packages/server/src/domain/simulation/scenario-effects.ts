@@ -22,7 +22,8 @@ import type {
   SimulationAgent,
   SimulationState,
 } from "./simulation-state.ts";
-import { createAgent, MIN_FAIR_FEN, pickDistinct, typicalPriceOf } from "./start-simulation.ts";
+import { MIN_FAIR_FEN, orderByWear, readGoodsTraits } from "./fair-values.ts";
+import { createAgent, pickDistinct, typicalPriceOf } from "./start-simulation.ts";
 
 /**
  * Scenarios (docs/design.md section 15, "Scenarios"): a timeline of effects in sandbox time. Each
@@ -180,8 +181,16 @@ async function addGoods(effect: EffectContext, goodsId: number, fair?: number): 
         ? price.sellMin
         : await typicalPriceOf(effect.ctx, goodsId, effect.state.settings.seed);
   }
-  const goods = { goodsId, anchor: Math.max(MIN_FAIR_FEN, start), fair: Math.max(MIN_FAIR_FEN, start) };
+  const traits = (await readGoodsTraits(effect.ctx, [goodsId])).get(goodsId);
+  const goods: SimulatedGoods = {
+    goodsId,
+    anchor: Math.max(MIN_FAIR_FEN, start),
+    fair: Math.max(MIN_FAIR_FEN, start),
+    ...traits,
+  };
   effect.state.goods.push(goods);
+  orderByWear(effect.state.goods, "anchor");
+  orderByWear(effect.state.goods, "fair");
   return goods;
 }
 

@@ -18,6 +18,10 @@ export interface SimulatedGoods {
   anchor: number;
   /** The fair value now, in fen (fractional: rounded only when an agent quotes). */
   fair: number;
+  /** Its skin in its quality (`short name|quality`): the exteriors of a family move together. */
+  family?: string;
+  /** Its exterior's rank, 0 (Factory New) to 4 (Battle-Scarred); none for goods without wear. */
+  wear?: number;
 }
 
 /**

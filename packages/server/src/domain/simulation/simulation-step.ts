@@ -11,7 +11,7 @@ import { fundAccount } from "../wallet/fund-account.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import type { SandboxHands } from "./sandbox-hands.ts";
 import { directVerbs, type AgentVerbs } from "./agent-verbs.ts";
-import { MIN_FAIR_FEN } from "./start-simulation.ts";
+import { walkFairValues } from "./fair-values.ts";
 import { advanceScenario } from "./scenario-effects.ts";
 import {
   RECENT_ACTIONS,
@@ -81,7 +81,7 @@ export async function simulationStep(
   const actions: SimulationAction[] = [];
   await moveClock(env, state);
   await syncTrades({ ...env.ctx, actor: { kind: "system" } });
-  walkFairValues(state, random);
+  walkFairValues(state.goods, state.behaviour, random);
   hook?.(state, random);
   await advanceScenario(env, state, actions);
   await deliverDueSales(env, state, actions);
@@ -114,17 +114,6 @@ async function moveClock(env: Env, state: SimulationState): Promise<void> {
   if (seconds >= 1) {
     const moved = await advanceClock(env.ctx, { clock: env.clock, seconds });
     if (!moved.ok) throw new Error(`the simulation could not move the clock: ${moved.failure.message}`);
-  }
-}
-
-/** A random walk of each goods' log fair value, pulled gently back to where it started, with rare jumps. */
-function walkFairValues(state: SimulationState, random: DemoRandom): void {
-  const { volatility, jumpChance, jumpSize } = state.behaviour;
-  for (const goods of state.goods) {
-    let log = Math.log(goods.fair);
-    log += volatility * random.normal() + 0.002 * (Math.log(goods.anchor) - log);
-    if (random.chance(jumpChance)) log += (random.chance(0.5) ? 1 : -1) * jumpSize * (0.5 + random.next());
-    goods.fair = Math.max(MIN_FAIR_FEN, Math.exp(log));
   }
 }
 

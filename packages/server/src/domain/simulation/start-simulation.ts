@@ -8,6 +8,7 @@ import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { fundAccount } from "../wallet/fund-account.ts";
+import { MIN_FAIR_FEN, orderByWear, readGoodsTraits } from "./fair-values.ts";
 import type { SandboxHands } from "./sandbox-hands.ts";
 import type { SimulationSettings } from "./simulation-settings.ts";
 import {
@@ -25,9 +26,6 @@ const SETUP_STREAM = 0;
 
 /** Goods chosen from the catalog (when the market has too few priced) cost between these, in fen. */
 const FALLBACK_PRICE_RANGE = { min: 100, max: 500_000 };
-/** Fair values never fall below this (a fee must leave the seller something). */
-export const MIN_FAIR_FEN = 20;
-
 export const DEFAULT_BEHAVIOUR: Omit<AgentBehaviour, "neverDeliver"> = {
   spread: 0.04,
   sniperDiscount: 0.06,
@@ -208,6 +206,7 @@ async function chooseGoods(
     }
   }
   const prices = await readGoodsPrices(ctx, ids);
+  const traits = await readGoodsTraits(ctx, ids);
   const goods: SimulatedGoods[] = [];
   for (const goodsId of ids) {
     const price = prices.get(goodsId);
@@ -218,8 +217,11 @@ async function chooseGoods(
           ? Math.round(price.buyMax * 1.03)
           : await typicalPriceOf(ctx, goodsId, settings.seed);
     const fair = Math.max(MIN_FAIR_FEN, start);
-    goods.push({ goodsId, anchor: fair, fair });
+    goods.push({ goodsId, anchor: fair, fair, ...traits.get(goodsId) });
   }
+  // Prices on sale may put a skin's exteriors out of order; its fair values start in order.
+  orderByWear(goods, "anchor");
+  orderByWear(goods, "fair");
   return ok(goods);
 }
 
