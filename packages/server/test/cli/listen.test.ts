@@ -40,7 +40,7 @@ class Listener {
   }
 }
 
-/** `skinmarket listen` against a spawned server, in its polling mode (the stream's is added with it). */
+/** `skinmarket listen` against a spawned server, over its event stream and in its polling mode. */
 describeOrSkip("skinmarket listen", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   let server: ChildProcess;
@@ -144,6 +144,41 @@ describeOrSkip("skinmarket listen", { skip: EMBEDDED_ONLY }, () => {
     }
   });
 
+  test("happy: over the stream (no --poll) it says where it listens and prints each event as the API serves it, from then on", async () => {
+    await deposit("1"); // before listening: not shown
+    const listener = listen(["--json", "--types", "balance.*"], { SKINMARKET_TOKEN: user.token });
+    const [, after] = await listener.waitFor(
+      "stderr",
+      /listening on ws:\/\/\S+\/api\/market\/developer\/stream for account events of types balance\.\* \(after event (\d+)\)\n/,
+    );
+    await deposit("4");
+    await deposit("0.5");
+    const [lines] = await listener.waitFor("stdout", /^(?:.*\n){2}/);
+    listener.child.kill("SIGINT");
+    assert.equal(await listener.exited, 0, listener.stderr);
+    assert.match(listener.stderr, /stopped/);
+    assert.doesNotMatch(listener.stderr, /polling|connection lost/);
+    const printed = lines
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as MarketplaceEvent);
+    assert.equal(listener.stdout, lines, "one line per event, nothing else");
+    // The same events, ids and records the polling operation answers for what came after the welcome.
+    const polled = await fetch(`${url}/api/market/developer/events?after=${after}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    assert.equal(polled.status, 200);
+    assert.deepEqual(printed, ((await polled.json()) as { items: MarketplaceEvent[] }).items);
+    assert.deepEqual(
+      printed.map((event) => event.type),
+      ["balance.changed", "balance.changed"],
+    );
+    const [first, second] = printed.map((event) =>
+      Number((event.data as { market_balance: string }).market_balance),
+    );
+    assert.equal(Math.round((second! - first!) * 100), 50, "the deposits in order: 4, then 0.5");
+  });
+
   test("error: usage mistakes exit 2 and name the flag", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["--poll"], /no API token: pass --token or set SKINMARKET_TOKEN/],
@@ -214,8 +249,8 @@ describeOrSkip("skinmarket listen", { skip: EMBEDDED_ONLY }, () => {
 });
 
 /**
- * The stream mode against a fake of the stream's server side (client/test/fake-stream-server.ts),
- * until the real stream's end-to-end test replaces it.
+ * The stream mode against a fake of the stream's server side (client/test/fake-stream-server.ts):
+ * moments a real server does not make on demand (a drop at a chosen event, close code 4001).
  */
 describe("skinmarket listen over the stream (fake server)", () => {
   test("happy: says where it listens, prints events as they come, resumes after a drop, Ctrl-C exits 0", async () => {

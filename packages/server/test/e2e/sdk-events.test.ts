@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect, createServer, type AddressInfo, type Server } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { MarketClient } from "@skinmarket/client";
 import type { MarketplaceEvent } from "@skinmarket/contract";
@@ -13,9 +14,46 @@ import { createTestApp, type TestApp } from "../support/test-app.ts";
 const STICKER = "Sticker | Crown (Foil)";
 
 /**
+ * A TCP relay in front of the server that can turn new connections away (accepted, then closed at
+ * once): while it does, a client cut off cannot get back in, so what is made meanwhile is surely
+ * made while it is away.
+ */
+class Relay {
+  admitting = true;
+  readonly #server: Server;
+  private constructor(targetPort: number) {
+    this.#server = createServer((client) => {
+      if (!this.admitting) {
+        client.destroy();
+        return;
+      }
+      const upstream = connect(targetPort, "127.0.0.1");
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      for (const socket of [client, upstream]) {
+        socket.on("error", end);
+        socket.on("close", end);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+  }
+  static async start(targetPort: number): Promise<{ relay: Relay; baseUrl: string }> {
+    const relay = new Relay(targetPort);
+    await new Promise<void>((resolve) => relay.#server.listen(0, "127.0.0.1", resolve));
+    return { relay, baseUrl: `http://127.0.0.1:${(relay.#server.address() as AddressInfo).port}` };
+  }
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+/**
  * The client SDK's `events()` against the real stream (docs/design.md section 14): live events of
  * the account, then, on a new iteration after the last id seen, the events made while it was away
- * replayed first, none twice.
+ * replayed first, none twice; and the same within one iteration when the server cuts the
+ * connection: it reconnects by itself.
  */
 describe("the client's events() on a listening server", () => {
   let t: TestApp;
@@ -95,6 +133,87 @@ describe("the client's events() on a listening server", () => {
       ["9.00", "10.00", "11.00"],
     );
     const ids = [...first, ...resumed].map((event) => BigInt(event.id));
+    assert.equal(new Set(ids).size, ids.length, "no event twice");
+    assert.deepEqual(
+      [...ids].sort((a, b) => (a < b ? -1 : 1)),
+      ids,
+      "in id order",
+    );
+  });
+
+  test("reconnects by itself when the server cuts the connection, then delivers what was made while it was away, none twice", async () => {
+    const { relay, baseUrl: relayed } = await Relay.start(Number(new URL(baseUrl).port));
+    const market = new MarketClient({ baseUrl: relayed, token: seller.token });
+    const controller = new AbortController();
+    const seen: MarketplaceEvent[] = [];
+    const connections: string[] = [];
+    const drops: string[] = [];
+    let missed: string[] = [];
+    let wake: () => void = () => undefined;
+    /** Waits until `done()` holds, woken by each event, connection and drop (the runner's timeout bounds it). */
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    const reading = (async () => {
+      for await (const event of market.events({
+        types: ["listing.*"],
+        signal: controller.signal,
+        reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+        onConnected: ({ after }) => {
+          connections.push(after);
+          wake();
+        },
+        onReconnecting: ({ reason }) => {
+          drops.push(reason);
+          wake();
+        },
+      })) {
+        seen.push(event);
+        wake();
+        // The last listing ends the iteration: one lost or repeated on the way fails below, not waits.
+        if ((event.data as { price: string }).price === "10.00") controller.abort();
+      }
+    })();
+    try {
+      await until(() => connections.length === 1);
+      await list(7);
+      await until(() => seen.length === 1);
+      // The server's end of every stream is destroyed (no close frame: a crash or a lost route), and
+      // the relay turns the client away until the listings below are committed.
+      relay.admitting = false;
+      assert.equal(t.app.websocketServer.clients.size, 1, "this iteration's connection only");
+      for (const socket of t.app.websocketServer.clients) socket.terminate();
+      await until(() => drops.length > 0);
+      assert.match(drops[0]!, /closed by the server \(code 1006/);
+      missed = [await list(8), await list(9)];
+      relay.admitting = true;
+      await until(() => connections.length === 2);
+      await list(10);
+      await reading;
+    } finally {
+      controller.abort();
+      await relay.close();
+    }
+    assert.deepEqual(
+      connections[1],
+      seen[0]!.id,
+      "the new connection resumes after the last event delivered",
+    );
+    assert.deepEqual(
+      seen.map((event) => [event.type, (event.data as { price: string }).price]),
+      [
+        ["listing.created", "7.00"],
+        ["listing.created", "8.00"],
+        ["listing.created", "9.00"],
+        ["listing.created", "10.00"],
+      ],
+    );
+    assert.deepEqual(
+      seen.slice(1, 3).map((event) => (event.data as { id: string }).id),
+      missed,
+      "what was made while it was away, replayed",
+    );
+    const ids = seen.map((event) => BigInt(event.id));
     assert.equal(new Set(ids).size, ids.length, "no event twice");
     assert.deepEqual(
       [...ids].sort((a, b) => (a < b ? -1 : 1)),

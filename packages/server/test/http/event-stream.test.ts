@@ -12,6 +12,7 @@ import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/str
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
+const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
  * The event stream (docs/design.md section 14) on a listening server, through the `ws` client:
@@ -273,6 +274,82 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     assert.equal(removed.event!.type, "market.buy_order_removed", "the offline order made no public event");
     assert.equal(removed.event!.data.id, orderId);
     assert.equal(removed.event!.data.state, "failed", "a cancelled order, as the book states it");
+    await watcher.close();
+  });
+
+  test("happy: `prices` carries every goods' market.price_changed, and no other market event", async () => {
+    const redlineId = (
+      await t.database.db
+        .selectFrom("goods")
+        .select("goods_id")
+        .where("market_hash_name", "=", REDLINE)
+        .executeTakeFirstOrThrow()
+    ).goods_id;
+    // Each step is sequenced (a poll runs a round) before the next: one price event per step.
+    const sequenced = async () =>
+      assert.equal((await t.as(seller.token, "GET", "/api/market/developer/events?limit=1")).statusCode, 200);
+    await sequenced(); // what earlier tests committed is in the log before `from`
+    const watcher = await StreamClient.withToken(url, buyer.token);
+    const subscribed = await watcher.subscribe({ channels: ["prices"] });
+    assert.deepEqual(subscribed.channels, ["prices"]);
+    const from = await maxEventId();
+    const listed: string[] = [];
+    for (const [goods, price] of [
+      [STICKER, "1.50"],
+      [REDLINE, "30.00"],
+    ] as const) {
+      const [assetid] = await grant(t, seller.platformid, { market_hash_name: goods, count: 1 });
+      const answer = await post(seller.token, "sell_order/items", {
+        game: "cs2",
+        assets: [{ assetid, price }],
+      });
+      assert.equal(answer.statusCode, 200, answer.body);
+      listed.push(answer.json().sell_orders[assetid!].sell_order_id as string);
+      await sequenced();
+    }
+    for (const id of listed) {
+      const withdrawn = await t.as(seller.token, "DELETE", "/api/market/developer/sell_order/items", {
+        game: "cs2",
+        sell_orders: [id],
+      });
+      assert.equal(withdrawn.statusCode, 200, withdrawn.body);
+      await sequenced();
+    }
+    const written = await t.database.db
+      .selectFrom("events")
+      .select(["event_id", "type"])
+      .where("user_id", "is", null)
+      .where("event_id", ">", from)
+      .orderBy("event_id")
+      .execute();
+    assert.ok(
+      written.some((event) => event.type === "market.listing_added"),
+      "the market had other events meanwhile",
+    );
+    const priceIds = written
+      .filter((event) => event.type === "market.price_changed")
+      .map((event) => String(event.event_id));
+    const received = (await watcher.eventsUpTo(Number(priceIds.at(-1)))).filter(
+      (message) => Number(message.event!.id) > from,
+    );
+    assert.deepEqual(
+      received.map((message) => message.event!.id),
+      priceIds,
+      "every price event, once, in order",
+    );
+    assert.ok(received.every((message) => message.channel === "prices"));
+    const moves = received.map((message) => [
+      message.event!.goods_id,
+      message.event!.data.previous_sell_min_price,
+      message.event!.data.sell_min_price,
+    ]);
+    const [stickerBefore, redlineBefore] = [moves[0]![1], moves[1]![1]];
+    assert.deepEqual(moves, [
+      [stickerId, stickerBefore, "1.50"],
+      [redlineId, redlineBefore, "30.00"],
+      [stickerId, "1.50", stickerBefore],
+      [redlineId, "30.00", redlineBefore],
+    ]);
     await watcher.close();
   });
 

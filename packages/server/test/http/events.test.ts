@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import {
+  createReadyTrader,
   createTraderWithAccount,
+  goodsIdOf,
   grant,
+  grantOne,
   uploadCookies,
   type PlatformFixture,
 } from "../support/platform-world.ts";
@@ -342,5 +345,301 @@ describe("GET /api/market/developer/events", () => {
       kept.every((event) => !after31.has(event.id)),
       "31 days: purged",
     );
+  });
+});
+
+/**
+ * The events of changes a job or the clock brings about, and of the best bid (docs/design.md
+ * section 14): a trade cancelled by its buyer after 30 minutes or by the seller's timeout
+ * (`trade.cancelled`), a card payment confirmed (`trade.state_changed`), buy-order funds expiring
+ * (`buy_order.expired`), and `market.price_changed` as the highest bid moves. A world of its own,
+ * since the sandbox clock moves here; each test's traders are new, so their events are its own.
+ */
+describe("events of cancellations, card payments, expiring funds and bids", () => {
+  let t: TestApp;
+  let stickerId: number;
+  const post = (token: string, path: string, body: unknown) =>
+    t.as(token, "POST", `/api/market/developer/${path}`, body);
+  /**
+   * The token's account events of `types` after `afterId`, following `has_more`; a poll sequences
+   * what committed before it.
+   */
+  const eventsOf = async (token: string, types: string, afterId = "0"): Promise<WireEvent[]> => {
+    const all: WireEvent[] = [];
+    let cursor = afterId;
+    for (;;) {
+      const query = new URLSearchParams({ after: cursor, limit: "1000", types });
+      const response = await t.as(token, "GET", `/api/market/developer/events?${query}`);
+      assert.equal(response.statusCode, 200, response.body);
+      const page = response.json<{ items: WireEvent[]; has_more: boolean }>();
+      all.push(...page.items);
+      if (!page.has_more) return all;
+      cursor = page.items.at(-1)!.id;
+    }
+  };
+  /** Type, object id, state and `rollback_by` of each event (null where the record has none). */
+  const summary = (events: WireEvent[]) =>
+    events.map((event) => [
+      event.type,
+      event.data.id ?? null,
+      event.data.state ?? null,
+      event.data.rollback_by ?? null,
+    ]);
+  const lastEventId = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom("events")
+          .select((eb) => eb.fn.max("event_id").as("id"))
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
+  /** The sticker's public price events after `afterId`. */
+  const priceEvents = async (afterId: number) =>
+    (
+      await t.database.db
+        .selectFrom("events")
+        .select("data")
+        .where("user_id", "is", null)
+        .where("goods_id", "=", stickerId)
+        .where("type", "=", "market.price_changed")
+        .where("event_id", ">", afterId)
+        .orderBy("event_id")
+        .execute()
+    ).map((event) => event.data);
+  const advance = async (seconds: number) => {
+    assert.equal((await t.admin("POST", "/sandbox/clock/advance", { seconds })).statusCode, 200);
+    assert.equal((await t.admin("POST", "/sandbox/jobs/run")).statusCode, 200);
+    await t.assertLedger();
+  };
+  /** New traders: the seller lists one sticker at `price`, the buyer buys it (by card, or from a balance funded for it). */
+  const sale = async (price: number, payMethod?: "bankcard") => {
+    const seller = await createReadyTrader(t);
+    const buyer = await createReadyTrader(t);
+    const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
+    const listed = await post(seller.token, "sell_order/items", {
+      game: "cs2",
+      assets: [{ assetid, price }],
+    });
+    assert.equal(listed.statusCode, 200, listed.body);
+    if (!payMethod) await t.fund(buyer.userId, "balance", price);
+    const bought = await post(buyer.token, "purchase/orders", {
+      game: "cs2",
+      ...(payMethod ? { pay_method: payMethod } : {}),
+      items: [{ goods_id: stickerId, max_price: price, quantity: 1 }],
+    });
+    assert.equal(bought.statusCode, 200, bought.body);
+    const tradeId = bought.json().result[String(stickerId)].bill_order_ids[0] as string;
+    assert.ok(tradeId, bought.body);
+    const listingId = listed.json().sell_orders[assetid].sell_order_id as string;
+    return { seller, buyer, tradeId, listingId };
+  };
+  const placeBid = async (token: string, price: number, num: number) => {
+    const placed = await post(token, "buy_order", {
+      game: "cs2",
+      goods_id: stickerId,
+      price,
+      num,
+      pay_method: "margin",
+    });
+    assert.equal(placed.statusCode, 200, placed.body);
+    return placed.json().id as string;
+  };
+  const cancelBids = async (token: string, ids: string[]) => {
+    const cancelled = await t.as(token, "DELETE", "/api/market/developer/buy_order", {
+      game: "cs2",
+      buy_order_ids: ids,
+    });
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
+  };
+
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    stickerId = await goodsIdOf(t, STICKER);
+  });
+  after(() => t.close());
+
+  test("happy: market.price_changed follows the highest bid: a better bid raises buy_max_price, its cancel lowers it; a lower bid moves nothing", async () => {
+    const bidder = await createReadyTrader(t);
+    await t.fund(bidder.userId, "margin", 100);
+    const from = await lastEventId();
+    // Each poll sequences what committed before it: every step below is its own round.
+    const sequenced = () => eventsOf(bidder.token, "*");
+    const first = await placeBid(bidder.token, 3, 2);
+    await sequenced();
+    const lower = await placeBid(bidder.token, 2, 1);
+    await sequenced();
+    const better = await placeBid(bidder.token, 4, 1);
+    await sequenced();
+    await cancelBids(bidder.token, [better]);
+    await sequenced();
+    await cancelBids(bidder.token, [lower]);
+    await sequenced();
+    await cancelBids(bidder.token, [first]);
+    await sequenced();
+    await t.assertLedger();
+    const move = (buyMax: string, previous: string, wanted: number) => ({
+      goods_id: stickerId,
+      sell_min_price: "0.00",
+      previous_sell_min_price: "0.00",
+      buy_max_price: buyMax,
+      previous_buy_max_price: previous,
+      buy_order_num: wanted,
+    });
+    assert.deepEqual(await priceEvents(from), [
+      move("3.00", "0.00", 2),
+      move("4.00", "3.00", 4),
+      move("3.00", "4.00", 3),
+      move("0.00", "3.00", 0),
+    ]);
+    // The owner's records carry the book's best bid as it was when each change was sequenced.
+    const created = (await eventsOf(bidder.token, "buy_order.created")).map((event) => [
+      event.data.id,
+      event.data.buy_max_price,
+    ]);
+    assert.deepEqual(created, [
+      [first, "3.00"],
+      [lower, "3.00"],
+      [better, "4.00"],
+    ]);
+  });
+
+  test("happy: trade.cancelled reaches both sides when the buyer cancels an unsent purchase after 30 minutes, rollback_by buyer_cancel", async () => {
+    const { seller, buyer, tradeId, listingId } = await sale(5);
+    const cancel = () =>
+      t.as(buyer.token, "DELETE", "/api/market/developer/purchase/orders", {
+        game: "cs2",
+        order_ids: [tradeId],
+      });
+    const early = await cancel();
+    assert.match(early.json().error_list[tradeId], /30 minutes/, early.body);
+    await advance(30 * 60);
+    const cancelled = await cancel();
+    assert.deepEqual(cancelled.json().success_list, [tradeId], cancelled.body);
+    await t.assertLedger();
+    const buyerEvents = await eventsOf(buyer.token, "trade.*,balance.*");
+    assert.deepEqual(summary(buyerEvents), [
+      ["balance.changed", null, null, null],
+      ["balance.changed", null, null, null],
+      ["trade.created", tradeId, "PAYING", null],
+      // The cancel's transaction: the trade fails, then the refund.
+      ["trade.cancelled", tradeId, "FAIL", null],
+      ["balance.changed", null, null, null],
+    ]);
+    assert.deepEqual(buyerEvents.at(-1)!.data, {
+      market_balance: "5.00",
+      margin_balance: "0.00",
+      wallet_balance: "0.00",
+      frozen_amount: "0.00",
+    });
+    const sellerEvents = await eventsOf(seller.token, "trade.*,listing.*");
+    assert.deepEqual(summary(sellerEvents), [
+      ["listing.created", listingId, null, null],
+      ["listing.sold", listingId, null, null],
+      ["trade.created", tradeId, "SELLER_TO_SEND_OFFER", ""],
+      ["trade.cancelled", tradeId, "FAIL", "buyer_cancel"],
+    ]);
+    assert.equal(sellerEvents.at(-1)!.data.trade_offer_status, "failed");
+  });
+
+  test("happy: trade.cancelled reaches both sides when the seller sends no offer within 12 hours, rollback_by seller_timeout", async () => {
+    const { seller, buyer, tradeId } = await sale(6);
+    await advance(12 * 3600 - 60);
+    assert.deepEqual(
+      (await eventsOf(seller.token, "trade.*")).map((event) => event.type),
+      ["trade.created"],
+      "not before the deadline",
+    );
+    await advance(60);
+    assert.deepEqual(summary(await eventsOf(seller.token, "trade.*")), [
+      ["trade.created", tradeId, "SELLER_TO_SEND_OFFER", ""],
+      ["trade.cancelled", tradeId, "FAIL", "seller_timeout"],
+    ]);
+    const buyerEvents = await eventsOf(buyer.token, "trade.*,balance.*");
+    assert.deepEqual(summary(buyerEvents.slice(2)), [
+      ["trade.created", tradeId, "PAYING", null],
+      ["trade.cancelled", tradeId, "FAIL", null],
+      ["balance.changed", null, null, null],
+    ]);
+    assert.equal(buyerEvents.at(-1)!.data.market_balance, "6.00", "refunded");
+  });
+
+  test("happy: trade.state_changed when a card payment is confirmed: PAYING to SELLER_TO_SEND_OFFER", async () => {
+    const { seller, buyer, tradeId } = await sale(7, "bankcard");
+    await advance(4);
+    assert.deepEqual(
+      (await eventsOf(seller.token, "trade.*")).map((event) => event.type),
+      ["trade.created"],
+      "not confirmed before five seconds",
+    );
+    await advance(1);
+    assert.deepEqual(summary(await eventsOf(seller.token, "trade.*")), [
+      ["trade.created", tradeId, "PAYING", ""],
+      ["trade.state_changed", tradeId, "SELLER_TO_SEND_OFFER", ""],
+    ]);
+    const buyerEvents = await eventsOf(buyer.token, "trade.*,balance.*");
+    assert.deepEqual(summary(buyerEvents), [
+      ["trade.created", tradeId, "PAYING", null],
+      // The confirmation's transaction: the card's money into escrow, then the trade.
+      ["balance.changed", null, null, null],
+      // The buyer's record says PAYING for every state in flight (purchase/orders/list's).
+      ["trade.state_changed", tradeId, "PAYING", null],
+    ]);
+    assert.equal(buyerEvents[1]!.data.frozen_amount, "7.00");
+  });
+
+  // Last: it moves the clock 150 days (and the log's retention, 30 days, purges what came before).
+  test("happy: buy_order.expired when expiring buy-order funds no longer cover an order; the book and the best bid follow", async () => {
+    const bidder = await createReadyTrader(t);
+    await t.fund(bidder.userId, "margin", 50);
+    const orderId = await placeBid(bidder.token, 5, 2);
+    const created = await eventsOf(bidder.token, "buy_order.*,balance.*");
+    assert.deepEqual(summary(created), [
+      ["balance.changed", null, null, null],
+      ["buy_order.created", orderId, "progressing", null],
+    ]);
+    await advance(150 * 86_400 - 60);
+    assert.deepEqual(
+      await eventsOf(bidder.token, "buy_order.*,balance.*", created.at(-1)!.id),
+      [],
+      "the funds last 150 days",
+    );
+    const from = await lastEventId();
+    await advance(61);
+    const events = await eventsOf(bidder.token, "buy_order.*,balance.*", created.at(-1)!.id);
+    assert.deepEqual(summary(events), [
+      // The expiry's transaction: the funds leave, then the order they covered ends.
+      ["balance.changed", null, null, null],
+      ["buy_order.expired", orderId, "failed", null],
+    ]);
+    assert.equal(events[0]!.data.margin_balance, "0.00");
+    const expired = events[1]!;
+    assert.equal(expired.goods_id, stickerId);
+    assert.deepEqual([expired.data.price, expired.data.num, expired.data.real_num], ["5.00", 2, 0]);
+    assert.equal(expired.data.buy_max_price, "0.00", "the book as the expiry left it");
+    const book = await t.database.db
+      .selectFrom("events")
+      .select(["type", "data"])
+      .where("user_id", "is", null)
+      .where("goods_id", "=", stickerId)
+      .where("type", "like", "market.buy_order_%")
+      .where("event_id", ">", from)
+      .orderBy("event_id")
+      .execute();
+    assert.deepEqual(
+      book.map((event) => [event.type, (event.data as { id: string; state: string }).state]),
+      [["market.buy_order_removed", "failed"]],
+    );
+    assert.equal((book[0]!.data as { id: string }).id, orderId);
+    assert.deepEqual(await priceEvents(from), [
+      {
+        goods_id: stickerId,
+        sell_min_price: "0.00",
+        previous_sell_min_price: "0.00",
+        buy_max_price: "0.00",
+        previous_buy_max_price: "5.00",
+        buy_order_num: 0,
+      },
+    ]);
   });
 });
