@@ -627,8 +627,12 @@ describe("events of cancellations, card payments, expiring funds and bids", () =
       .orderBy("event_id")
       .execute();
     assert.deepEqual(
-      book.map((event) => [event.type, (event.data as { id: string; state: string }).state]),
-      [["market.buy_order_removed", "failed"]],
+      book.map((event) => {
+        const data = event.data as { state: string; state_text: string };
+        return [event.type, data.state, data.state_text];
+      }),
+      [["market.buy_order_removed", "failed", "已失效"]],
+      "the removed order's record says it ended, in the website's words",
     );
     assert.equal((book[0]!.data as { id: string }).id, orderId);
     assert.deepEqual(await priceEvents(from), [

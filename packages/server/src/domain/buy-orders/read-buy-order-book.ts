@@ -91,9 +91,20 @@ export function toBookRecord(
     supported_pay_channels: [...pay.channels],
     specific: row.specific.map((entry) => describeSpecific(entry, goods)),
     state: row.state,
-    state_text: "进行中",
+    state_text: BOOK_STATE_TEXT[row.state] ?? BOOK_STATE_TEXT.progressing!,
   };
 }
+
+/**
+ * The website's words for a buy order's state. The public book lists orders in progress only; the
+ * book's events (`market.buy_order_removed`) also carry orders that were filled or ended.
+ */
+const BOOK_STATE_TEXT: Record<string, string> = {
+  progressing: "进行中",
+  waiting: "等待中",
+  success: "已完成",
+  failed: "已失效",
+};
 
 const SPECIFIC_LABELS: Record<SpecificRow["type"], { label: string; color: string }> = {
   paintwear: { label: "磨损", color: "#4A90E2" },
