@@ -57,7 +57,8 @@ const LISTING_TO_MARKET: Partial<Record<string, EventType>> = {
  * in one transaction are one event, with the balances the transaction left: a purchase moves money
  * from one account to another in two statements, and the step between is no state anyone had.
  */
-export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[]): Promise<NewEvent[]> {
+export async function formatEvents(ctx: DomainContext, batch: readonly OutboxRow[]): Promise<NewEvent[]> {
+  const rows = balancesInUserOrder(batch);
   const lastBalance = new Map<string, number>();
   rows.forEach((row, index) => {
     if (row.type === "balance.changed") lastBalance.set(`${row.txid}:${row.user_id}`, index);
@@ -120,4 +121,35 @@ export async function formatEvents(ctx: DomainContext, rows: readonly OutboxRow[
     }
   });
   return events;
+}
+
+/**
+ * `rows` with each run of balance changes that follow one another in their transaction put in user
+ * id order. One statement that moves several users' money (a journal entry's lines) updates their
+ * accounts in the table's physical order, and the triggers fire in that order, which differs
+ * between two databases holding the same data (where updates left each row): in user order, the
+ * same changes give the same events in the same order (a replayed simulation, section 15).
+ */
+function balancesInUserOrder(rows: readonly OutboxRow[]): OutboxRow[] {
+  const ordered = [...rows];
+  const byTransaction = new Map<string, number[]>();
+  rows.forEach((row, index) => {
+    const positions = byTransaction.get(row.txid);
+    if (positions) positions.push(index);
+    else byTransaction.set(row.txid, [index]);
+  });
+  for (const positions of byTransaction.values()) {
+    for (let start = 0; start < positions.length; start++) {
+      if (rows[positions[start]!]!.type !== "balance.changed") continue;
+      let end = start;
+      while (end + 1 < positions.length && rows[positions[end + 1]!]!.type === "balance.changed") end++;
+      const run = positions.slice(start, end + 1);
+      const sorted = run
+        .map((position) => rows[position]!)
+        .sort((a, b) => (a.user_id ?? 0) - (b.user_id ?? 0));
+      run.forEach((position, index) => (ordered[position] = sorted[index]!));
+      start = end;
+    }
+  }
+  return ordered;
 }
