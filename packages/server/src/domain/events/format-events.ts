@@ -58,7 +58,7 @@ const LISTING_TO_MARKET: Partial<Record<string, EventType>> = {
  * from one account to another in two statements, and the step between is no state anyone had.
  */
 export async function formatEvents(ctx: DomainContext, batch: readonly OutboxRow[]): Promise<NewEvent[]> {
-  const rows = balancesInUserOrder(batch);
+  const rows = inIdOrder(batch);
   const lastBalance = new Map<string, number>();
   rows.forEach((row, index) => {
     if (row.type === "balance.changed") lastBalance.set(`${row.txid}:${row.user_id}`, index);
@@ -124,13 +124,27 @@ export async function formatEvents(ctx: DomainContext, batch: readonly OutboxRow
 }
 
 /**
- * `rows` with each run of balance changes that follow one another in their transaction put in user
- * id order. One statement that moves several users' money (a journal entry's lines) updates their
- * accounts in the table's physical order, and the triggers fire in that order, which differs
- * between two databases holding the same data (where updates left each row): in user order, the
- * same changes give the same events in the same order (a replayed simulation, section 15).
+ * The id a run of rows of one type is put in order by: one statement that writes several rows (a
+ * journal entry's lines over several users' accounts, a withdrawal of several listings) writes
+ * them, and its triggers fire, in the table's physical order, which differs between two databases
+ * holding the same data (where earlier updates left each row).
  */
-function balancesInUserOrder(rows: readonly OutboxRow[]): OutboxRow[] {
+function orderKey(row: OutboxRow): number | undefined {
+  if (row.type === "balance.changed") return row.user_id ?? 0;
+  const subject = row.subject as { trade_id?: number; listing_id?: number; buy_order_id?: number };
+  if (row.type.startsWith("trade.")) return subject.trade_id;
+  if (row.type.startsWith("listing.")) return subject.listing_id;
+  if (row.type.startsWith("buy_order.")) return subject.buy_order_id;
+  return undefined;
+}
+
+/**
+ * `rows` with each run of rows of one type that follow one another in their transaction put in
+ * order of their object's id (`orderKey`; a balance change's: its user's), so that the same changes
+ * give the same events in the same order (a replayed simulation, section 15). The order within a
+ * run is no order anyone saw: the run's rows were written by one transaction, committed together.
+ */
+function inIdOrder(rows: readonly OutboxRow[]): OutboxRow[] {
   const ordered = [...rows];
   const byTransaction = new Map<string, number[]>();
   rows.forEach((row, index) => {
@@ -140,13 +154,14 @@ function balancesInUserOrder(rows: readonly OutboxRow[]): OutboxRow[] {
   });
   for (const positions of byTransaction.values()) {
     for (let start = 0; start < positions.length; start++) {
-      if (rows[positions[start]!]!.type !== "balance.changed") continue;
+      const type = rows[positions[start]!]!.type;
+      if (orderKey(rows[positions[start]!]!) === undefined) continue;
       let end = start;
-      while (end + 1 < positions.length && rows[positions[end + 1]!]!.type === "balance.changed") end++;
+      while (end + 1 < positions.length && rows[positions[end + 1]!]!.type === type) end++;
       const run = positions.slice(start, end + 1);
       const sorted = run
         .map((position) => rows[position]!)
-        .sort((a, b) => (a.user_id ?? 0) - (b.user_id ?? 0));
+        .sort((a, b) => (orderKey(a) ?? 0) - (orderKey(b) ?? 0));
       run.forEach((position, index) => (ordered[position] = sorted[index]!));
       start = end;
     }
