@@ -51,8 +51,7 @@ describe("simulated fair values", () => {
   test("a skin's exteriors are put in order at the start, the others left as they are", () => {
     const goods = market();
     assert.equal(inWearOrder(goods, "anchor"), false);
-    orderByWear(goods, "anchor");
-    orderByWear(goods, "fair");
+    orderByWear(goods, "anchor", "fair");
     assert.equal(inWearOrder(goods, "anchor"), true);
     assert.equal(inWearOrder(goods, "fair"), true);
     assert.equal(goods[0]!.fair, 9_500 * WEAR_STEP, "Factory New raised above Minimal Wear");
@@ -66,8 +65,7 @@ describe("simulated fair values", () => {
 
   test("over 2,000 steps the exteriors stay in order and move together; other skins move on their own", () => {
     const goods = market();
-    orderByWear(goods, "anchor");
-    orderByWear(goods, "fair");
+    orderByWear(goods, "anchor", "fair");
     const returns = new Map<number, number[]>(goods.map((one) => [one.goodsId, []]));
     for (let step = 1; step <= 2000; step++) {
       const before = goods.map((one) => one.fair);

@@ -79,10 +79,10 @@ export function walkFairValues(goods: SimulatedGoods[], behaviour: AgentBehaviou
 /**
  * Keeps wear's order within each family: from the worst exterior up, each better one is valued at
  * least `WEAR_STEP` times the one below it (raised when the walk or its start put it lower), so a
- * Factory New skin never trades below its Field-Tested self. `field` is the value put in order: the
- * fair value after each step, the anchor (where the walk returns) when goods join.
+ * Factory New skin never trades below its Field-Tested self. `fields` are the values put in order:
+ * the fair value after each step, both it and the anchor (where the walk returns) when goods join.
  */
-export function orderByWear(goods: SimulatedGoods[], field: "fair" | "anchor"): void {
+export function orderByWear(goods: SimulatedGoods[], ...fields: ("fair" | "anchor")[]): void {
   const byFamily = new Map<string, SimulatedGoods[]>();
   for (const one of goods) {
     if (one.family === undefined || one.wear === undefined) continue;
@@ -93,11 +93,12 @@ export function orderByWear(goods: SimulatedGoods[], field: "fair" | "anchor"): 
   for (const members of byFamily.values()) {
     if (members.length < 2) continue;
     members.sort((a, b) => b.wear! - a.wear!);
-    for (let index = 1; index < members.length; index++) {
-      const floor =
-        members[index - 1]![field] * WEAR_STEP ** (members[index - 1]!.wear! - members[index]!.wear!);
-      if (members[index]![field] < floor) members[index]![field] = floor;
-    }
+    for (const field of fields)
+      for (let index = 1; index < members.length; index++) {
+        const floor =
+          members[index - 1]![field] * WEAR_STEP ** (members[index - 1]!.wear! - members[index]!.wear!);
+        if (members[index]![field] < floor) members[index]![field] = floor;
+      }
   }
 }
 

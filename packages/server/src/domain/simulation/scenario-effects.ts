@@ -189,8 +189,7 @@ async function addGoods(effect: EffectContext, goodsId: number, fair?: number): 
     ...traits,
   };
   effect.state.goods.push(goods);
-  orderByWear(effect.state.goods, "anchor");
-  orderByWear(effect.state.goods, "fair");
+  orderByWear(effect.state.goods, "anchor", "fair");
   return goods;
 }
 

@@ -1,6 +1,6 @@
 import type { ScenarioDefinition } from "@skinmarket/contract";
 import { invalidArgument, ok, type Result } from "../result.ts";
-import { builtinScenarios } from "./builtin-scenarios.ts";
+import { builtinScenarios, findBuiltinScenario } from "./builtin-scenarios.ts";
 import { readScenarioFolder, type ScenarioFile } from "./scenario-files.ts";
 
 /**
@@ -36,7 +36,7 @@ export async function findScenario(
   if (file && !file.valid)
     return invalidArgument("name", `the scenario file ${file.file} is invalid: ${file.problem}`);
   if (file?.valid) return ok(file.definition);
-  const builtin = builtinScenarios().find((definition) => definition.name === name);
+  const builtin = findBuiltinScenario(name);
   if (builtin) return ok(builtin);
   const builtinNames = builtinScenarios().map((definition) => definition.name);
   const userNames =

@@ -220,8 +220,7 @@ async function chooseGoods(
     goods.push({ goodsId, anchor: fair, fair, ...traits.get(goodsId) });
   }
   // Prices on sale may put a skin's exteriors out of order; its fair values start in order.
-  orderByWear(goods, "anchor");
-  orderByWear(goods, "fair");
+  orderByWear(goods, "anchor", "fair");
   return ok(goods);
 }
 
