@@ -10,6 +10,7 @@ import {
 } from "../support/platform-world.ts";
 import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/stream-client.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { highestEventId } from "../support/event-ids.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -27,15 +28,6 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
   let stickerId: number;
   const post = (token: string, path: string, body: unknown) =>
     t.as(token, "POST", `/api/market/developer/${path}`, body);
-  const maxEventId = async () =>
-    Number(
-      (
-        await t.database.db
-          .selectFrom("events")
-          .select((eb) => eb.fn.max("event_id").as("id"))
-          .executeTakeFirst()
-      )?.id ?? 0,
-    );
   /** Every account event of `token` after `afterId`, by polling. */
   const polled = async (token: string, afterId: string): Promise<string[]> => {
     const ids: string[] = [];
@@ -292,7 +284,7 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     const watcher = await StreamClient.withToken(url, buyer.token);
     const subscribed = await watcher.subscribe({ channels: ["prices"] });
     assert.deepEqual(subscribed.channels, ["prices"]);
-    const from = await maxEventId();
+    const from = await highestEventId(t.database.db);
     const listed: string[] = [];
     for (const [goods, price] of [
       [STICKER, "1.50"],
@@ -390,7 +382,7 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     await Promise.all(streams.map((stream) => stream.subscribe({ channels: ["account"] })));
     const market = await StreamClient.withToken(url, seller.token);
     await market.subscribe({ channels: ["market"] });
-    const from = await maxEventId();
+    const from = await highestEventId(t.database.db);
     const assets = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 6 });
     await Promise.all([
       ...users.flatMap((user) => Array.from({ length: 8 }, () => t.fund(user.userId, "balance", 1))),
@@ -398,7 +390,7 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
         post(seller.token, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 20 + index }] }),
       ),
     ]);
-    const last = await maxEventId();
+    const last = await highestEventId(t.database.db);
     for (const [index, user] of users.entries()) {
       const expected = await polled(user.token, String(from));
       assert.equal(expected.length, 8);

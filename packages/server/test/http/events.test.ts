@@ -11,6 +11,7 @@ import {
   type PlatformFixture,
 } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
+import { highestEventId } from "../support/event-ids.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 
@@ -57,15 +58,6 @@ describe("GET /api/market/developer/events", () => {
       .where("event_id", ">", afterId)
       .orderBy("event_id")
       .execute();
-  const maxEventId = async () =>
-    Number(
-      (
-        await t.database.db
-          .selectFrom("events")
-          .select((eb) => eb.fn.max("event_id").as("id"))
-          .executeTakeFirst()
-      )?.id ?? 0,
-    );
 
   before(async () => {
     t = await createTestApp({ catalog: true });
@@ -87,7 +79,7 @@ describe("GET /api/market/developer/events", () => {
 
   test("happy: a listing's life is listing.created, listing.repriced, listing.withdrawn, with its on_sale record", async () => {
     const from = await lastId(seller.token);
-    const publicFrom = await maxEventId();
+    const publicFrom = await highestEventId(t.database.db);
     const [assetid] = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 1 });
     const listed = await post(seller.token, "sell_order/items", {
       game: "cs2",
@@ -256,7 +248,7 @@ describe("GET /api/market/developer/events", () => {
 
   test("a transaction that rolls back writes no event", async () => {
     await eventsOf(seller.token); // what committed before is in the log
-    const before = await maxEventId();
+    const before = await highestEventId(t.database.db);
     await t.database.db
       .transaction()
       .execute(async (tx) => {
@@ -271,7 +263,7 @@ describe("GET /api/market/developer/events", () => {
     const outbox = await t.database.db.selectFrom("event_outbox").select("seq").execute();
     assert.deepEqual(outbox, []);
     await eventsOf(seller.token);
-    assert.equal(await maxEventId(), before);
+    assert.equal(await highestEventId(t.database.db), before);
   });
 
   test("error: an unknown type or a malformed after is refused naming the field", async () => {
@@ -385,15 +377,6 @@ describe("events of cancellations, card payments, expiring funds and bids", () =
       event.data.state ?? null,
       event.data.rollback_by ?? null,
     ]);
-  const lastEventId = async () =>
-    Number(
-      (
-        await t.database.db
-          .selectFrom("events")
-          .select((eb) => eb.fn.max("event_id").as("id"))
-          .executeTakeFirst()
-      )?.id ?? 0,
-    );
   /** The sticker's public price events after `afterId`. */
   const priceEvents = async (afterId: number) =>
     (
@@ -462,7 +445,7 @@ describe("events of cancellations, card payments, expiring funds and bids", () =
   test("happy: market.price_changed follows the highest bid: a better bid raises buy_max_price, its cancel lowers it; a lower bid moves nothing", async () => {
     const bidder = await createReadyTrader(t);
     await t.fund(bidder.userId, "margin", 100);
-    const from = await lastEventId();
+    const from = await highestEventId(t.database.db);
     // Each poll sequences what committed before it: every step below is its own round.
     const sequenced = () => eventsOf(bidder.token, "*");
     const first = await placeBid(bidder.token, 3, 2);
@@ -604,7 +587,7 @@ describe("events of cancellations, card payments, expiring funds and bids", () =
       [],
       "the funds last 150 days",
     );
-    const from = await lastEventId();
+    const from = await highestEventId(t.database.db);
     await advance(61);
     const events = await eventsOf(bidder.token, "buy_order.*,balance.*", created.at(-1)!.id);
     assert.deepEqual(summary(events), [

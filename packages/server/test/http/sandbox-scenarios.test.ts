@@ -6,6 +6,17 @@ import { after, before, describe, test } from "node:test";
 import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
+/** A simulation of two goods, a maker and a noise trader, taking a step every 100 s. */
+const startSmallSimulation = (t: TestApp, seed: number) =>
+  t.admin("POST", "/sandbox/simulation/start", {
+    seed,
+    goods: 2,
+    makers: 1,
+    noise: 1,
+    snipers: 0,
+    rate: 0.01,
+  });
+
 /** Scenarios over the sandbox API, the platform's fault switch and the reversal of a delivered trade. */
 describe("sandbox scenarios API", () => {
   let t: TestApp;
@@ -84,14 +95,7 @@ describe("sandbox scenarios API", () => {
   }
 
   test("happy: a built-in scenario runs in a started simulation, shows its progress and ends on request", async () => {
-    const started = await t.admin("POST", "/sandbox/simulation/start", {
-      seed: 4,
-      goods: 2,
-      makers: 1,
-      noise: 1,
-      snipers: 0,
-      rate: 0.01,
-    });
+    const started = await startSmallSimulation(t, 4);
     assert.equal(started.statusCode, 200, started.body);
     assert.equal(started.json().scenario, null);
     const run = await t.admin("POST", "/sandbox/simulation/scenario", { name: "platform-outage" });
@@ -255,14 +259,7 @@ describe("the user's scenarios folder", () => {
   });
 
   test("happy: a file runs by name, the folder's file winning over the built-in of its name", async () => {
-    const started = await t.admin("POST", "/sandbox/simulation/start", {
-      seed: 9,
-      goods: 2,
-      makers: 1,
-      noise: 1,
-      snipers: 0,
-      rate: 0.01,
-    });
+    const started = await startSmallSimulation(t, 9);
     assert.equal(started.statusCode, 200, started.body);
     const spike = await run("my-spike");
     assert.equal(spike.statusCode, 200, spike.body);
