@@ -13,6 +13,9 @@ import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { highestEventId } from "../support/event-ids.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
+/** The ids of the events among `messages`, in the order they arrived. */
+const eventIds = (messages: readonly StreamMessage[]) =>
+  messages.filter((message) => message.type === "event").map((message) => message.event!.id);
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
@@ -418,6 +421,75 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
       "later market price events may follow; up to the writes' last event, none is missing or repeated",
     );
     await Promise.all([...streams, market].map((stream) => stream.close()));
+  });
+
+  test("exactly once: `market` alone (taken a slice at a time), with a type filter, beside `account`, resumed, and changed while events flow", async () => {
+    const from = await highestEventId(t.database.db);
+    const plain = await StreamClient.withToken(url, buyer.token);
+    await plain.subscribe({ channels: ["market"] });
+    const filtered = await StreamClient.withToken(url, buyer.token);
+    await filtered.subscribe({ channels: ["market"], types: ["market.listing_added"] });
+    const both = await StreamClient.withToken(url, seller.token);
+    await both.subscribe({ channels: ["market", "account"] });
+    const switching = await StreamClient.withToken(url, seller.token);
+    await switching.subscribe({ channels: ["market"] });
+    const assets = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 12 });
+    const list = (assetid: string, index: number) =>
+      post(seller.token, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 40 + index }] });
+    // A replay of thousands of events (pages of 500) is under way while the first half commits.
+    await sql`
+      INSERT INTO event_outbox (type, user_id, goods_id, subject)
+      SELECT 'market.reset', NULL, NULL, '{}'::jsonb FROM generate_series(1, 3000)`.execute(t.database.db);
+    await t.app.eventStreams.eventLog.catchUp();
+    const late = await StreamClient.withToken(url, buyer.token);
+    // Resumes from before every write: replayed, then live, each once and in order.
+    const firstHalf = Promise.all(assets.slice(0, 6).map(list));
+    late.send({ op: "subscribe", channels: ["market"], after: String(from) });
+    await firstHalf;
+    // Out of `market` alone and back while the second half commits.
+    await switching.subscribe({ channels: ["account"] });
+    const secondHalf = Promise.all(assets.slice(6).map((assetid, index) => list(assetid, index + 6)));
+    switching.send({ op: "unsubscribe", channels: ["account"] });
+    await secondHalf;
+    // Everything committed is sequenced before the log is read.
+    await t.app.eventStreams.eventLog.catchUp();
+    const last = await highestEventId(t.database.db);
+    const logged = await t.database.db
+      .selectFrom("events")
+      .select(["event_id", "type", "user_id"])
+      .where("event_id", ">", from)
+      .where("event_id", "<=", last)
+      .orderBy("event_id")
+      .execute();
+    const ids = (rows: typeof logged) => rows.map((row) => String(row.event_id));
+    const publicIds = ids(logged.filter((row) => row.user_id === null));
+    assert.ok(publicIds.length >= 12, `at least a market.listing_added each: ${publicIds.length}`);
+    const received = async (client: StreamClient, upTo: number) =>
+      (await client.eventsUpTo(upTo)).filter(
+        (message) => Number(message.event!.id) > from && Number(message.event!.id) <= last,
+      );
+    const lastPublic = Number(publicIds.at(-1));
+    for (const [name, client] of [
+      ["market alone", plain],
+      ["resumed", late],
+      ["changed while events flow", switching],
+    ] as const) {
+      const messages = await received(client, lastPublic);
+      const publicOnes = messages.filter((message) => message.channel === "market");
+      assert.deepEqual(eventIds(publicOnes), publicIds, `${name}: every public event once, in order`);
+    }
+    const added = ids(logged.filter((row) => row.user_id === null && row.type === "market.listing_added"));
+    assert.equal(added.length, 12);
+    const filteredIds = eventIds(await received(filtered, Number(added.at(-1))));
+    assert.deepEqual(filteredIds, added, "the type filter keeps only listings added");
+    const sellers = ids(
+      logged.filter((row) => row.user_id === null || row.user_id === Number(seller.userId)),
+    );
+    const bothMessages = await received(both, Number(sellers.at(-1)));
+    assert.deepEqual(eventIds(bothMessages), sellers, "market and account together, merged in id order");
+    for (const message of bothMessages)
+      assert.equal(message.channel, message.event!.type.startsWith("market.") ? "market" : "account");
+    await Promise.all([plain, filtered, both, switching, late].map((stream) => stream.close()));
   });
 
   test("heartbeats: a heartbeat message and a ping frame each interval; a client that never answers is dropped", async () => {

@@ -42,14 +42,14 @@ export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound>
     const lock = await sql<{ locked: boolean }>`
       SELECT pg_try_advisory_xact_lock(${SEQUENCER_LOCK_KEY}) AS locked`.execute(tx.db);
     if (!lock.rows[0]?.locked) return ok<SequenceRound>({ state: "busy" });
-    const rows = (await tx.db
-      .selectFrom("event_outbox")
-      .select(["seq", sql<string>`txid::text`.as("txid"), "type", "user_id", "goods_id", "subject"])
-      .orderBy("seq")
-      .limit(SEQUENCE_BATCH + 1)
-      .execute()) as OutboxRow[];
-    const more = rows.length > SEQUENCE_BATCH;
-    const batch = rows.slice(0, SEQUENCE_BATCH);
+    // Taken and deleted in one statement (its snapshot begins after the lock is held), in order.
+    const taken = await sql<OutboxRow>`
+      DELETE FROM event_outbox
+      WHERE seq IN (SELECT seq FROM event_outbox ORDER BY seq LIMIT ${SEQUENCE_BATCH})
+      RETURNING seq, txid::text AS txid, type, user_id, goods_id, subject`.execute(tx.db);
+    const batch = taken.rows.map((row) => ({ ...row, seq: Number(row.seq) })).sort((a, b) => a.seq - b.seq);
+    // A full batch may have more behind it: at worst one round more finds nothing.
+    const more = batch.length === SEQUENCE_BATCH;
     if (batch.length === 0) return ok<SequenceRound>({ state: "done", events: [], more: false });
     const formatted = await formatEvents(tx, batch);
     const goodsIds = new Set<number>();
@@ -57,48 +57,45 @@ export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound>
       if (row.goods_id !== null && !row.type.startsWith("trade.") && row.type !== "listing.changed")
         goodsIds.add(row.goods_id);
     formatted.push(...(await priceEvents(tx, [...goodsIds])));
-    await tx.db
-      .deleteFrom("event_outbox")
-      .where(sql<boolean>`seq IN (SELECT unnest(${batch.map((row) => row.seq)}::bigint[]))`)
-      .execute();
     const events = await insertEvents(tx, formatted);
     // Each event committed is a delivery owed to every matching webhook endpoint of its user.
     await enqueueWebhookDeliveries(tx, events);
-    if (events.length > 0) {
-      const last = events[events.length - 1]!.event_id;
-      await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ kind: "events", last })})`.execute(
-        tx.db,
-      );
-    }
     return ok<SequenceRound>({ state: "done", events, more });
   });
   if (!result.ok) throw new Error(`sequencing events failed: ${result.failure.message}`);
   return result.value;
 }
 
+/**
+ * Writes `events` to the log with the next ids, in order, and announces the last id to every
+ * instance (`pg_notify`, sent when the round commits), in one statement.
+ */
 async function insertEvents(ctx: DomainContext, events: readonly NewEvent[]): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
-  const ids = await sql<{ id: number }>`
-    SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length}) ORDER BY 1`.execute(ctx.db);
   const createdAt = ctx.clock.now();
-  const stored = events.map((event, index) => ({
-    event_id: Number(ids.rows[index]!.id),
+  // One JSON parameter, whatever the batch's size; `nextval` runs after the sort, in event order.
+  const inserted = await sql<{ ids: number[] }>`
+    WITH inserted AS (
+      INSERT INTO events (event_id, type, user_id, goods_id, created_at, data)
+      SELECT nextval('event_ids'), e->>'type', (e->>'user_id')::integer, (e->>'goods_id')::integer,
+        ${createdAt}, e->'data'
+      FROM jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS batch(e, position)
+      ORDER BY position
+      RETURNING event_id
+    )
+    SELECT json_agg(event_id) AS ids,
+      pg_notify(${CHANGES_CHANNEL}, jsonb_build_object('kind', 'events', 'last', max(event_id))::text)
+    FROM inserted`.execute(ctx.db);
+  // The ids were taken in event order: sorted, the n-th is the n-th event's.
+  const ids = inserted.rows[0]!.ids.map(Number).sort((a, b) => a - b);
+  return events.map((event, index) => ({
+    event_id: ids[index]!,
     type: event.type,
     user_id: event.user_id,
     goods_id: event.goods_id,
     created_at: createdAt,
     data: event.data,
   }));
-  // Several thousand rows stay well under the 65,535 parameters of one statement (6 per row).
-  for (let start = 0; start < stored.length; start += 5000) {
-    await ctx.db
-      .insertInto("events")
-      .values(
-        stored.slice(start, start + 5000).map((event) => ({ ...event, data: JSON.stringify(event.data) })),
-      )
-      .execute();
-  }
-  return stored;
 }
 
 /**

@@ -52,6 +52,9 @@ export interface WireFrame {
 /** A frame per event and channel, built once for every connection it goes to. */
 type FrameOf = (event: StoredEvent, channel: StreamChannel) => WireFrame;
 
+/** The payload of a run's frame: never sent through `ws` (a run goes only to raw sockets). */
+const EMPTY = Buffer.alloc(0);
+
 /** `payload` as one unfragmented WebSocket text frame from a server (RFC 6455 section 5.2). */
 export function textFrame(payload: Buffer): Buffer {
   const length = payload.length;
@@ -83,6 +86,11 @@ export class EventStreamHub {
   readonly #byUser = new Map<number, Set<StreamConnection>>();
   readonly #byGoods = new Map<number, Set<StreamConnection>>();
   readonly #everyPublic = new Set<StreamConnection>();
+  /**
+   * Connections whose one subscription is `market` with no type filter: each slice's public
+   * events go to them as one run of frames, joined once, instead of event by event.
+   */
+  readonly #plainMarket = new Set<StreamConnection>();
   readonly #stopListening: () => void;
   readonly #heartbeat: NodeJS.Timeout;
   /** Events told by the log and not yet offered to the connections, oldest first. */
@@ -136,17 +144,19 @@ export class EventStreamHub {
     connection.start();
   }
 
-  /** Indexes `connection` under its new subscription. */
-  index(connection: StreamConnection, subscription: Subscription): void {
-    if (subscription.channel === "account") addTo(this.#byUser, connection.userId, connection);
-    else if (subscription.goodsId === undefined) this.#everyPublic.add(connection);
-    else addTo(this.#byGoods, subscription.goodsId, connection);
-  }
-
-  /** Indexes `connection` again from its subscriptions (after an unsubscribe). */
+  /** Indexes `connection` from its subscriptions, after they changed. */
   reindex(connection: StreamConnection): void {
     this.#unindex(connection);
-    for (const subscription of connection.subscriptions.values()) this.index(connection, subscription);
+    const subscriptions = [...connection.subscriptions.values()];
+    if (subscriptions.length === 1 && subscriptions[0]!.channel === "market" && !subscriptions[0]!.types) {
+      this.#plainMarket.add(connection);
+      return;
+    }
+    for (const subscription of subscriptions) {
+      if (subscription.channel === "account") addTo(this.#byUser, connection.userId, connection);
+      else if (subscription.goodsId === undefined) this.#everyPublic.add(connection);
+      else addTo(this.#byGoods, subscription.goodsId, connection);
+    }
   }
 
   forget(connection: StreamConnection): void {
@@ -157,6 +167,7 @@ export class EventStreamHub {
   #unindex(connection: StreamConnection): void {
     removeFrom(this.#byUser, connection.userId, connection);
     this.#everyPublic.delete(connection);
+    this.#plainMarket.delete(connection);
     for (const subscription of connection.subscriptions.values())
       if (subscription.goodsId !== undefined) removeFrom(this.#byGoods, subscription.goodsId, connection);
     // A goods index may hold it from a subscription just removed: look through them all only then.
@@ -188,13 +199,18 @@ export class EventStreamHub {
     this.#draining = true;
     const started = performance.now();
     let offered = 0;
+    // The slice's public events, for `#plainMarket`: framed on `market` and joined once for all.
+    const run: { event: StoredEvent; frameOf: FrameOf }[] = [];
     try {
       while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
-        this.#deliver(this.#pending[offered]!);
+        const event = this.#pending[offered]!;
+        const frameOf = this.#deliver(event);
+        if (event.user_id === null && this.#plainMarket.size > 0) run.push({ event, frameOf });
         offered++;
       }
     } finally {
       this.#pending = offered === this.#pending.length ? [] : this.#pending.slice(offered);
+      if (run.length > 0) this.#deliverRun(run);
     }
     if (
       this.#flushed < this.#toFlush.length &&
@@ -206,6 +222,19 @@ export class EventStreamHub {
       return;
     }
     setImmediate(() => this.#drain());
+  }
+
+  /**
+   * A slice's public events to every connection of `#plainMarket`: one buffer of their `market`
+   * frames, joined once, queued on each connection in one step (a thousand subscribers at a
+   * thousand events a second are a million offers a second event by event).
+   */
+  #deliverRun(run: readonly { event: StoredEvent; frameOf: FrameOf }[]): void {
+    const frames = run.map(({ event, frameOf }) => frameOf(event, "market").framed);
+    const joined = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
+    const first = run[0]!.event.event_id;
+    const last = run[run.length - 1]!.event.event_id;
+    for (const connection of this.#plainMarket) connection.offerRun(first, last, joined, run);
   }
 
   /** `connection` was given a frame to write while it had none waiting. */
@@ -245,8 +274,8 @@ export class EventStreamHub {
     return joined;
   }
 
-  #deliver(event: StoredEvent): void {
-    if (this.#connections.size === 0) return;
+  /** Offers `event` to the connections of the indexes; answers its frames, built at most once. */
+  #deliver(event: StoredEvent): FrameOf {
     let wire: string | undefined;
     // Encoded and framed once: `ws` would encode and frame it again for every connection.
     const frames = new Map<StreamChannel, WireFrame>();
@@ -263,7 +292,7 @@ export class EventStreamHub {
     if (event.user_id !== null) {
       const owners = this.#byUser.get(event.user_id);
       if (owners) for (const connection of owners) connection.offer(event, frameOf);
-      return;
+      return frameOf;
     }
     // A connection in both sets is offered the event twice and takes it once (its watermark).
     for (const connection of this.#everyPublic) connection.offer(event, frameOf);
@@ -271,6 +300,7 @@ export class EventStreamHub {
       const watchers = this.#byGoods.get(event.goods_id);
       if (watchers) for (const connection of watchers) connection.offer(event, frameOf);
     }
+    return frameOf;
   }
 
   noteBuffered(bytes: number): void {
@@ -407,11 +437,9 @@ export class StreamConnection {
     }
     const before = [...this.subscriptions.values()];
     const added = message.channels.map((channel) => subscriptionOf(channel, message.types));
-    for (const subscription of added) {
-      // Subscribing again to a channel replaces its type filter.
-      this.subscriptions.set(subscription.channel, subscription);
-      this.#hub.index(this, subscription);
-    }
+    // Subscribing again to a channel replaces its type filter.
+    for (const subscription of added) this.subscriptions.set(subscription.channel, subscription);
+    this.#hub.reindex(this);
     if (message.after === undefined) {
       this.#send({ type: "subscribed", channels: message.channels, after: String(this.#watermark) });
       return;
@@ -492,12 +520,15 @@ export class StreamConnection {
       return;
     }
     const subscription = firstMatch(this.subscriptions.values(), event, this.userId);
-    if (!subscription) return;
+    if (subscription) this.#queue(frameOf(event, subscription.channel));
+  }
+
+  /** Queues `frame` for the hub's next pass of writes, unless it passes the slow-consumer limit. */
+  #queue(frame: WireFrame): void {
     if (this.#outbox.length === 0) {
       this.#hub.willFlush(this);
       this.#outboxBytes = this.#socket.bufferedAmount;
     }
-    const frame = frameOf(event, subscription.channel);
     // The limit applies to what waits and what the outbox adds, frame by frame, as if each frame
     // were written at once: the frame that would pass it is not queued, and the client is dropped.
     this.#outboxBytes += frame.framed.length;
@@ -506,6 +537,26 @@ export class StreamConnection {
       return;
     }
     this.#outbox.push(frame);
+  }
+
+  /**
+   * Public events `first` to `last` from the hub, for a connection subscribed to `market` alone,
+   * as one buffer of their frames (`joined`). Event by event instead while a replay holds live
+   * events, when the connection took some of them already, or when `ws` frames each message.
+   */
+  offerRun(
+    first: number,
+    last: number,
+    joined: Buffer,
+    run: readonly { event: StoredEvent; frameOf: FrameOf }[],
+  ): void {
+    if (this.#ended) return;
+    if (this.#held || first <= this.#watermark || !this.#raw) {
+      for (const { event, frameOf } of run) this.offer(event, frameOf);
+      return;
+    }
+    this.#watermark = last;
+    this.#queue({ payload: EMPTY, framed: joined });
   }
 
   /** Writes the queued live frames in one write, then applies the slow-consumer limit. */
