@@ -492,6 +492,24 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     await Promise.all([plain, filtered, both, switching, late].map((stream) => stream.close()));
   });
 
+  test("unsubscribe: a goods' `book:` channel let go carries nothing more; the channels kept go on", async () => {
+    const client = await StreamClient.withToken(url, seller.token);
+    await client.subscribe({ channels: [`book:${stickerId}`, "account"] });
+    client.send({ op: "unsubscribe", channels: [`book:${stickerId}`] });
+    await client.nextOfType("unsubscribed");
+    const from = await highestEventId(t.database.db);
+    const [assetid] = await grant(t, seller.platformid, { market_hash_name: STICKER, count: 1 });
+    await post(seller.token, "sell_order/items", { game: "cs2", assets: [{ assetid, price: 55 }] });
+    const accountIds = await polled(seller.token, String(from));
+    assert.ok(accountIds.length > 0, "the listing is an account event");
+    const received = (await client.eventsUpTo(Number(accountIds.at(-1)))).filter(
+      (message) => Number(message.event!.id) > from,
+    );
+    assert.deepEqual(eventIds(received), accountIds, "the account's events alone, no book event");
+    assert.ok(received.every((message) => message.channel === "account"));
+    await client.close();
+  });
+
   test("heartbeats: a heartbeat message and a ping frame each interval; a client that never answers is dropped", async () => {
     const client = await StreamClient.withToken(url, seller.token);
     const pinged = new Promise<void>((resolve) => client.socket.once("ping", () => resolve()));

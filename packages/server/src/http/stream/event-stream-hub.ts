@@ -52,6 +52,12 @@ export interface WireFrame {
 /** A frame per event and channel, built once for every connection it goes to. */
 type FrameOf = (event: StoredEvent, channel: StreamChannel) => WireFrame;
 
+/** An event of a slice with its frames, for the connections that take the slice in one step. */
+interface SliceEvent {
+  event: StoredEvent;
+  frameOf: FrameOf;
+}
+
 /** The payload of a run's frame: never sent through `ws` (a run goes only to raw sockets). */
 const EMPTY = Buffer.alloc(0);
 
@@ -85,6 +91,8 @@ export class EventStreamHub {
   readonly #connections = new Set<StreamConnection>();
   readonly #byUser = new Map<number, Set<StreamConnection>>();
   readonly #byGoods = new Map<number, Set<StreamConnection>>();
+  /** The goods each connection is indexed under in `#byGoods`, to take it out again. */
+  readonly #goodsOf = new Map<StreamConnection, number[]>();
   readonly #everyPublic = new Set<StreamConnection>();
   /**
    * Connections whose one subscription is `market` with no type filter: each slice's public
@@ -152,11 +160,16 @@ export class EventStreamHub {
       this.#plainMarket.add(connection);
       return;
     }
+    const goodsIds: number[] = [];
     for (const subscription of subscriptions) {
       if (subscription.channel === "account") addTo(this.#byUser, connection.userId, connection);
       else if (subscription.goodsId === undefined) this.#everyPublic.add(connection);
-      else addTo(this.#byGoods, subscription.goodsId, connection);
+      else {
+        addTo(this.#byGoods, subscription.goodsId, connection);
+        goodsIds.push(subscription.goodsId);
+      }
     }
+    if (goodsIds.length > 0) this.#goodsOf.set(connection, goodsIds);
   }
 
   forget(connection: StreamConnection): void {
@@ -168,11 +181,8 @@ export class EventStreamHub {
     removeFrom(this.#byUser, connection.userId, connection);
     this.#everyPublic.delete(connection);
     this.#plainMarket.delete(connection);
-    for (const subscription of connection.subscriptions.values())
-      if (subscription.goodsId !== undefined) removeFrom(this.#byGoods, subscription.goodsId, connection);
-    // A goods index may hold it from a subscription just removed: look through them all only then.
-    for (const [goodsId, connections] of this.#byGoods)
-      if (connections.delete(connection) && connections.size === 0) this.#byGoods.delete(goodsId);
+    for (const goodsId of this.#goodsOf.get(connection) ?? []) removeFrom(this.#byGoods, goodsId, connection);
+    this.#goodsOf.delete(connection);
   }
 
   /**
@@ -200,7 +210,7 @@ export class EventStreamHub {
     const started = performance.now();
     let offered = 0;
     // The slice's public events, for `#plainMarket`: framed on `market` and joined once for all.
-    const run: { event: StoredEvent; frameOf: FrameOf }[] = [];
+    const run: SliceEvent[] = [];
     try {
       while (offered < this.#pending.length && performance.now() - started < FAN_OUT_SLICE_MS) {
         const event = this.#pending[offered]!;
@@ -229,12 +239,10 @@ export class EventStreamHub {
    * frames, joined once, queued on each connection in one step (a thousand subscribers at a
    * thousand events a second are a million offers a second event by event).
    */
-  #deliverRun(run: readonly { event: StoredEvent; frameOf: FrameOf }[]): void {
+  #deliverRun(run: readonly SliceEvent[]): void {
     const frames = run.map(({ event, frameOf }) => frameOf(event, "market").framed);
     const joined = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
-    const first = run[0]!.event.event_id;
-    const last = run[run.length - 1]!.event.event_id;
-    for (const connection of this.#plainMarket) connection.offerRun(first, last, joined, run);
+    for (const connection of this.#plainMarket) connection.offerRun(run, joined);
   }
 
   /** `connection` was given a frame to write while it had none waiting. */
@@ -540,22 +548,17 @@ export class StreamConnection {
   }
 
   /**
-   * Public events `first` to `last` from the hub, for a connection subscribed to `market` alone,
-   * as one buffer of their frames (`joined`). Event by event instead while a replay holds live
-   * events, when the connection took some of them already, or when `ws` frames each message.
+   * A slice's public events from the hub, for a connection subscribed to `market` alone, as one
+   * buffer of their frames (`joined`). Event by event instead while a replay holds live events,
+   * when the connection took some of them already, or when `ws` frames each message.
    */
-  offerRun(
-    first: number,
-    last: number,
-    joined: Buffer,
-    run: readonly { event: StoredEvent; frameOf: FrameOf }[],
-  ): void {
+  offerRun(run: readonly SliceEvent[], joined: Buffer): void {
     if (this.#ended) return;
-    if (this.#held || first <= this.#watermark || !this.#raw) {
+    if (this.#held || run[0]!.event.event_id <= this.#watermark || !this.#raw) {
       for (const { event, frameOf } of run) this.offer(event, frameOf);
       return;
     }
-    this.#watermark = last;
+    this.#watermark = run[run.length - 1]!.event.event_id;
     this.#queue({ payload: EMPTY, framed: joined });
   }
 
