@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { defineOperation, OPERATIONS, type OperationDefinition } from "@skinmarket/contract";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -13,8 +12,8 @@ import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import type { RateSetting } from "../../src/http/plugins/limits.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
+import { assertCountedInRedis, limiterStoreOf, REDIS_URL } from "../support/limiter-stores.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
 const silent = { warn() {}, info() {} };
 
 /** A request each limited operation admits (authenticated and valid); its answer may be any non-429. */
@@ -69,16 +68,13 @@ for (const store of ["memory", "Redis"] as const) {
     () => {
       let t: TestApp;
       let limiterStore: LimiterStore;
+      let keyPrefix: string;
       // Windows of an hour, so that no window ends during a test; the points are the reference's.
       const overrides = Object.fromEntries(
         Object.entries(REFERENCE).map(([id, rate]) => [id, { points: rate.points, seconds: 3600 }]),
       );
       before(async () => {
-        limiterStore = new LimiterStore({
-          ...(store === "Redis" ? { redisUrl: REDIS_URL! } : {}),
-          keyPrefix: `skm-test:${randomUUID()}`,
-          log: silent,
-        });
+        ({ store: limiterStore, keyPrefix } = await limiterStoreOf(store));
         t = await createTestApp({
           limits: {
             store: limiterStore,
@@ -160,6 +156,10 @@ for (const store of ["memory", "Redis"] as const) {
           assert.equal(response.headers["ratelimit-limit"], undefined);
         }
       });
+
+      if (store === "Redis")
+        test("the counters were kept in Redis, not in the memory fallback", () =>
+          assertCountedInRedis(keyPrefix));
     },
   );
 }
@@ -298,12 +298,9 @@ for (const store of ["memory", "Redis"] as const) {
       });
       let app: FastifyInstance;
       let limiterStore: LimiterStore;
+      let keyPrefix: string;
       before(async () => {
-        limiterStore = new LimiterStore({
-          ...(store === "Redis" ? { redisUrl: REDIS_URL! } : {}),
-          keyPrefix: `skm-test:${randomUUID()}`,
-          log: silent,
-        });
+        ({ store: limiterStore, keyPrefix } = await limiterStoreOf(store));
         app = Fastify();
         app.setValidatorCompiler(createValidatorCompiler());
         registerErrorHandling(app);
@@ -313,9 +310,6 @@ for (const store of ["memory", "Redis"] as const) {
         registerLimits(app, limiterStore, { defaultRate: { points: 100, seconds: 3600 }, overrides: {} });
         registerOperation(app, goods, async () => ok({ ok: true }));
         await app.ready();
-        // Redis answers once connected; the first request may otherwise count in memory.
-        for (let attempt = 0; attempt < 50 && store === "Redis"; attempt++)
-          await new Promise((resolve) => setTimeout(resolve, 20));
       });
       after(async () => {
         await app.close();
@@ -353,6 +347,10 @@ for (const store of ["memory", "Redis"] as const) {
         await limiterStore.reset("1");
         assert.equal((await ask("1", [7, 8, 9])).statusCode, 200, "the sandbox's reset forgets the day");
       });
+
+      if (store === "Redis")
+        test("the counters were kept in Redis, not in the memory fallback", () =>
+          assertCountedInRedis(keyPrefix));
     },
   );
 }

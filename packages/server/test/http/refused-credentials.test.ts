@@ -5,9 +5,8 @@ import type { InjectOptions } from "fastify";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
+import { assertCountedInRedis, limiterStoreOf, REDIS_URL } from "../support/limiter-stores.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
-const silent = { warn() {}, info() {} };
 /** docs/design.md section 11: 30 refused credentials per client address per 10 minutes. */
 const BUDGET = 30;
 const UNKNOWN_TOKEN = `smk_${"A".repeat(43)}`;
@@ -38,12 +37,9 @@ for (const store of ["memory", "Redis"] as const) {
     () => {
       let t: TestApp;
       let limiterStore: LimiterStore;
+      let keyPrefix: string;
       before(async () => {
-        limiterStore = new LimiterStore({
-          ...(store === "Redis" ? { redisUrl: REDIS_URL! } : {}),
-          keyPrefix: `skm-test:${randomUUID()}`,
-          log: silent,
-        });
+        ({ store: limiterStore, keyPrefix } = await limiterStoreOf(store));
         t = await createTestApp({ limits: { store: limiterStore } });
       });
       after(async () => {
@@ -83,6 +79,10 @@ for (const store of ["memory", "Redis"] as const) {
         assert.equal((await presenting(t, address, `Bearer ${user.token}`)).statusCode, 200);
         assert.equal((await presenting(t, "198.51.100.9", `Bearer ${UNKNOWN_TOKEN}`)).statusCode, 401);
       });
+
+      if (store === "Redis")
+        test("the counters were kept in Redis, not in the memory fallback", () =>
+          assertCountedInRedis(keyPrefix));
     },
   );
 }
@@ -96,8 +96,7 @@ describeOrSkip(
     const stores: LimiterStore[] = [];
     before(async () => {
       const keyPrefix = `skm-test:${randomUUID()}`;
-      for (let index = 0; index < 2; index++)
-        stores.push(new LimiterStore({ redisUrl: REDIS_URL!, keyPrefix, log: silent }));
+      for (let index = 0; index < 2; index++) stores.push((await limiterStoreOf("Redis", keyPrefix)).store);
       first = await createTestApp({ limits: { store: stores[0]! } });
       second = await createTestApp({ limits: { store: stores[1]! } });
     });

@@ -47,6 +47,17 @@ export class LimiterStore {
     return this.#redis !== undefined;
   }
 
+  /**
+   * Resolves once the counters are shared: at once in memory, when Redis is connected otherwise.
+   * Until then a counter answers from memory (the insurance limiter), so a caller that must know
+   * where its first request is counted waits here.
+   */
+  async connected(): Promise<void> {
+    const redis = this.#redis;
+    if (!redis || redis.status === "ready") return;
+    await new Promise<void>((resolve) => redis.once("ready", () => resolve()));
+  }
+
   /** The counter of `points` per `seconds` named `name` (one per operation and kind of limit). */
   limiter(name: string, points: number, seconds: number): RateLimiterAbstract {
     const id = `${name}:${points}:${seconds}`;
