@@ -1,17 +1,13 @@
 import { spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MarketClient, SandboxClient } from "@skinmarket/client";
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
 import { freePort, startSkinmarket } from "../../server/test/support/skinmarket-process.ts";
 
-/** Debian's Chromium, which the tests drive (`apt-get install -y chromium`; `.ci/run` installs it). */
-export const CHROMIUM = "/usr/bin/chromium";
-
-export const NO_CHROMIUM =
-  !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+export { CHROMIUM, NO_CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
 
 export const ADMIN_TOKEN = "website-tests-admin-token";
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
 
 /**
@@ -18,3 +19,9 @@ export function describeOrSkip(name: string, options: { skip: string | false }, 
 export const EMBEDDED_ONLY =
   process.env.TEST_DATABASE_URL !== undefined &&
   "starts skinmarket on the embedded database only, as npm test already does";
+
+/** Debian's Chromium, which the website's tests drive (`apt-get install -y chromium`; `.ci/run` installs it). */
+export const CHROMIUM = "/usr/bin/chromium";
+
+export const NO_CHROMIUM =
+  !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;

@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { Redis } from "ioredis";
 import { Kysely, PGliteDialect } from "kysely";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import type { Database } from "../../src/storage/schema.ts";
+import { CHROMIUM } from "./describe-or-skip.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
 import { prepared, TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-database.ts";
 
@@ -20,6 +23,7 @@ let folder: string | undefined;
 let serverTemplates: { url: string; names: string[] } | undefined;
 
 export async function globalSetup(): Promise<void> {
+  if (process.env.CI === "true") await requireServices();
   const serverUrl = process.env.TEST_DATABASE_URL;
   const made: TestTemplates = serverUrl
     ? { postgres: await postgresTemplates(serverUrl) }
@@ -33,6 +37,40 @@ export async function globalTeardown(): Promise<void> {
     for (const name of serverTemplates.names)
       await runOnServer(serverTemplates.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
+}
+
+/**
+ * Under `CI=true` the services a suite would otherwise skip without must be there: Chromium for the
+ * website, Redis for the shared limits (`TEST_REDIS_URL`), and the PostgreSQL server of
+ * `TEST_DATABASE_URL` when the run names one (the embedded run leaves it out on purpose: its
+ * PostgreSQL-only suites run in the PostgreSQL run). A missing one fails the run here, before any
+ * suite could report itself skipped.
+ */
+async function requireServices(): Promise<void> {
+  const missing: string[] = [];
+  if (!existsSync(CHROMIUM)) missing.push(`no Chromium at ${CHROMIUM}`);
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!redisUrl) missing.push("TEST_REDIS_URL is not set");
+  else {
+    const redis = new Redis(redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    await redis
+      .connect()
+      .then(() => redis.ping())
+      .catch((error: Error) => missing.push(`Redis at ${redisUrl} does not answer: ${error.message}`))
+      .finally(() => redis.disconnect());
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    await runOnServer(serverUrl, "SELECT 1").catch((error: Error) =>
+      missing.push(`PostgreSQL at ${serverUrl} does not answer: ${error.message}`),
+    );
+  }
+  if (missing.length > 0)
+    throw new Error(`CI=true and a service the suites need is missing: ${missing.join("; ")}`);
 }
 
 async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
