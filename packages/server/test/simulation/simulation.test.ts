@@ -158,17 +158,23 @@ describe("simulation settings", () => {
         (index) => new SimulationRunner(world.env, { leaseSeconds: 3, onStep: () => (steps[index]! += 1) }),
       );
       await runners[0]!.resume();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => steps[0]! > 0);
       await runners[1]!.resume();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.ok(steps[0]! > 0, "the first runner steps");
+      // Three more steps of the first at one a second: the second runner tried as often, over a
+      // whole lease (3 s), and found it renewed each time.
+      const mark = steps[0]!;
+      await until(() => steps[0]! >= mark + 3);
       assert.equal(steps[1], 0, "the second waits while the lease is renewed");
       await runners[0]!.close();
-      await new Promise((resolve) => setTimeout(resolve, 4500));
-      assert.ok(steps[1]! > 0, "the second takes over once the lease ran out");
+      await until(() => steps[1]! > 0);
       await runners[1]!.close();
     } finally {
       await world.database.close();
     }
   });
 });
+
+/** Resolves once `condition` holds, looking every 50 ms (the test's own timeout bounds the wait). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}

@@ -97,11 +97,8 @@ describe("password hashing", () => {
       "plain",
     ];
     const tasks = passwordHashTasks();
-    for (const stored of corrupt) {
-      const started = performance.now();
+    for (const stored of corrupt)
       assert.deepEqual(await verifyPassword("pw", stored), { matches: false, needsRehash: false }, stored);
-      assert.ok(performance.now() - started < 20, `${stored} was refused without hashing`);
-    }
     assert.equal(passwordHashTasks(), tasks, "no corrupt hash reached the worker threads");
   });
 });
@@ -156,17 +153,12 @@ describe("password hashing leaves the event loop free", () => {
     );
   });
 
-  test("timers keep running while four sign-ins hash", async (t) => {
-    let ticks = 0;
-    const timer = setInterval(() => (ticks += 1), 1);
-    try {
-      await fourSignIns();
-    } finally {
-      clearInterval(timer);
-    }
-    t.diagnostic(`the timer ticked ${ticks} times`);
-    // Eight hashes of tens of milliseconds, one or two at a time: a free event loop ticks hundreds of
-    // times; one that computes them ticks only between them.
-    assert.ok(ticks >= 40, `the timer ticked ${ticks} times`);
+  test("a timer due now runs before four sign-ins finish hashing", async () => {
+    // Hashed on this thread, the sign-ins would finish in microtasks, before any timer could run;
+    // in the worker threads they finish in later turns of the event loop, after the timer.
+    const timer = new Promise<string>((resolve) => setTimeout(() => resolve("timer"), 0));
+    const signIns = fourSignIns();
+    assert.equal(await Promise.race([timer, signIns.then(() => "sign-ins")]), "timer");
+    await signIns;
   });
 });
