@@ -52,5 +52,7 @@ describe("GET /api/market/developer/balance", () => {
     await t.fund(rich.userId, "balance", 999);
     const response = await t.as(poor.token, "GET", "/api/market/developer/balance");
     assert.equal(response.json().market_balance, "0.00");
+    const own = await t.as(rich.token, "GET", "/api/market/developer/balance");
+    assert.equal(own.json().market_balance, "999.00", "the funded user sees the money");
   });
 });

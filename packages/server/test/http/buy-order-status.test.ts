@@ -26,6 +26,12 @@ describe("GET and PUT /api/market/developer/buy_order/status", () => {
     });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), { buy_order_auto_offline: true, buy_order_status: "offline" });
+    response = await t.as(user.token, "GET", PATH);
+    assert.deepEqual(
+      response.json(),
+      { buy_order_auto_offline: true, buy_order_status: "offline" },
+      "stored",
+    );
     response = await t.as(user.token, "PUT", PATH, { buy_order_status: "online" });
     assert.deepEqual(response.json(), { buy_order_auto_offline: true, buy_order_status: "online" });
     response = await t.as(user.token, "GET", PATH);

@@ -249,17 +249,18 @@ describe("GET /api/market/developer/events", () => {
   test("a transaction that rolls back writes no event", async () => {
     await eventsOf(seller.token); // what committed before is in the log
     const before = await highestEventId(t.database.db);
-    await t.database.db
-      .transaction()
-      .execute(async (tx) => {
+    await assert.rejects(
+      t.database.db.transaction().execute(async (tx) => {
         await tx
           .updateTable("users")
           .set({ buy_order_status: "offline" })
           .where("user_id", "=", Number(seller.userId))
           .execute();
         throw new Error("roll back");
-      })
-      .catch(() => undefined);
+      }),
+      /^Error: roll back$/,
+      "the transaction rolled back for the reason the test gave, not another",
+    );
     const outbox = await t.database.db.selectFrom("event_outbox").select("seq").execute();
     assert.deepEqual(outbox, []);
     await eventsOf(seller.token);
