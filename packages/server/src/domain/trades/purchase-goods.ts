@@ -1,4 +1,4 @@
-import { addMoney, moneyToNumber, type Fen } from "@skinmarket/contract";
+import { addMoney, type Fen } from "@skinmarket/contract";
 import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { sql } from "kysely";
 import { auditRow } from "../audit.ts";
@@ -22,9 +22,10 @@ export interface PurchaseInput {
   platformid?: string;
 }
 
+/** One entry's outcome; money in fen, turned into the reference's numbers at the route. */
 export interface PurchaseGoodsResult {
   success_num: number;
-  total_cost: number;
+  total_cost: Fen;
   bill_order_ids: string[];
   msg?: string;
 }
@@ -55,7 +56,7 @@ const NOT_TRIED = "not tried: an earlier unit failed inside the service";
 export async function purchaseGoods(
   ctx: DomainContext,
   input: PurchaseInput,
-): Promise<Result<{ result: Record<string, PurchaseGoodsResult>; market_balance: number }>> {
+): Promise<Result<{ result: Record<string, PurchaseGoodsResult>; market_balance: Fen }>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const buyerId = ctx.actor.userId;
   // A given trade URL is checked here; without one, the first unit finds the buyer's.
@@ -126,7 +127,7 @@ export async function purchaseGoods(
       entry.bill_order_ids.push(String(bought.value.tradeId));
       if (bought.value.balanceAfter !== undefined) marketBalance = bought.value.balanceAfter;
     }
-    entry.total_cost = moneyToNumber(addMoney(Math.round(entry.total_cost * 100), spent));
+    entry.total_cost = addMoney(entry.total_cost, spent);
   }
   // No unit ran (every entry refused before one): the trade URL is still checked.
   if (!destination) {
@@ -137,7 +138,7 @@ export async function purchaseGoods(
   // balance they left untouched) answers: nothing more is asked of a service that just failed.
   marketBalance ??=
     (failedInside ? balanceBefore : undefined) ?? (await readUserBalances(ctx, buyerId)).balance;
-  return ok({ result, market_balance: moneyToNumber(marketBalance) });
+  return ok({ result, market_balance: marketBalance });
 }
 
 function pick(input: PurchaseInput) {
