@@ -7,7 +7,6 @@ import { after, before, describe, test } from "node:test";
 import { deliverDueWebhooks, retryDelayMs } from "../../src/domain/webhooks/deliveries.ts";
 import { WebhookWorker } from "../../src/domain/webhooks/delivery-worker.ts";
 import { checkWebhookUrl, isPrivateAddress } from "../../src/domain/webhooks/signing.ts";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.ts";
 import { EventLog } from "../../src/domain/events/event-log.ts";
 import { HttpWebhookSender } from "../../src/webhooks/http-webhook-sender.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
@@ -144,7 +143,8 @@ describe("webhooks", () => {
   };
 
   before(async () => {
-    t = await createTestApp({ catalog: true });
+    // Receivers on this machine are allowed only by the server's switch, not by the sandbox.
+    t = await createTestApp({ catalog: true, webhookAllowPrivateUrls: true });
     receiver = new Receiver();
     await receiver.start();
     seller = await createReadyTrader(t, "hook-seller");
@@ -549,22 +549,6 @@ describe("webhooks", () => {
     assert.equal(anonymous.statusCode, 401);
   });
 
-  test("error: outside the sandbox a private receiver is refused at registration, naming the url", async () => {
-    const user = await t.createUser();
-    const ctx = { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: false }) };
-    const refused = await createWebhookEndpoint(ctx, Number(user.userId), {
-      url: receiver.url,
-      types: ["*"],
-    });
-    assert.equal(refused.ok, false);
-    assert.match(!refused.ok ? refused.failure.message : "", /^url: .*WEBHOOK_ALLOW_PRIVATE_URLS/);
-    const allowed = await createWebhookEndpoint(ctx, Number(user.userId), {
-      url: "https://example.com/hook",
-      types: ["*"],
-    });
-    assert.equal(allowed.ok, true);
-  });
-
   test("the client SDK: every webhook operation, and the sandbox's", async () => {
     const user = await t.createUser();
     const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
@@ -674,18 +658,91 @@ describe("webhooks", () => {
   });
 });
 
+/** Receivers a server refuses unless `WEBHOOK_ALLOW_PRIVATE_URLS` is on, in every way of writing them. */
+const PRIVATE_RECEIVERS = [
+  "http://127.0.0.1:8080/hook",
+  "http://[::1]/hook",
+  "http://10.1.2.3/hook",
+  "http://100.64.0.1/hook",
+  "http://169.254.169.254/latest/meta-data",
+  "http://192.168.1.1/hook",
+  "http://[fe80::1]/hook",
+  // IPv4-mapped, -translated and -compatible IPv6: judged as the IPv4 address they carry.
+  "http://[::ffff:127.0.0.1]/hook",
+  "http://[::ffff:7f00:1]/hook",
+  "http://[::ffff:0:7f00:1]/hook",
+  "http://[::ffff:0:127.0.0.1]/hook",
+  "http://[::127.0.0.1]/hook",
+  "http://[::a9fe:a9fe]/hook",
+  "http://localhost/hook",
+  // A fully qualified name's trailing dot changes nothing.
+  "http://localhost./hook",
+  "http://api.localhost./hook",
+  "http://printer.local/hook",
+  "http://metadata.google.internal./hook",
+  "http://2130706433/hook",
+  "http://0x7f.1/hook",
+];
+
+describe("private webhook receivers are the server's choice, not the sandbox's", () => {
+  let t: TestApp;
+  before(async () => {
+    // The sandbox is on, the switch is not.
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test("security: with the sandbox on and WEBHOOK_ALLOW_PRIVATE_URLS off, every private form is refused at registration naming url", async () => {
+    const user = await t.createUser();
+    for (const url of PRIVATE_RECEIVERS) {
+      for (const [label, response] of [
+        ["official", await t.as(user.token, "POST", "/api/market/developer/webhooks", { url, types: ["*"] })],
+        ["sandbox", await t.admin("POST", `/sandbox/users/${user.userId}/webhooks`, { url, types: ["*"] })],
+      ] as const) {
+        assert.equal(response.statusCode, 400, `${label} ${url}: ${response.body}`);
+        assert.match(response.json<{ msg: string }>().msg, /^url: .*WEBHOOK_ALLOW_PRIVATE_URLS/, url);
+      }
+    }
+    const hook = await t.as(user.token, "POST", "/api/market/developer/webhooks", {
+      url: "https://example.com/hook",
+      types: ["*"],
+    });
+    assert.equal(hook.statusCode, 200, hook.body);
+    // Nor can an update point a public endpoint inward.
+    const moved = await t.as(
+      user.token,
+      "PUT",
+      `/api/market/developer/webhooks/${hook.json<Endpoint>().id}`,
+      {
+        url: "http://[::ffff:0:7f00:1]:6379/",
+      },
+    );
+    assert.equal(moved.statusCode, 400, moved.body);
+    assert.match(moved.json<{ msg: string }>().msg, /^url: /);
+  });
+
+  test("with WEBHOOK_ALLOW_PRIVATE_URLS on, the same receivers register", async () => {
+    const allowing = await createTestApp({ webhookAllowPrivateUrls: true });
+    try {
+      const user = await allowing.createUser();
+      for (const url of PRIVATE_RECEIVERS.slice(0, 3)) {
+        const response = await allowing.as(user.token, "POST", "/api/market/developer/webhooks", {
+          url,
+          types: ["*"],
+        });
+        assert.equal(response.statusCode, 200, `${url}: ${response.body}`);
+      }
+    } finally {
+      await allowing.close();
+    }
+  });
+});
+
 describe("webhook receivers outside the sandbox", () => {
   test("private and loopback receivers are refused unless allowed", async () => {
-    for (const url of [
-      "http://127.0.0.1:8080/hook",
-      "http://[::1]/hook",
-      "http://10.1.2.3/hook",
-      "http://169.254.169.254/latest/meta-data",
-      "http://192.168.1.1/hook",
-      "http://[::ffff:127.0.0.1]/hook",
-      "http://localhost/hook",
-      "http://printer.local/hook",
-    ]) {
+    for (const url of PRIVATE_RECEIVERS) {
       const checked = checkWebhookUrl(url, false);
       assert.equal(checked.ok, false, url);
       assert.equal(checkWebhookUrl(url, true).ok, true, url);
@@ -702,6 +759,14 @@ describe("webhook receivers outside the sandbox", () => {
     assert.match(outcome.error!, /private|loopback/);
     const literal = await sender.send({ url: "http://127.0.0.1:9/hook", body: "{}", headers: {} });
     assert.match(literal.error!, /refused/);
+    for (const url of [
+      "http://[::ffff:0:7f00:1]:9/hook",
+      "http://[::127.0.0.1]:9/hook",
+      "http://localhost.:9/hook",
+    ]) {
+      const refused = await sender.send({ url, body: "{}", headers: {} });
+      assert.match(refused.error!, /refused/, url);
+    }
   });
 
   test("retries wait a minute, doubling, at most 6 hours, give or take a fifth", () => {
