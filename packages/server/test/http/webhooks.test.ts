@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { MarketApiError, MarketClient, SandboxClient } from "@skinmarket/client";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { deliverDueWebhooks, retryDelayMs } from "../../src/domain/webhooks/deliveries.ts";
+import { retryDelayMs } from "../../src/domain/webhooks/deliveries.ts";
+import { deliverDueWebhooks } from "../../src/domain/webhooks/delivery-pool.ts";
 import { WebhookWorker } from "../../src/domain/webhooks/delivery-worker.ts";
 import { checkWebhookUrl, isPrivateAddress } from "../../src/domain/webhooks/signing.ts";
 import { EventLog } from "../../src/domain/events/event-log.ts";
@@ -643,6 +650,122 @@ describe("webhooks", () => {
       await eventLog.close();
     }
   });
+  test("a slow receiver delays only its own endpoint: another user's delivery arrives while the slow one is unanswered", async () => {
+    // The slow receiver holds each request 3 s (a real one might take 10), or until the test ends.
+    let answered = false;
+    let holding = true;
+    let held: () => void = () => undefined;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    const pending: Array<() => void> = [];
+    const slow = createServer((request, response) => {
+      request.resume();
+      const answer = () => {
+        answered = true;
+        clearTimeout(timer);
+        response.end("ok");
+      };
+      const timer = setTimeout(answer, holding ? 3000 : 0);
+      pending.push(answer);
+      held();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    const eventLog = new EventLog(t.ctx);
+    const worker = new WebhookWorker(
+      { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) },
+      { intervalMs: 20 },
+    );
+    try {
+      const slowUser = await t.createUser();
+      const other = await t.createUser();
+      await createEndpoint(slowUser.token, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`,
+        types: ["balance.changed"],
+      });
+      const hook = await createEndpoint(other.token, { url: receiver.url, types: ["balance.changed"] });
+      worker.start(eventLog);
+      for (const amount of [1, 2, 3]) await t.fund(slowUser.userId, "balance", amount);
+      await t.as(slowUser.token, "GET", "/api/market/developer/events"); // sequenced
+      await heldOnce;
+      const from = receiver.received.length;
+      await t.fund(other.userId, "balance", 5);
+      await t.as(other.token, "GET", "/api/market/developer/events"); // sequenced
+      await receiver.waitFor(from + 1);
+      assert.equal(answered, false, "the other endpoint's delivery did not wait for the slow receiver");
+      assert.equal(receiver.received[from]!.event.type, "balance.changed");
+      assertSigned(receiver.received[from]!, hook.secret!);
+    } finally {
+      // Every held request is answered, so that the worker's close does not wait for them.
+      holding = false;
+      for (const answer of pending.splice(0)) answer();
+      await worker.close();
+      await eventLog.close();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  test("with one slot, endpoints take turns: an endpoint that spent its lease's budget waits behind the next one, in its own order", async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const arrivals: Array<{ port: number; eventId: string }> = [];
+    const answer = (request: IncomingMessage, response: ServerResponse) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const { id } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string };
+        arrivals.push({ port: request.socket.localPort!, eventId: id });
+        // Answered a little later, so that two attempts at once would overlap.
+        setTimeout(() => {
+          inFlight -= 1;
+          response.end("ok");
+        }, 30);
+      });
+    };
+    const servers = [createServer(answer), createServer(answer)];
+    const ports: number[] = [];
+    for (const server of servers) {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      ports.push((server.address() as AddressInfo).port);
+    }
+    try {
+      const busy = await t.createUser();
+      const other = await t.createUser();
+      await createEndpoint(busy.token, {
+        url: `http://127.0.0.1:${ports[0]}/hook`,
+        types: ["balance.changed"],
+      });
+      await createEndpoint(other.token, {
+        url: `http://127.0.0.1:${ports[1]}/hook`,
+        types: ["balance.changed"],
+      });
+      for (const amount of [1, 2, 3]) await t.fund(busy.userId, "balance", amount);
+      await t.fund(other.userId, "balance", 1);
+      await t.as(busy.token, "GET", "/api/market/developer/events"); // sequenced
+      const busyIds = (await eventsOf(busy.token, "balance.changed")).map((event) => event.id);
+      const [otherId] = (await eventsOf(other.token, "balance.changed")).map((event) => event.id);
+      const ctx = { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) };
+      // A budget of 0: each lease makes one attempt, then the endpoint goes behind the others.
+      await deliverDueWebhooks(ctx, { pool: { slots: 1, budgetMs: 0 } });
+      assert.equal(mostInFlight, 1, "one slot: one endpoint at a time");
+      assert.deepEqual(
+        arrivals.map((arrival) => [arrival.port, arrival.eventId]),
+        [
+          [ports[0], busyIds[0]],
+          [ports[1], otherId],
+          [ports[0], busyIds[1]],
+          [ports[0], busyIds[2]],
+        ],
+      );
+    } finally {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   // Last: it empties the world the other tests built.
   test("the sandbox's reset empties the endpoints and their deliveries with the world", async () => {
     assert.ok(
