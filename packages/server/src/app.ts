@@ -89,9 +89,14 @@ export interface AppDeps {
   eventLog?: EventLog;
   /**
    * Sends webhook deliveries; by default over HTTP, receivers on private addresses allowed only
-   * with the sandbox on (docs/design.md section 11).
+   * with `webhookAllowPrivateUrls` (docs/design.md section 11).
    */
   webhookSender?: WebhookSender;
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE_URLS`: webhook receivers on loopback, private and link-local addresses
+   * (default false, sandbox or not), for the default sender.
+   */
+  webhookAllowPrivateUrls?: boolean;
   /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
   website?: { root?: string; imageBaseUrl?: string | undefined };
   /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
@@ -194,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       tokenCache: deps.tokenCache ?? new TokenCache(),
       webhookSender:
-        deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.sandbox !== undefined }),
+        deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.webhookAllowPrivateUrls ?? false }),
     },
     sandboxAdminToken: deps.sandbox?.adminToken,
     secureCookies: deps.secureCookies ?? false,

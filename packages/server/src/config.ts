@@ -38,7 +38,7 @@ export interface Config {
   rateOverrides: Record<string, Rate>;
   /** When the server builds the demo market at start (docs/sandbox.md). */
   demo: DemoMode;
-  /** Webhook receivers on loopback and private addresses are allowed (always in the sandbox). */
+  /** Webhook receivers on loopback and private addresses are allowed (the only switch, sandbox or not). */
   webhookAllowPrivateUrls: boolean;
   /** Where the website reads item images from (`IMAGE_BASE_URL`); unset: drawn placeholders. */
   imageBaseUrl: string | undefined;
@@ -108,7 +108,7 @@ export const CONFIG_VARIABLES = {
   SECRET_KEY:
     "64 hex characters: the key that seals stored platform cookies and webhook secrets (default: generated into DATA_DIR/secret-key)",
   WEBHOOK_ALLOW_PRIVATE_URLS:
-    "true|false: allow webhook receivers on loopback and private addresses outside the sandbox (default false; the sandbox always allows them)",
+    "true|false: allow webhook receivers on loopback, private and link-local addresses, sandbox or not (default false)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;

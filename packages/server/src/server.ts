@@ -145,10 +145,9 @@ export async function startServer(
         eventLog.poke();
       },
       tokenCache,
-      // Receivers on private addresses: in the sandbox, or when the operator allows them.
-      webhookSender: new HttpWebhookSender({
-        allowPrivate: config.sandbox || config.webhookAllowPrivateUrls,
-      }),
+      // Receivers on private addresses only when the operator allows them, sandbox or not: a
+      // sandbox user's token must not probe the internal network (docs/design.md section 11).
+      webhookSender: new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivateUrls }),
     };
     // Every commit here may have written events (the triggers of migration 0020): the sequencer
     // runs after each, after other instances' notices, and once a second (docs/design.md section 14).

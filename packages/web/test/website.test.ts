@@ -32,7 +32,7 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
 
   before(async () => {
     buildWebsite();
-    server = await startServer({ DEMO: "off" });
+    server = await startServer({ DEMO: "off", WEBHOOK_ALLOW_PRIVATE_URLS: "true" });
     seller = await newTrader(server, "seller");
     buyer = await newTrader(server, "buyer");
     const [redline] = (

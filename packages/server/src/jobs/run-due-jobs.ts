@@ -12,7 +12,7 @@ import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.
 import { checkStoredCookies } from "../domain/platform-accounts/check-stored-cookies.ts";
 import { purgeOldEvents } from "../domain/events/read-events.ts";
 import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
-import { deliverDueWebhooks } from "../domain/webhooks/deliveries.ts";
+import { deliverDueWebhooks } from "../domain/webhooks/delivery-pool.ts";
 import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 
 export interface Job {

@@ -1,8 +1,8 @@
 import { lookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { isPrivateAddress } from "../domain/webhooks/signing.ts";
+import type { LookupFunction } from "node:net";
+import { isPrivateAddress, isPrivateHost } from "../domain/webhooks/signing.ts";
 import type { AttemptOutcome, WebhookRequest, WebhookSender } from "../domain/webhooks/webhook-sender.ts";
 
 /** A receiver has this long to answer, from the start of the attempt to the end of its headers. */
@@ -40,8 +40,10 @@ export class HttpWebhookSender implements WebhookSender {
         resolve(done(null, "not a valid URL"));
         return;
       }
-      const host = url.hostname.replace(/^\[|\]$/g, "");
-      if (!this.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
+      // A private literal or a local name is refused before any lookup (an endpoint registered
+      // while the server allowed them is refused once it does not); other names are judged on
+      // the addresses they resolve to.
+      if (!this.allowPrivate && isPrivateHost(url.hostname)) {
         resolve(done(null, "refused: the host is a loopback, private or local address"));
         return;
       }

@@ -66,6 +66,8 @@ describeOrSkip(
           SECRET_KEY: "ab".repeat(32),
           JOBS_INTERVAL_MS: "3600000",
           LIMITS: "on",
+          // The webhook test's receiver is on this machine: the operator's switch, not the sandbox.
+          WEBHOOK_ALLOW_PRIVATE_URLS: "true",
         },
         stdio: "pipe",
       });

@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { MarketApiError, MarketClient, SandboxClient } from "@skinmarket/client";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { deliverDueWebhooks, retryDelayMs } from "../../src/domain/webhooks/deliveries.ts";
+import { retryDelayMs } from "../../src/domain/webhooks/deliveries.ts";
+import { deliverDueWebhooks } from "../../src/domain/webhooks/delivery-pool.ts";
 import { WebhookWorker } from "../../src/domain/webhooks/delivery-worker.ts";
 import { checkWebhookUrl, isPrivateAddress } from "../../src/domain/webhooks/signing.ts";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.ts";
 import { EventLog } from "../../src/domain/events/event-log.ts";
 import { HttpWebhookSender } from "../../src/webhooks/http-webhook-sender.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
@@ -144,7 +150,8 @@ describe("webhooks", () => {
   };
 
   before(async () => {
-    t = await createTestApp({ catalog: true });
+    // Receivers on this machine are allowed only by the server's switch, not by the sandbox.
+    t = await createTestApp({ catalog: true, webhookAllowPrivateUrls: true });
     receiver = new Receiver();
     await receiver.start();
     seller = await createReadyTrader(t, "hook-seller");
@@ -549,22 +556,6 @@ describe("webhooks", () => {
     assert.equal(anonymous.statusCode, 401);
   });
 
-  test("error: outside the sandbox a private receiver is refused at registration, naming the url", async () => {
-    const user = await t.createUser();
-    const ctx = { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: false }) };
-    const refused = await createWebhookEndpoint(ctx, Number(user.userId), {
-      url: receiver.url,
-      types: ["*"],
-    });
-    assert.equal(refused.ok, false);
-    assert.match(!refused.ok ? refused.failure.message : "", /^url: .*WEBHOOK_ALLOW_PRIVATE_URLS/);
-    const allowed = await createWebhookEndpoint(ctx, Number(user.userId), {
-      url: "https://example.com/hook",
-      types: ["*"],
-    });
-    assert.equal(allowed.ok, true);
-  });
-
   test("the client SDK: every webhook operation, and the sandbox's", async () => {
     const user = await t.createUser();
     const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
@@ -659,6 +650,122 @@ describe("webhooks", () => {
       await eventLog.close();
     }
   });
+  test("a slow receiver delays only its own endpoint: another user's delivery arrives while the slow one is unanswered", async () => {
+    // The slow receiver holds each request 3 s (a real one might take 10), or until the test ends.
+    let answered = false;
+    let holding = true;
+    let held: () => void = () => undefined;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    const pending: Array<() => void> = [];
+    const slow = createServer((request, response) => {
+      request.resume();
+      const answer = () => {
+        answered = true;
+        clearTimeout(timer);
+        response.end("ok");
+      };
+      const timer = setTimeout(answer, holding ? 3000 : 0);
+      pending.push(answer);
+      held();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    const eventLog = new EventLog(t.ctx);
+    const worker = new WebhookWorker(
+      { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) },
+      { intervalMs: 20 },
+    );
+    try {
+      const slowUser = await t.createUser();
+      const other = await t.createUser();
+      await createEndpoint(slowUser.token, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`,
+        types: ["balance.changed"],
+      });
+      const hook = await createEndpoint(other.token, { url: receiver.url, types: ["balance.changed"] });
+      worker.start(eventLog);
+      for (const amount of [1, 2, 3]) await t.fund(slowUser.userId, "balance", amount);
+      await t.as(slowUser.token, "GET", "/api/market/developer/events"); // sequenced
+      await heldOnce;
+      const from = receiver.received.length;
+      await t.fund(other.userId, "balance", 5);
+      await t.as(other.token, "GET", "/api/market/developer/events"); // sequenced
+      await receiver.waitFor(from + 1);
+      assert.equal(answered, false, "the other endpoint's delivery did not wait for the slow receiver");
+      assert.equal(receiver.received[from]!.event.type, "balance.changed");
+      assertSigned(receiver.received[from]!, hook.secret!);
+    } finally {
+      // Every held request is answered, so that the worker's close does not wait for them.
+      holding = false;
+      for (const answer of pending.splice(0)) answer();
+      await worker.close();
+      await eventLog.close();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  test("with one slot, endpoints take turns: an endpoint that spent its lease's budget waits behind the next one, in its own order", async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const arrivals: Array<{ port: number; eventId: string }> = [];
+    const answer = (request: IncomingMessage, response: ServerResponse) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const { id } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string };
+        arrivals.push({ port: request.socket.localPort!, eventId: id });
+        // Answered a little later, so that two attempts at once would overlap.
+        setTimeout(() => {
+          inFlight -= 1;
+          response.end("ok");
+        }, 30);
+      });
+    };
+    const servers = [createServer(answer), createServer(answer)];
+    const ports: number[] = [];
+    for (const server of servers) {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      ports.push((server.address() as AddressInfo).port);
+    }
+    try {
+      const busy = await t.createUser();
+      const other = await t.createUser();
+      await createEndpoint(busy.token, {
+        url: `http://127.0.0.1:${ports[0]}/hook`,
+        types: ["balance.changed"],
+      });
+      await createEndpoint(other.token, {
+        url: `http://127.0.0.1:${ports[1]}/hook`,
+        types: ["balance.changed"],
+      });
+      for (const amount of [1, 2, 3]) await t.fund(busy.userId, "balance", amount);
+      await t.fund(other.userId, "balance", 1);
+      await t.as(busy.token, "GET", "/api/market/developer/events"); // sequenced
+      const busyIds = (await eventsOf(busy.token, "balance.changed")).map((event) => event.id);
+      const [otherId] = (await eventsOf(other.token, "balance.changed")).map((event) => event.id);
+      const ctx = { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) };
+      // A budget of 0: each lease makes one attempt, then the endpoint goes behind the others.
+      await deliverDueWebhooks(ctx, { pool: { slots: 1, budgetMs: 0 } });
+      assert.equal(mostInFlight, 1, "one slot: one endpoint at a time");
+      assert.deepEqual(
+        arrivals.map((arrival) => [arrival.port, arrival.eventId]),
+        [
+          [ports[0], busyIds[0]],
+          [ports[1], otherId],
+          [ports[0], busyIds[1]],
+          [ports[0], busyIds[2]],
+        ],
+      );
+    } finally {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   // Last: it empties the world the other tests built.
   test("the sandbox's reset empties the endpoints and their deliveries with the world", async () => {
     assert.ok(
@@ -674,18 +781,91 @@ describe("webhooks", () => {
   });
 });
 
+/** Receivers a server refuses unless `WEBHOOK_ALLOW_PRIVATE_URLS` is on, in every way of writing them. */
+const PRIVATE_RECEIVERS = [
+  "http://127.0.0.1:8080/hook",
+  "http://[::1]/hook",
+  "http://10.1.2.3/hook",
+  "http://100.64.0.1/hook",
+  "http://169.254.169.254/latest/meta-data",
+  "http://192.168.1.1/hook",
+  "http://[fe80::1]/hook",
+  // IPv4-mapped, -translated and -compatible IPv6: judged as the IPv4 address they carry.
+  "http://[::ffff:127.0.0.1]/hook",
+  "http://[::ffff:7f00:1]/hook",
+  "http://[::ffff:0:7f00:1]/hook",
+  "http://[::ffff:0:127.0.0.1]/hook",
+  "http://[::127.0.0.1]/hook",
+  "http://[::a9fe:a9fe]/hook",
+  "http://localhost/hook",
+  // A fully qualified name's trailing dot changes nothing.
+  "http://localhost./hook",
+  "http://api.localhost./hook",
+  "http://printer.local/hook",
+  "http://metadata.google.internal./hook",
+  "http://2130706433/hook",
+  "http://0x7f.1/hook",
+];
+
+describe("private webhook receivers are the server's choice, not the sandbox's", () => {
+  let t: TestApp;
+  before(async () => {
+    // The sandbox is on, the switch is not.
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test("security: with the sandbox on and WEBHOOK_ALLOW_PRIVATE_URLS off, every private form is refused at registration naming url", async () => {
+    const user = await t.createUser();
+    for (const url of PRIVATE_RECEIVERS) {
+      for (const [label, response] of [
+        ["official", await t.as(user.token, "POST", "/api/market/developer/webhooks", { url, types: ["*"] })],
+        ["sandbox", await t.admin("POST", `/sandbox/users/${user.userId}/webhooks`, { url, types: ["*"] })],
+      ] as const) {
+        assert.equal(response.statusCode, 400, `${label} ${url}: ${response.body}`);
+        assert.match(response.json<{ msg: string }>().msg, /^url: .*WEBHOOK_ALLOW_PRIVATE_URLS/, url);
+      }
+    }
+    const hook = await t.as(user.token, "POST", "/api/market/developer/webhooks", {
+      url: "https://example.com/hook",
+      types: ["*"],
+    });
+    assert.equal(hook.statusCode, 200, hook.body);
+    // Nor can an update point a public endpoint inward.
+    const moved = await t.as(
+      user.token,
+      "PUT",
+      `/api/market/developer/webhooks/${hook.json<Endpoint>().id}`,
+      {
+        url: "http://[::ffff:0:7f00:1]:6379/",
+      },
+    );
+    assert.equal(moved.statusCode, 400, moved.body);
+    assert.match(moved.json<{ msg: string }>().msg, /^url: /);
+  });
+
+  test("with WEBHOOK_ALLOW_PRIVATE_URLS on, the same receivers register", async () => {
+    const allowing = await createTestApp({ webhookAllowPrivateUrls: true });
+    try {
+      const user = await allowing.createUser();
+      for (const url of PRIVATE_RECEIVERS.slice(0, 3)) {
+        const response = await allowing.as(user.token, "POST", "/api/market/developer/webhooks", {
+          url,
+          types: ["*"],
+        });
+        assert.equal(response.statusCode, 200, `${url}: ${response.body}`);
+      }
+    } finally {
+      await allowing.close();
+    }
+  });
+});
+
 describe("webhook receivers outside the sandbox", () => {
   test("private and loopback receivers are refused unless allowed", async () => {
-    for (const url of [
-      "http://127.0.0.1:8080/hook",
-      "http://[::1]/hook",
-      "http://10.1.2.3/hook",
-      "http://169.254.169.254/latest/meta-data",
-      "http://192.168.1.1/hook",
-      "http://[::ffff:127.0.0.1]/hook",
-      "http://localhost/hook",
-      "http://printer.local/hook",
-    ]) {
+    for (const url of PRIVATE_RECEIVERS) {
       const checked = checkWebhookUrl(url, false);
       assert.equal(checked.ok, false, url);
       assert.equal(checkWebhookUrl(url, true).ok, true, url);
@@ -702,6 +882,14 @@ describe("webhook receivers outside the sandbox", () => {
     assert.match(outcome.error!, /private|loopback/);
     const literal = await sender.send({ url: "http://127.0.0.1:9/hook", body: "{}", headers: {} });
     assert.match(literal.error!, /refused/);
+    for (const url of [
+      "http://[::ffff:0:7f00:1]:9/hook",
+      "http://[::127.0.0.1]:9/hook",
+      "http://localhost.:9/hook",
+    ]) {
+      const refused = await sender.send({ url, body: "{}", headers: {} });
+      assert.match(refused.error!, /refused/, url);
+    }
   });
 
   test("retries wait a minute, doubling, at most 6 hours, give or take a fifth", () => {

@@ -104,6 +104,8 @@ export async function createTestApp(
     snapshots?: { maxAgeMs?: number; onBuild?: (build: SnapshotBuild) => void };
     /** The event stream's heartbeat and slow-consumer limit. */
     stream?: Partial<StreamSettings>;
+    /** `WEBHOOK_ALLOW_PRIVATE_URLS`: webhook receivers on this machine (default false, as the server's). */
+    webhookAllowPrivateUrls?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase({ catalog: options.catalog ?? false });
@@ -134,6 +136,7 @@ export async function createTestApp(
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.website ? { website: options.website } : {}),
     ...(options.stream ? { stream: options.stream } : {}),
+    ...(options.webhookAllowPrivateUrls ? { webhookAllowPrivateUrls: true } : {}),
     ...(options.limits
       ? {
           limits: {

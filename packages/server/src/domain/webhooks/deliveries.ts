@@ -3,8 +3,9 @@ import type { DomainContext } from "../context.ts";
 import { toWireEvent } from "../events/read-events.ts";
 import type { StoredEvent } from "../events/sequence-events.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { sql, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { WebhookDeliveriesTable, WebhookDeliveryState } from "../../storage/schema.ts";
+import { leaseEndpoints, releaseEndpoint, renewLease, type LeasedEndpoint } from "./endpoint-leases.ts";
 import { findEndpoint, secretRecordId } from "./endpoints.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, TEST_HEADER } from "./signing.ts";
 import type { AttemptOutcome, WebhookSender } from "./webhook-sender.ts";
@@ -16,11 +17,6 @@ export const RETRY_PERIOD_MS = 3 * 24 * 3600 * 1000;
 /** The first retry waits a minute, each next one twice as long, at most 6 hours, give or take a fifth. */
 const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 6 * 3600 * 1000;
-/** How long an instance holds an endpoint while it delivers to it (the database's time). */
-const LEASE_SECONDS = 30;
-/** Endpoints taken at a time, and deliveries sent to one endpoint per take. */
-const ENDPOINTS_PER_TAKE = 20;
-const DELIVERIES_PER_ENDPOINT = 100;
 
 /** The wait before the retry after `attempts` failed attempts, with ±20 % jitter. */
 export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
@@ -73,66 +69,6 @@ export async function listWebhookDeliveries(
     page_size: query.page_size,
     total_count: Number(total.n),
   });
-}
-
-interface LeasedEndpoint {
-  endpoint_id: number;
-  user_id: number;
-  url: string;
-  secret_sealed: string;
-  lease_until: Date;
-}
-
-/**
- * Takes up to `limit` endpoints for this instance (`lease_until`, by the database's time):
- * endpoints not held by another instance, or `endpointId` alone; with `due`, only those whose
- * oldest pending delivery is due by the marketplace clock. The rows are read `FOR UPDATE SKIP
- * LOCKED`, so instances taking at once never take the same endpoint.
- */
-async function leaseEndpoints(
-  ctx: DomainContext,
-  options: { due: Date; limit: number } | { endpointId: number },
-): Promise<LeasedEndpoint[]> {
-  const which =
-    "endpointId" in options
-      ? sql`e.endpoint_id = ${options.endpointId}`
-      : sql`e.enabled AND (
-          SELECT d.next_attempt_at FROM webhook_deliveries d
-          WHERE d.endpoint_id = e.endpoint_id AND d.state = 'pending'
-          ORDER BY d.delivery_id LIMIT 1) <= ${options.due}`;
-  const limit = "endpointId" in options ? 1 : options.limit;
-  const leased = await sql<LeasedEndpoint>`
-    UPDATE webhook_endpoints SET lease_until = date_trunc('milliseconds', now() + make_interval(secs => ${LEASE_SECONDS}))
-    WHERE endpoint_id IN (
-      SELECT e.endpoint_id FROM webhook_endpoints e
-      WHERE e.deleted_at IS NULL AND (e.lease_until IS NULL OR e.lease_until < now()) AND ${which}
-      ORDER BY e.endpoint_id LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING endpoint_id, user_id, url, secret_sealed, lease_until`.execute(ctx.db);
-  return leased.rows;
-}
-
-/**
- * Holds the endpoint for another lease period before an attempt, and reads its URL and secret
- * again (an update or a roll applies from the next attempt); undefined when the lease was lost or
- * the endpoint was disabled or deleted meanwhile.
- */
-async function renewLease(ctx: DomainContext, endpoint: LeasedEndpoint): Promise<LeasedEndpoint | undefined> {
-  const renewed = await sql<LeasedEndpoint>`
-    UPDATE webhook_endpoints SET lease_until = date_trunc('milliseconds', now() + make_interval(secs => ${LEASE_SECONDS}))
-    WHERE endpoint_id = ${endpoint.endpoint_id} AND lease_until = ${endpoint.lease_until}
-      AND enabled AND deleted_at IS NULL
-    RETURNING endpoint_id, user_id, url, secret_sealed, lease_until`.execute(ctx.db);
-  return renewed.rows[0];
-}
-
-async function releaseEndpoint(ctx: DomainContext, endpoint: LeasedEndpoint): Promise<void> {
-  await ctx.db
-    .updateTable("webhook_endpoints")
-    .set({ lease_until: null })
-    .where("endpoint_id", "=", endpoint.endpoint_id)
-    .where("lease_until", "=", endpoint.lease_until)
-    .execute();
 }
 
 /** Sends one event, signed with the endpoint's secret (`test`: marked as a test event). */
@@ -209,42 +145,25 @@ async function recordAttempt(
 }
 
 /**
- * Delivers what is due, endpoint by endpoint: each endpoint's oldest pending delivery, and the
- * next ones while they succeed; a failure leaves the endpoint's later deliveries waiting behind it
- * until it is delivered or failed. Several instances may run this at once: an endpoint is leased
- * to one. Answers the number of attempts made.
+ * Sends a leased endpoint's due deliveries in order, for one lease of the delivery pool: its
+ * oldest pending delivery, and the next ones while they succeed, until `budgetMs` is spent (each
+ * lease makes at least one attempt; an attempt under way is finished); the rest wait for the
+ * endpoint's next lease, behind the other endpoints waiting. A failure leaves the later
+ * deliveries waiting behind it until it is delivered or failed. Releases the lease; answers the
+ * number of attempts made.
  */
-export async function deliverDueWebhooks(
-  ctx: DomainContext,
-  options: { stopped?: () => boolean } = {},
-): Promise<number> {
-  const sender = ctx.webhookSender;
-  if (!sender) return 0;
-  const stopped = options.stopped ?? (() => false);
-  let attempts = 0;
-  // Takes again while endpoints come due (a success makes the next delivery the head at once).
-  for (let take = 0; take < 10 && !stopped(); take++) {
-    const endpoints = await leaseEndpoints(ctx, { due: ctx.clock.now(), limit: ENDPOINTS_PER_TAKE });
-    if (endpoints.length === 0) break;
-    const made = await Promise.all(
-      endpoints.map((endpoint) => drainEndpoint(ctx, sender, endpoint, stopped)),
-    );
-    attempts += made.reduce((sum, count) => sum + count, 0);
-  }
-  return attempts;
-}
-
-async function drainEndpoint(
+export async function drainEndpoint(
   ctx: DomainContext,
   sender: WebhookSender,
   leased: LeasedEndpoint,
-  stopped: () => boolean,
+  options: { budgetMs: number; stopped: () => boolean },
 ): Promise<number> {
+  const started = performance.now();
   let made = 0;
   let endpoint = leased;
   try {
     // A stopping server finishes the attempt under way, not the endpoint's whole queue.
-    while (made < DELIVERIES_PER_ENDPOINT && !stopped()) {
+    while (!options.stopped() && (made === 0 || performance.now() - started < options.budgetMs)) {
       const head = await ctx.db
         .selectFrom("webhook_deliveries")
         .selectAll()

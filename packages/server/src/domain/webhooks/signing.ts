@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { BlockList, isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { invalidArgument, ok, type Result } from "../result.ts";
 
 /**
@@ -27,8 +28,8 @@ export function signatureHeader(secret: string, body: string, timestamp: number)
 }
 
 /**
- * Addresses a receiver may not have unless private receivers are allowed (the sandbox, or
- * `WEBHOOK_ALLOW_PRIVATE_URLS=true`): loopback, private networks, link-local (cloud metadata),
+ * Addresses a receiver may not have unless the server allows private receivers
+ * (`WEBHOOK_ALLOW_PRIVATE_URLS=true`): loopback, private networks, link-local (cloud metadata),
  * carrier-grade NAT, multicast, reserved and unspecified ones.
  */
 const PRIVATE_RANGES = new BlockList();
@@ -50,8 +51,6 @@ for (const [network, prefix] of [
 ] as const)
   PRIVATE_RANGES.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
   ["64:ff9b::", 96],
   ["100::", 64],
   ["2001:db8::", 32],
@@ -61,25 +60,48 @@ for (const [network, prefix] of [
 ] as const)
   PRIVATE_RANGES.addSubnet(network, prefix, "ipv6");
 
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address: IPv4-mapped (`::ffff:127.0.0.1`),
+ * IPv4-translated (`::ffff:0:7f00:1`, RFC 6145) and IPv4-compatible (`::127.0.0.1`, which also
+ * holds `::` and `::1`). Such an address is judged as the IPv4 address it carries, whichever way
+ * it is written.
+ */
+const CARRYING_IPV4 = [
+  ipaddr.IPv6.parseCIDR("::ffff:0:0/96"),
+  ipaddr.IPv6.parseCIDR("::ffff:0:0:0/96"),
+  ipaddr.IPv6.parseCIDR("::/96"),
+];
+
 /** Whether `address` (an IP literal) is loopback, private or otherwise not on the public internet. */
 export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "");
-  const family = isIP(bare);
-  if (family === 4) return PRIVATE_RANGES.check(bare, "ipv4");
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address.
-  const mapped = /^::ffff:(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return PRIVATE_RANGES.check(mapped[1]!, "ipv4");
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
-  if (hexMapped) {
-    const high = parseInt(hexMapped[1]!, 16);
-    const low = parseInt(hexMapped[2]!, 16);
-    return PRIVATE_RANGES.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
+  // Only the canonical literals `net` knows; anything else is no address to connect to.
+  if (isIP(bare) === 0) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === "ipv4") return PRIVATE_RANGES.check(parsed.toString(), "ipv4");
+  const ipv6 = parsed as ipaddr.IPv6;
+  if (CARRYING_IPV4.some((range) => ipv6.match(range))) {
+    const carried = ipaddr.fromByteArray(ipv6.toByteArray().slice(12));
+    return PRIVATE_RANGES.check(carried.toString(), "ipv4");
   }
-  return PRIVATE_RANGES.check(bare, "ipv6");
+  return PRIVATE_RANGES.check(ipv6.toNormalizedString(), "ipv6");
 }
 
 const LOCAL_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal)$/i;
+
+/**
+ * The host a URL's host name is judged as: without IPv6 brackets, and without the trailing dot
+ * of a fully qualified name (`localhost.` is `localhost`).
+ */
+function judgedHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+}
+
+/** Whether a URL's host is a private address or a local name (a name is resolved at each attempt). */
+export function isPrivateHost(hostname: string): boolean {
+  const host = judgedHost(hostname);
+  return isIP(host) !== 0 ? isPrivateAddress(host) : LOCAL_NAMES.test(host);
+}
 
 /**
  * Checks a receiver URL: absolute http or https, no user name or password (it would be shown in
@@ -96,13 +118,10 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean, field = "ur
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return invalidArgument(field, "must be an absolute http:// or https:// URL");
   if (url.username || url.password) return invalidArgument(field, "must not hold a user name or password");
-  if (!allowPrivate) {
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if ((isIP(host) !== 0 && isPrivateAddress(host)) || LOCAL_NAMES.test(host))
-      return invalidArgument(
-        field,
-        "must not point at a loopback, private or local address (allowed in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true)",
-      );
-  }
+  if (!allowPrivate && isPrivateHost(url.hostname))
+    return invalidArgument(
+      field,
+      "must not point at a loopback, private or local address (this server allows them only with WEBHOOK_ALLOW_PRIVATE_URLS=true)",
+    );
   return ok(url.href);
 }
