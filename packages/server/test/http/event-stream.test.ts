@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { WebSocket } from "ws";
@@ -11,6 +13,7 @@ import {
 import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/stream-client.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { highestEventId } from "../support/event-ids.ts";
+import { TEST_TEMPLATES_VARIABLE } from "../support/test-database.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 /** The ids of the events among `messages`, in the order they arrived. */
@@ -597,5 +600,92 @@ describe("the event stream's limits and shutdown", () => {
     for (const client of clients) assert.equal((await client.closed).code, 1001);
     await closing;
     assert.equal(clients[0]!.socket.readyState, WebSocket.CLOSED);
+  });
+});
+
+describe("the event stream's inbound bound, on a server in a process of its own", () => {
+  /** The largest message a client may send (`STREAM_MAX_MESSAGE_BYTES`). */
+  const FRAME_BYTES = 16 * 1024;
+  /** What the flood sends in all: four times the bound, so that a server that takes it shows. */
+  const FLOOD_BYTES = 64 * 1024 * 1024;
+  /** How much the server's resident memory may grow while it is flooded (docs/design.md section 14). */
+  const GROWTH_BOUND = 16 * 1024 * 1024;
+  interface Memory {
+    rss: number;
+    maxRss: number;
+    streams: number;
+  }
+  let server: ChildProcess;
+  let ready: { url: string; token: string };
+
+  const memory = (): Promise<Memory> =>
+    new Promise((resolve) => {
+      const answer = (message: unknown) => {
+        if ((message as { type?: string }).type !== "memory") return;
+        server.off("message", answer);
+        resolve(message as Memory);
+      };
+      server.on("message", answer);
+      server.send("memory");
+    });
+
+  before(async () => {
+    server = spawn(process.execPath, [join(import.meta.dirname, "../support/stream-server-process.ts")], {
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      // A database migrated in the process, as a server's own: one opened from the suite's image
+      // grows the process's resident memory by itself for seconds after it opens.
+      env: { ...process.env, [TEST_TEMPLATES_VARIABLE]: "" },
+    });
+    ready = await new Promise((resolve, reject) => {
+      server.on("message", (message: { type?: string; url: string; token: string }) => {
+        if (message.type === "ready") resolve(message);
+      });
+      server.once("exit", (code) => reject(new Error(`the server process exited with ${code}`)));
+    });
+  });
+  after(async () => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.send("stop");
+    await exited;
+  });
+
+  test("flood: a client that sends its largest messages while its replay waits for it to read is closed with 4029, the server grows by less than 16 MiB and answers /healthz", async (context) => {
+    const client = await StreamClient.withToken(ready.url, ready.token);
+    await client.nextOfType("welcome");
+    client.send({ op: "subscribe", channels: ["market"], after: "0" });
+    await client.nextOfType("subscribed");
+    // The client reads nothing more: the replay (megabytes of events) waits for it to read.
+    const raw = (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const start = await memory();
+    const frame = "x".repeat(FRAME_BYTES);
+    // A megabyte at a time, while the server keeps the stream: its resident memory after each.
+    let peak = start.rss;
+    let last = start;
+    let sent = 0;
+    const sample = async () => {
+      last = await memory();
+      peak = Math.max(peak, last.rss);
+    };
+    while (sent < FLOOD_BYTES && last.streams > 0) {
+      for (let index = 0; index < 64; index++, sent += FRAME_BYTES) client.socket.send(frame);
+      await sample();
+      while (client.socket.bufferedAmount > 4 * FRAME_BYTES * 64 && last.streams > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await sample();
+      }
+    }
+    context.diagnostic(
+      `rss at start ${(start.rss / 2 ** 20).toFixed(1)} MiB, peak ${(peak / 2 ** 20).toFixed(1)} MiB, ${(sent / 2 ** 20).toFixed(1)} MiB sent`,
+    );
+    assert.ok(
+      peak - start.rss < GROWTH_BOUND,
+      `the server grew by ${((peak - start.rss) / 2 ** 20).toFixed(1)} MiB`,
+    );
+    raw.resume();
+    assert.equal((await client.closed).code, 4029);
+    assert.equal(last.streams, 0, "the server let the stream go");
+    assert.equal((await fetch(`${ready.url}/healthz`)).status, 200);
   });
 });

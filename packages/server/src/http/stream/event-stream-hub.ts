@@ -38,6 +38,13 @@ const FAN_OUT_SLICE_MS = 5;
 const WRITE_WITHIN_MS = 20;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
+/**
+ * Client messages that may wait while one is handled (a subscribe's replay, which waits for the
+ * client to read), and their bytes: beyond either, the client is closed with 4029. What the server
+ * holds of a client's messages is thus bounded as what it holds for the client is.
+ */
+const MAX_WAITING_MESSAGES = 100;
+const MAX_WAITING_BYTES = 64 * 1024;
 
 /**
  * An event's message on one channel, serialized once for every connection it goes to: the JSON
@@ -328,6 +335,12 @@ export class EventStreamHub {
   }
 }
 
+/** A text message's data as `ws` hands it over, decoded. */
+function textOf(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return Buffer.isBuffer(data) ? data.toString() : Buffer.from(new Uint8Array(data)).toString();
+}
+
 function addTo<Key>(index: Map<Key, Set<StreamConnection>>, key: Key, connection: StreamConnection): void {
   let connections = index.get(key);
   if (!connections) index.set(key, (connections = new Set()));
@@ -366,8 +379,11 @@ export class StreamConnection {
   #watermark: number;
   /** Live events held while a replay runs. */
   #held: StoredEvent[] | undefined;
-  /** Client messages are handled one after the other (a subscribe may replay). */
-  #work: Promise<void> = Promise.resolve();
+  /** A message is being handled (a subscribe's replay): the next ones wait, in order. */
+  #busy = false;
+  /** Messages received while one is handled, with their bytes; bounded (`MAX_WAITING_*`). */
+  #waiting: { text: string; bytes: number }[] = [];
+  #waitingBytes = 0;
   #missedPongs = 0;
   #checking = false;
   #ended = false;
@@ -390,23 +406,21 @@ export class StreamConnection {
   start(): void {
     this.#socket.on("pong", () => (this.#missedPongs = 0));
     this.#socket.on("message", (data, isBinary) => {
+      if (this.#ended) return;
       // Any frame from the client shows it is there.
       this.#missedPongs = 0;
       if (isBinary) {
         this.#send({ type: "error", code: "invalid_argument", message: "message: send JSON text frames" });
         return;
       }
-      const text = Array.isArray(data)
-        ? Buffer.concat(data).toString()
-        : Buffer.isBuffer(data)
-          ? data.toString()
-          : Buffer.from(new Uint8Array(data)).toString();
-      this.#work = this.#work
-        .then(() => this.#handle(text))
-        .catch((error: unknown) => {
-          this.#ctx.log.error({ err: error }, "an event stream message failed");
-          this.#send({ type: "error", code: "invalid_argument", message: "message: could not be handled" });
-        });
+      const bytes = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
+      if (!this.#busy) this.#take(textOf(data));
+      else if (this.#waiting.length >= MAX_WAITING_MESSAGES || this.#waitingBytes + bytes > MAX_WAITING_BYTES)
+        this.#refuseFlood();
+      else {
+        this.#waiting.push({ text: textOf(data), bytes });
+        this.#waitingBytes += bytes;
+      }
     });
     this.#send({
       type: "welcome",
@@ -416,7 +430,50 @@ export class StreamConnection {
     });
   }
 
-  async #handle(text: string): Promise<void> {
+  /**
+   * Handles a client message; one that answers a promise (a subscribe's replay) keeps the
+   * connection busy until it settles, and the messages that came meanwhile are handled then.
+   */
+  #take(text: string): void {
+    let work: Promise<void> | undefined;
+    try {
+      work = this.#handle(text);
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    if (work === undefined) return;
+    this.#busy = true;
+    work
+      .catch((error: unknown) => this.#failed(error))
+      .finally(() => {
+        this.#busy = false;
+        while (!this.#busy && !this.#ended && this.#waiting.length > 0) {
+          const next = this.#waiting.shift()!;
+          this.#waitingBytes -= next.bytes;
+          this.#take(next.text);
+        }
+      });
+  }
+
+  #failed(error: unknown): void {
+    this.#ctx.log.error({ err: error }, "an event stream message failed");
+    this.#send({ type: "error", code: "invalid_argument", message: "message: could not be handled" });
+  }
+
+  /**
+   * A client that sends more than `MAX_WAITING_*` while one of its messages is handled: closed
+   * with 4029, and read no more, so that what it goes on sending waits in the kernel's buffers and
+   * its own, not in the server; the socket is ended once the close frame is written.
+   */
+  #refuseFlood(): void {
+    this.#end(STREAM_CLOSE_CODES.tooManyMessages, "too many messages waiting");
+    this.#socket.pause();
+    (this.#socket as unknown as { _socket?: Socket })._socket?.end();
+  }
+
+  /** Handles a client message; answers the replay's promise when it starts one. */
+  #handle(text: string): Promise<void> | undefined {
     if (this.#ended) return;
     const parsed = parseClientMessage(text);
     if (!parsed.ok) {
@@ -453,7 +510,7 @@ export class StreamConnection {
       return;
     }
     this.#send({ type: "subscribed", channels: message.channels, after: message.after });
-    await this.#replay(
+    return this.#replay(
       added,
       before.filter((old) => !added.some((it) => it.channel === old.channel)),
       message.after,
@@ -605,6 +662,7 @@ export class StreamConnection {
     this.#ended = true;
     this.#held = undefined;
     this.#outbox = [];
+    this.#waiting = [];
     this.#hub.forget(this);
     this.#socket.close(code, reason);
     setTimeout(() => this.#socket.terminate(), DROP_GRACE_MS).unref();
