@@ -603,6 +603,102 @@ describe("the event stream's limits and shutdown", () => {
   });
 });
 
+describe("the event stream's caps on open streams (per credential and per address)", () => {
+  const PER_CREDENTIAL = 2;
+  const PER_ADDRESS = 3;
+  let t: TestApp;
+  let url: string;
+
+  before(async () => {
+    t = await createTestApp({
+      stream: { maxPerCredential: PER_CREDENTIAL, maxPerAddress: PER_ADDRESS, heartbeatMs: 60_000 },
+    });
+    url = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  /** Opens a stream and waits for its welcome. */
+  const opened = async (headers: Record<string, string>): Promise<StreamClient> => {
+    const client = await StreamClient.open(url, headers);
+    await client.nextOfType("welcome");
+    return client;
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  /** The upgrade's refusal; fails if the stream opens. */
+  const refused = async (headers: Record<string, string>): Promise<RefusedUpgrade> => {
+    const error = await StreamClient.open(url, headers).then(
+      (client) => {
+        client.socket.terminate();
+        throw new Error("the upgrade was accepted");
+      },
+      (refusal: unknown) => refusal,
+    );
+    assert.ok(error instanceof RefusedUpgrade, String(error));
+    return error;
+  };
+  /** Waits until the server has taken back the places of closed streams (their sockets closed). */
+  const placesHeld = async (count: number): Promise<void> => {
+    while (t.app.eventStreams.admitted > count) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(t.app.eventStreams.admitted, count);
+  };
+  const closeAll = async (clients: StreamClient[]) => {
+    await Promise.all(clients.map((client) => client.close()));
+    await placesHeld(0);
+  };
+
+  test("per token: up to the cap opens; one more is 429 Quota Exceeded in the official envelope; a closed stream makes room", async () => {
+    const user = await t.createUser({ nickname: "cap-token" });
+    const streams = [await opened(bearer(user.token)), await opened(bearer(user.token))];
+    const refusal = await refused(bearer(user.token));
+    assert.equal(refusal.status, 429);
+    assert.equal(refusal.body.code, "Quota Exceeded");
+    assert.match(String(refusal.body.msg), /2 event streams open.*STREAM_MAX_PER_CREDENTIAL/);
+    assert.deepEqual(Object.keys(refusal.body).sort(), ["code", "msg"]);
+    // Another token is counted apart (the address has room for one more).
+    const other = await t.createUser({ nickname: "cap-token-other" });
+    streams.push(await opened(bearer(other.token)));
+    await streams.shift()!.close();
+    await placesHeld(2);
+    streams.push(await opened(bearer(user.token)));
+    await closeAll(streams);
+  });
+
+  test("per session: a website session is a credential of its own, capped the same", async () => {
+    const user = await t.createUser({ nickname: "cap-session" });
+    const session = await t.signIn(user.nickname, user.password);
+    const headers = { cookie: session.cookie, origin: url };
+    const streams = [await opened(headers), await opened(headers)];
+    const refusal = await refused(headers);
+    assert.equal(refusal.status, 429);
+    assert.match(String(refusal.body.msg), /STREAM_MAX_PER_CREDENTIAL/);
+    // The user's API token is another credential.
+    streams.push(await opened(bearer(user.token)));
+    await closeAll(streams);
+  });
+
+  test("per address: up to the cap opens across credentials; one more is 429 naming the address; a closed stream makes room; refusals hold no place", async () => {
+    const users = await Promise.all(
+      [1, 2, 3].map((index) => t.createUser({ nickname: `cap-address-${index}` })),
+    );
+    const streams = [
+      await opened(bearer(users[0]!.token)),
+      await opened(bearer(users[0]!.token)),
+      await opened(bearer(users[1]!.token)),
+    ];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refusal = await refused(bearer(users[2]!.token));
+      assert.equal(refusal.status, 429);
+      assert.equal(refusal.body.code, "Quota Exceeded");
+      assert.match(String(refusal.body.msg), /127\.0\.0\.1 has 3 event streams open.*STREAM_MAX_PER_ADDRESS/);
+    }
+    assert.equal(t.app.eventStreams.admitted, PER_ADDRESS, "the refused upgrades took no place");
+    await streams.pop()!.close();
+    await placesHeld(PER_ADDRESS - 1);
+    streams.push(await opened(bearer(users[2]!.token)));
+    await closeAll(streams);
+  });
+});
+
 describe("the event stream's inbound bound, on a server in a process of its own", () => {
   /** The largest message a client may send (`STREAM_MAX_MESSAGE_BYTES`). */
   const FRAME_BYTES = 16 * 1024;

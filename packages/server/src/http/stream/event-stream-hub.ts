@@ -19,9 +19,21 @@ export interface StreamSettings {
   heartbeatMs: number;
   /** Bytes waiting to be sent beyond which a connection is dropped as a slow consumer. */
   maxBufferBytes: number;
+  /** Streams one API token or website session may have open at once (`STREAM_MAX_PER_CREDENTIAL`). */
+  maxPerCredential: number;
+  /** Streams one client address may have open at once (`STREAM_MAX_PER_ADDRESS`). */
+  maxPerAddress: number;
 }
 
-export const DEFAULT_STREAM_SETTINGS: StreamSettings = { heartbeatMs: 15_000, maxBufferBytes: 1024 * 1024 };
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
+  heartbeatMs: 15_000,
+  maxBufferBytes: 1024 * 1024,
+  maxPerCredential: 20,
+  maxPerAddress: 100,
+};
+
+/** A stream's place under the caps, or the cap that refuses one. */
+export type StreamAdmission = { ok: true; release: () => void } | { ok: false; message: string };
 
 /** Live events a connection holds while its replay runs; beyond it, it is a slow consumer. */
 const MAX_HELD_DURING_REPLAY = 50_000;
@@ -121,6 +133,9 @@ export class EventStreamHub {
   #writing = false;
   /** Frames joined in the pass of writes under way, by their first: connections taking the same share it. */
   readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
+  /** Places taken under the caps, by credential and by client address (`admit`). */
+  readonly #perCredential = new Map<string, number>();
+  readonly #perAddress = new Map<string, number>();
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
   /** The most bytes any connection had waiting right after a send (bounded by the drop). */
@@ -146,6 +161,45 @@ export class EventStreamHub {
   /** Open streams. */
   get size(): number {
     return this.#connections.size;
+  }
+
+  /** Places taken under the caps: upgrades admitted whose socket has not closed yet. */
+  get admitted(): number {
+    let places = 0;
+    for (const count of this.#perAddress.values()) places += count;
+    return places;
+  }
+
+  /**
+   * Takes a place for one more stream of `credential` (a token's or a session's key) from
+   * `address`, or answers the cap that refuses it. Taken before the upgrade, so that upgrades
+   * under way count; `release` (idempotent) gives it back when the socket closes.
+   */
+  admit(credential: string, address: string): StreamAdmission {
+    const byCredential = this.#perCredential.get(credential) ?? 0;
+    if (byCredential >= this.settings.maxPerCredential)
+      return {
+        ok: false,
+        message: `this credential has ${byCredential} event streams open, the most one API token or session may (STREAM_MAX_PER_CREDENTIAL); close one first`,
+      };
+    const byAddress = this.#perAddress.get(address) ?? 0;
+    if (byAddress >= this.settings.maxPerAddress)
+      return {
+        ok: false,
+        message: `${address} has ${byAddress} event streams open, the most one address may (STREAM_MAX_PER_ADDRESS); close one first`,
+      };
+    this.#perCredential.set(credential, byCredential + 1);
+    this.#perAddress.set(address, byAddress + 1);
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        decrement(this.#perCredential, credential);
+        decrement(this.#perAddress, address);
+      },
+    };
   }
 
   /** Takes an accepted WebSocket of `userId`. */
@@ -339,6 +393,12 @@ export class EventStreamHub {
 function textOf(data: Buffer | ArrayBuffer | Buffer[]): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString();
   return Buffer.isBuffer(data) ? data.toString() : Buffer.from(new Uint8Array(data)).toString();
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const count = counts.get(key) ?? 0;
+  if (count <= 1) counts.delete(key);
+  else counts.set(key, count - 1);
 }
 
 function addTo<Key>(index: Map<Key, Set<StreamConnection>>, key: Key, connection: StreamConnection): void {
