@@ -170,6 +170,15 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     await client.close();
   });
 
+  test("error: a message over 16 KiB closes the stream with 1009; one of 16 KiB is answered", async () => {
+    const client = await StreamClient.withToken(url, seller.token);
+    await client.nextOfType("welcome");
+    client.send("x".repeat(16 * 1024));
+    assert.match(String((await client.nextOfType("error")).message), /^message: /);
+    client.send("x".repeat(16 * 1024 + 1));
+    assert.equal((await client.closed).code, 1009);
+  });
+
   test("happy: a listing reaches the seller's `account` and the goods' `book:`; a purchase the buyer's `account`", async () => {
     const sellerStream = await StreamClient.withToken(url, seller.token);
     const subscribed = await sellerStream.subscribe({ channels: ["account", `book:${stickerId}`] });
