@@ -15,6 +15,8 @@ export const STREAM_CLOSE_CODES = {
   shuttingDown: 1001,
   credentialsEnded: 4001,
   slowConsumer: 4008,
+  /** The client sent more than the server holds for it while one of its messages was handled. */
+  tooManyMessages: 4029,
 } as const;
 
 /**

@@ -298,7 +298,9 @@ async function streamRun(
     const ctx: DomainContext = { db: database.db, clock, actor: { kind: "admin" }, log, ...services };
     const user = await createUser(ctx, { nickname: `bench-events-${Date.now()}` });
     if (!user.ok) throw new Error(user.failure.message);
-    const app = await buildApp({ database, clock, ...services });
+    // Every subscriber is one token from one address: the caps on open streams are the bench's count.
+    const caps = { maxPerCredential: options.subscribers, maxPerAddress: options.subscribers };
+    const app = await buildApp({ database, clock, ...services, stream: caps });
     const url = await app.listen({ port: 0, host: "127.0.0.1" });
     const subscriberLog = app.eventStreams.eventLog;
     writerLog = subscriberLog;

@@ -103,8 +103,12 @@ export interface AppDeps {
   stream?: Partial<StreamSettings>;
 }
 
-/** The largest frame a stream client may send: a subscription to 100 channels fits many times over. */
-const STREAM_MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * The largest message a stream client may send (a larger one closes the stream with 1009): a
+ * subscription to 100 channels with 100 type patterns fits, and the messages waiting while one is
+ * handled are few of these (docs/design.md section 14, inbound).
+ */
+const STREAM_MAX_MESSAGE_BYTES = 16 * 1024;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -24,6 +24,10 @@ export interface Config {
   snapshotIntervalMs: number;
   /** Bytes a stream may have waiting to be sent before it is dropped as a slow consumer. */
   streamMaxBufferBytes: number;
+  /** Event streams one API token or website session may have open at once on this instance. */
+  streamMaxPerCredential: number;
+  /** Event streams one client address may have open at once on this instance. */
+  streamMaxPerAddress: number;
   secureCookies: boolean;
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
@@ -89,6 +93,10 @@ export const CONFIG_VARIABLES = {
     "how often at most the market snapshot is rebuilt after a change, and with DATABASE_URL how often a slice of the catalog is read again, every goods within a minute (default 1000)",
   STREAM_MAX_BUFFER_BYTES:
     "bytes an event stream may have waiting to be sent before it is dropped as a slow consumer (default 1048576)",
+  STREAM_MAX_PER_CREDENTIAL:
+    "event streams one API token or website session may have open at once on this instance (default 20)",
+  STREAM_MAX_PER_ADDRESS:
+    "event streams one client address may have open at once on this instance (default 100)",
   SECURE_COOKIES: "on|off: mark the session cookie Secure, for deployments behind HTTPS (default off)",
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
@@ -171,6 +179,8 @@ export function loadConfig(
       16 * 1024,
       1024 * 1024 * 1024,
     ),
+    streamMaxPerCredential: integer(source, "STREAM_MAX_PER_CREDENTIAL", 20, 1, 10_000),
+    streamMaxPerAddress: integer(source, "STREAM_MAX_PER_ADDRESS", 100, 1, 100_000),
     secureCookies: onOff(source, "SECURE_COOKIES", false),
     secretKey: secretKey(source),
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),

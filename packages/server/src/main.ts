@@ -50,6 +50,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--jobs-interval-ms <ms>", "JOBS_INTERVAL_MS"],
   ["--snapshot-interval-ms <ms>", "SNAPSHOT_INTERVAL_MS"],
   ["--stream-max-buffer-bytes <bytes>", "STREAM_MAX_BUFFER_BYTES"],
+  ["--stream-max-per-credential <count>", "STREAM_MAX_PER_CREDENTIAL"],
+  ["--stream-max-per-address <count>", "STREAM_MAX_PER_ADDRESS"],
   ["--secure-cookies <on|off>", "SECURE_COOKIES"],
   ["--secret-key <hex>", "SECRET_KEY"],
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],

@@ -231,7 +231,11 @@ export async function startServer(
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
       website: { imageBaseUrl: config.imageBaseUrl },
-      stream: { maxBufferBytes: config.streamMaxBufferBytes },
+      stream: {
+        maxBufferBytes: config.streamMaxBufferBytes,
+        maxPerCredential: config.streamMaxPerCredential,
+        maxPerAddress: config.streamMaxPerAddress,
+      },
       logger: log,
       marketChanges,
       tokenCache,

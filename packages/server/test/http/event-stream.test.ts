@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { WebSocket } from "ws";
@@ -11,6 +13,7 @@ import {
 import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/stream-client.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { highestEventId } from "../support/event-ids.ts";
+import { TEST_TEMPLATES_VARIABLE } from "../support/test-database.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 /** The ids of the events among `messages`, in the order they arrived. */
@@ -165,6 +168,15 @@ describe("GET /api/market/developer/stream (WebSocket)", () => {
     client.send({ op: "ping" });
     await client.nextOfType("pong");
     await client.close();
+  });
+
+  test("error: a message over 16 KiB closes the stream with 1009; one of 16 KiB is answered", async () => {
+    const client = await StreamClient.withToken(url, seller.token);
+    await client.nextOfType("welcome");
+    client.send("x".repeat(16 * 1024));
+    assert.match(String((await client.nextOfType("error")).message), /^message: /);
+    client.send("x".repeat(16 * 1024 + 1));
+    assert.equal((await client.closed).code, 1009);
   });
 
   test("happy: a listing reaches the seller's `account` and the goods' `book:`; a purchase the buyer's `account`", async () => {
@@ -597,5 +609,188 @@ describe("the event stream's limits and shutdown", () => {
     for (const client of clients) assert.equal((await client.closed).code, 1001);
     await closing;
     assert.equal(clients[0]!.socket.readyState, WebSocket.CLOSED);
+  });
+});
+
+describe("the event stream's caps on open streams (per credential and per address)", () => {
+  const PER_CREDENTIAL = 2;
+  const PER_ADDRESS = 3;
+  let t: TestApp;
+  let url: string;
+
+  before(async () => {
+    t = await createTestApp({
+      stream: { maxPerCredential: PER_CREDENTIAL, maxPerAddress: PER_ADDRESS, heartbeatMs: 60_000 },
+    });
+    url = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  /** Opens a stream and waits for its welcome. */
+  const opened = async (headers: Record<string, string>): Promise<StreamClient> => {
+    const client = await StreamClient.open(url, headers);
+    await client.nextOfType("welcome");
+    return client;
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  /** The upgrade's refusal; fails if the stream opens. */
+  const refused = async (headers: Record<string, string>): Promise<RefusedUpgrade> => {
+    const error = await StreamClient.open(url, headers).then(
+      (client) => {
+        client.socket.terminate();
+        throw new Error("the upgrade was accepted");
+      },
+      (refusal: unknown) => refusal,
+    );
+    assert.ok(error instanceof RefusedUpgrade, String(error));
+    return error;
+  };
+  /** Waits until the server has taken back the places of closed streams (their sockets closed). */
+  const placesHeld = async (count: number): Promise<void> => {
+    while (t.app.eventStreams.admitted > count) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(t.app.eventStreams.admitted, count);
+  };
+  const closeAll = async (clients: StreamClient[]) => {
+    await Promise.all(clients.map((client) => client.close()));
+    await placesHeld(0);
+  };
+
+  test("per token: up to the cap opens; one more is 429 Quota Exceeded in the official envelope; a closed stream makes room", async () => {
+    const user = await t.createUser({ nickname: "cap-token" });
+    const streams = [await opened(bearer(user.token)), await opened(bearer(user.token))];
+    const refusal = await refused(bearer(user.token));
+    assert.equal(refusal.status, 429);
+    assert.equal(refusal.body.code, "Quota Exceeded");
+    assert.match(String(refusal.body.msg), /2 event streams open.*STREAM_MAX_PER_CREDENTIAL/);
+    assert.deepEqual(Object.keys(refusal.body).sort(), ["code", "msg"]);
+    // Another token is counted apart (the address has room for one more).
+    const other = await t.createUser({ nickname: "cap-token-other" });
+    streams.push(await opened(bearer(other.token)));
+    await streams.shift()!.close();
+    await placesHeld(2);
+    streams.push(await opened(bearer(user.token)));
+    await closeAll(streams);
+  });
+
+  test("per session: a website session is a credential of its own, capped the same", async () => {
+    const user = await t.createUser({ nickname: "cap-session" });
+    const session = await t.signIn(user.nickname, user.password);
+    const headers = { cookie: session.cookie, origin: url };
+    const streams = [await opened(headers), await opened(headers)];
+    const refusal = await refused(headers);
+    assert.equal(refusal.status, 429);
+    assert.match(String(refusal.body.msg), /STREAM_MAX_PER_CREDENTIAL/);
+    // The user's API token is another credential.
+    streams.push(await opened(bearer(user.token)));
+    await closeAll(streams);
+  });
+
+  test("per address: up to the cap opens across credentials; one more is 429 naming the address; a closed stream makes room; refusals hold no place", async () => {
+    const users = await Promise.all(
+      [1, 2, 3].map((index) => t.createUser({ nickname: `cap-address-${index}` })),
+    );
+    const streams = [
+      await opened(bearer(users[0]!.token)),
+      await opened(bearer(users[0]!.token)),
+      await opened(bearer(users[1]!.token)),
+    ];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refusal = await refused(bearer(users[2]!.token));
+      assert.equal(refusal.status, 429);
+      assert.equal(refusal.body.code, "Quota Exceeded");
+      assert.match(String(refusal.body.msg), /127\.0\.0\.1 has 3 event streams open.*STREAM_MAX_PER_ADDRESS/);
+    }
+    assert.equal(t.app.eventStreams.admitted, PER_ADDRESS, "the refused upgrades took no place");
+    await streams.pop()!.close();
+    await placesHeld(PER_ADDRESS - 1);
+    streams.push(await opened(bearer(users[2]!.token)));
+    await closeAll(streams);
+  });
+});
+
+describe("the event stream's inbound bound, on a server in a process of its own", () => {
+  /** The largest message a client may send (`STREAM_MAX_MESSAGE_BYTES`). */
+  const FRAME_BYTES = 16 * 1024;
+  /** What the flood sends in all: four times the bound, so that a server that takes it shows. */
+  const FLOOD_BYTES = 64 * 1024 * 1024;
+  /** How much the server's resident memory may grow while it is flooded (docs/design.md section 14). */
+  const GROWTH_BOUND = 16 * 1024 * 1024;
+  interface Memory {
+    rss: number;
+    maxRss: number;
+    streams: number;
+  }
+  let server: ChildProcess;
+  let ready: { url: string; token: string };
+
+  const memory = (): Promise<Memory> =>
+    new Promise((resolve) => {
+      const answer = (message: unknown) => {
+        if ((message as { type?: string }).type !== "memory") return;
+        server.off("message", answer);
+        resolve(message as Memory);
+      };
+      server.on("message", answer);
+      server.send("memory");
+    });
+
+  before(async () => {
+    server = spawn(process.execPath, [join(import.meta.dirname, "../support/stream-server-process.ts")], {
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      // A database migrated in the process, as a server's own: one opened from the suite's image
+      // grows the process's resident memory by itself for seconds after it opens.
+      env: { ...process.env, [TEST_TEMPLATES_VARIABLE]: "" },
+    });
+    ready = await new Promise((resolve, reject) => {
+      server.on("message", (message: { type?: string; url: string; token: string }) => {
+        if (message.type === "ready") resolve(message);
+      });
+      server.once("exit", (code) => reject(new Error(`the server process exited with ${code}`)));
+    });
+  });
+  after(async () => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.send("stop");
+    await exited;
+  });
+
+  test("flood: a client that sends its largest messages while its replay waits for it to read is closed with 4029, the server grows by less than 16 MiB and answers /healthz", async (context) => {
+    const client = await StreamClient.withToken(ready.url, ready.token);
+    await client.nextOfType("welcome");
+    client.send({ op: "subscribe", channels: ["market"], after: "0" });
+    await client.nextOfType("subscribed");
+    // The client reads nothing more: the replay (megabytes of events) waits for it to read.
+    const raw = (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const start = await memory();
+    const frame = "x".repeat(FRAME_BYTES);
+    // A megabyte at a time, while the server keeps the stream: its resident memory after each.
+    let peak = start.rss;
+    let last = start;
+    let sent = 0;
+    const sample = async () => {
+      last = await memory();
+      peak = Math.max(peak, last.rss);
+    };
+    while (sent < FLOOD_BYTES && last.streams > 0) {
+      for (let index = 0; index < 64; index++, sent += FRAME_BYTES) client.socket.send(frame);
+      await sample();
+      while (client.socket.bufferedAmount > 4 * FRAME_BYTES * 64 && last.streams > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await sample();
+      }
+    }
+    context.diagnostic(
+      `rss at start ${(start.rss / 2 ** 20).toFixed(1)} MiB, peak ${(peak / 2 ** 20).toFixed(1)} MiB, ${(sent / 2 ** 20).toFixed(1)} MiB sent`,
+    );
+    assert.ok(
+      peak - start.rss < GROWTH_BOUND,
+      `the server grew by ${((peak - start.rss) / 2 ** 20).toFixed(1)} MiB`,
+    );
+    raw.resume();
+    assert.equal((await client.closed).code, 4029);
+    assert.equal(last.streams, 0, "the server let the stream go");
+    assert.equal((await fetch(`${ready.url}/healthz`)).status, 200);
   });
 });

@@ -76,7 +76,9 @@ export interface paths {
      *
      *     The server sends `welcome`, `subscribed`, `{"type":"event","channel":...,"event":{...}}` (the events of `GET /api/market/developer/events`), `heartbeat` every `heartbeat_ms`, `pong`, `error` (the field named; the stream stays), and `dropped` before closing a client that reads too slowly (4008).
      *
-     *     Close codes: 1000 normal, 1001 server shutting down, 4001 credentials revoked or expired, 4008 slow consumer. A refused upgrade answers HTTP 401 or 403 with the usual error body.
+     *     A client message is at most 16 KiB (larger closes with 1009); while one is handled (a replay), at most 100 more and 64 KiB may wait (more closes with 4029).
+     *
+     *     Close codes: 1000 normal, 1001 server shutting down, 1009 message too big, 4001 credentials revoked or expired, 4008 slow consumer, 4029 too many messages waiting. A refused upgrade answers HTTP 401 or 403 with the usual error body, and 429 `Quota Exceeded` when the token or session already has `STREAM_MAX_PER_CREDENTIAL` streams open (default 20) or the address `STREAM_MAX_PER_ADDRESS` (default 100).
      */
     get: operations["openEventStream"];
     put?: never;

@@ -53,6 +53,13 @@ describe("configuration", () => {
     );
   });
 
+  test("event streams: 20 per token or session and 100 per address unless STREAM_MAX_PER_* says", () => {
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.streamMaxPerCredential, defaults.streamMaxPerAddress], [20, 100]);
+    const set = loadConfig({ STREAM_MAX_PER_CREDENTIAL: "5", STREAM_MAX_PER_ADDRESS: "1000" });
+    assert.deepEqual([set.streamMaxPerCredential, set.streamMaxPerAddress], [5, 1000]);
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -79,6 +86,8 @@ describe("configuration", () => {
       [{ IMAGE_BASE_URL: "cdn.example" }, "IMAGE_BASE_URL"],
       [{ IMAGE_BASE_URL: "ftp://cdn.example" }, "IMAGE_BASE_URL"],
       [{ IMAGE_BASE_URL: "https://cdn.example/?size=2" }, "IMAGE_BASE_URL"],
+      [{ STREAM_MAX_PER_CREDENTIAL: "0" }, "STREAM_MAX_PER_CREDENTIAL"],
+      [{ STREAM_MAX_PER_ADDRESS: "many" }, "STREAM_MAX_PER_ADDRESS"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(

@@ -19,9 +19,21 @@ export interface StreamSettings {
   heartbeatMs: number;
   /** Bytes waiting to be sent beyond which a connection is dropped as a slow consumer. */
   maxBufferBytes: number;
+  /** Streams one API token or website session may have open at once (`STREAM_MAX_PER_CREDENTIAL`). */
+  maxPerCredential: number;
+  /** Streams one client address may have open at once (`STREAM_MAX_PER_ADDRESS`). */
+  maxPerAddress: number;
 }
 
-export const DEFAULT_STREAM_SETTINGS: StreamSettings = { heartbeatMs: 15_000, maxBufferBytes: 1024 * 1024 };
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
+  heartbeatMs: 15_000,
+  maxBufferBytes: 1024 * 1024,
+  maxPerCredential: 20,
+  maxPerAddress: 100,
+};
+
+/** A stream's place under the caps, or the cap that refuses one. */
+export type StreamAdmission = { ok: true; release: () => void } | { ok: false; message: string };
 
 /** Live events a connection holds while its replay runs; beyond it, it is a slow consumer. */
 const MAX_HELD_DURING_REPLAY = 50_000;
@@ -38,6 +50,13 @@ const FAN_OUT_SLICE_MS = 5;
 const WRITE_WITHIN_MS = 20;
 /** How long the shutdown waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 2_000;
+/**
+ * Client messages that may wait while one is handled (a subscribe's replay, which waits for the
+ * client to read), and their bytes: beyond either, the client is closed with 4029. What the server
+ * holds of a client's messages is thus bounded as what it holds for the client is.
+ */
+const MAX_WAITING_MESSAGES = 100;
+const MAX_WAITING_BYTES = 64 * 1024;
 
 /**
  * An event's message on one channel, serialized once for every connection it goes to: the JSON
@@ -114,6 +133,9 @@ export class EventStreamHub {
   #writing = false;
   /** Frames joined in the pass of writes under way, by their first: connections taking the same share it. */
   readonly #joined = new Map<Buffer, { frames: readonly Buffer[]; joined: Buffer }>();
+  /** Places taken under the caps, by credential and by client address (`admit`). */
+  readonly #perCredential = new Map<string, number>();
+  readonly #perAddress = new Map<string, number>();
   /** Connections dropped as slow consumers since the start. */
   dropped = 0;
   /** The most bytes any connection had waiting right after a send (bounded by the drop). */
@@ -139,6 +161,45 @@ export class EventStreamHub {
   /** Open streams. */
   get size(): number {
     return this.#connections.size;
+  }
+
+  /** Places taken under the caps: upgrades admitted whose socket has not closed yet. */
+  get admitted(): number {
+    let places = 0;
+    for (const count of this.#perAddress.values()) places += count;
+    return places;
+  }
+
+  /**
+   * Takes a place for one more stream of `credential` (a token's or a session's key) from
+   * `address`, or answers the cap that refuses it. Taken before the upgrade, so that upgrades
+   * under way count; `release` (idempotent) gives it back when the socket closes.
+   */
+  admit(credential: string, address: string): StreamAdmission {
+    const byCredential = this.#perCredential.get(credential) ?? 0;
+    if (byCredential >= this.settings.maxPerCredential)
+      return {
+        ok: false,
+        message: `this credential has ${byCredential} event streams open, the most one API token or session may (STREAM_MAX_PER_CREDENTIAL); close one first`,
+      };
+    const byAddress = this.#perAddress.get(address) ?? 0;
+    if (byAddress >= this.settings.maxPerAddress)
+      return {
+        ok: false,
+        message: `${address} has ${byAddress} event streams open, the most one address may (STREAM_MAX_PER_ADDRESS); close one first`,
+      };
+    this.#perCredential.set(credential, byCredential + 1);
+    this.#perAddress.set(address, byAddress + 1);
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        decrement(this.#perCredential, credential);
+        decrement(this.#perAddress, address);
+      },
+    };
   }
 
   /** Takes an accepted WebSocket of `userId`. */
@@ -328,6 +389,18 @@ export class EventStreamHub {
   }
 }
 
+/** A text message's data as `ws` hands it over, decoded. */
+function textOf(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return Buffer.isBuffer(data) ? data.toString() : Buffer.from(new Uint8Array(data)).toString();
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const count = counts.get(key) ?? 0;
+  if (count <= 1) counts.delete(key);
+  else counts.set(key, count - 1);
+}
+
 function addTo<Key>(index: Map<Key, Set<StreamConnection>>, key: Key, connection: StreamConnection): void {
   let connections = index.get(key);
   if (!connections) index.set(key, (connections = new Set()));
@@ -366,8 +439,11 @@ export class StreamConnection {
   #watermark: number;
   /** Live events held while a replay runs. */
   #held: StoredEvent[] | undefined;
-  /** Client messages are handled one after the other (a subscribe may replay). */
-  #work: Promise<void> = Promise.resolve();
+  /** A message is being handled (a subscribe's replay): the next ones wait, in order. */
+  #busy = false;
+  /** Messages received while one is handled, with their bytes; bounded (`MAX_WAITING_*`). */
+  #waiting: { text: string; bytes: number }[] = [];
+  #waitingBytes = 0;
   #missedPongs = 0;
   #checking = false;
   #ended = false;
@@ -390,23 +466,21 @@ export class StreamConnection {
   start(): void {
     this.#socket.on("pong", () => (this.#missedPongs = 0));
     this.#socket.on("message", (data, isBinary) => {
+      if (this.#ended) return;
       // Any frame from the client shows it is there.
       this.#missedPongs = 0;
       if (isBinary) {
         this.#send({ type: "error", code: "invalid_argument", message: "message: send JSON text frames" });
         return;
       }
-      const text = Array.isArray(data)
-        ? Buffer.concat(data).toString()
-        : Buffer.isBuffer(data)
-          ? data.toString()
-          : Buffer.from(new Uint8Array(data)).toString();
-      this.#work = this.#work
-        .then(() => this.#handle(text))
-        .catch((error: unknown) => {
-          this.#ctx.log.error({ err: error }, "an event stream message failed");
-          this.#send({ type: "error", code: "invalid_argument", message: "message: could not be handled" });
-        });
+      const bytes = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
+      if (!this.#busy) this.#take(textOf(data));
+      else if (this.#waiting.length >= MAX_WAITING_MESSAGES || this.#waitingBytes + bytes > MAX_WAITING_BYTES)
+        this.#refuseFlood();
+      else {
+        this.#waiting.push({ text: textOf(data), bytes });
+        this.#waitingBytes += bytes;
+      }
     });
     this.#send({
       type: "welcome",
@@ -416,7 +490,50 @@ export class StreamConnection {
     });
   }
 
-  async #handle(text: string): Promise<void> {
+  /**
+   * Handles a client message; one that answers a promise (a subscribe's replay) keeps the
+   * connection busy until it settles, and the messages that came meanwhile are handled then.
+   */
+  #take(text: string): void {
+    let work: Promise<void> | undefined;
+    try {
+      work = this.#handle(text);
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    if (work === undefined) return;
+    this.#busy = true;
+    work
+      .catch((error: unknown) => this.#failed(error))
+      .finally(() => {
+        this.#busy = false;
+        while (!this.#busy && !this.#ended && this.#waiting.length > 0) {
+          const next = this.#waiting.shift()!;
+          this.#waitingBytes -= next.bytes;
+          this.#take(next.text);
+        }
+      });
+  }
+
+  #failed(error: unknown): void {
+    this.#ctx.log.error({ err: error }, "an event stream message failed");
+    this.#send({ type: "error", code: "invalid_argument", message: "message: could not be handled" });
+  }
+
+  /**
+   * A client that sends more than `MAX_WAITING_*` while one of its messages is handled: closed
+   * with 4029, and read no more, so that what it goes on sending waits in the kernel's buffers and
+   * its own, not in the server; the socket is ended once the close frame is written.
+   */
+  #refuseFlood(): void {
+    this.#end(STREAM_CLOSE_CODES.tooManyMessages, "too many messages waiting");
+    this.#socket.pause();
+    (this.#socket as unknown as { _socket?: Socket })._socket?.end();
+  }
+
+  /** Handles a client message; answers the replay's promise when it starts one. */
+  #handle(text: string): Promise<void> | undefined {
     if (this.#ended) return;
     const parsed = parseClientMessage(text);
     if (!parsed.ok) {
@@ -453,7 +570,7 @@ export class StreamConnection {
       return;
     }
     this.#send({ type: "subscribed", channels: message.channels, after: message.after });
-    await this.#replay(
+    return this.#replay(
       added,
       before.filter((old) => !added.some((it) => it.channel === old.channel)),
       message.after,
@@ -605,6 +722,7 @@ export class StreamConnection {
     this.#ended = true;
     this.#held = undefined;
     this.#outbox = [];
+    this.#waiting = [];
     this.#hub.forget(this);
     this.#socket.close(code, reason);
     setTimeout(() => this.#socket.terminate(), DROP_GRACE_MS).unref();
