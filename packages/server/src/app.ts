@@ -4,6 +4,7 @@ import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
+import type { TrustProxy } from "./config.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
@@ -96,6 +97,11 @@ export interface AppDeps {
   website?: { root?: string; imageBaseUrl?: string | undefined };
   /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
   stream?: Partial<StreamSettings>;
+  /**
+   * Which peers' `X-Forwarded-For` gives `request.ip` (`TRUST_PROXY`); default none: the
+   * connection's peer is the client (docs/design.md section 11).
+   */
+  trustProxy?: TrustProxy;
 }
 
 /** The largest frame a stream client may send: a subscription to 100 channels fits many times over. */
@@ -122,6 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: routeSchemas.serializerFactory } },
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // `request.ip` is the address every per-address rule reads (the sign-in throttle, refused
+    // credentials, the logs): the proxy's forwarded one only from the proxies configured.
+    trustProxy: deps.trustProxy ?? false,
     requestIdHeader: false,
     // Probes at debug; an error answer's line with its code and message.
     logController: new RequestLogController(),

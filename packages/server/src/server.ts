@@ -231,6 +231,7 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
       website: { imageBaseUrl: config.imageBaseUrl },
       stream: { maxBufferBytes: config.streamMaxBufferBytes },
       logger: log,
