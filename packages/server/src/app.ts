@@ -28,6 +28,7 @@ import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
 import { registerCors } from "./http/plugins/cors.ts";
+import { registerPrivateAnswers } from "./http/plugins/private-answers.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
@@ -212,6 +213,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
   registerIdempotency(app);
+  // After the cookie plugin's `onSend` hook, which writes the cookies it reads.
+  registerPrivateAnswers(app);
   // After every other plugin that adds `onSend` hooks to routes: its hook goes last.
   registerBatchedWrites(app);
   const metrics = registerMetrics(app);
