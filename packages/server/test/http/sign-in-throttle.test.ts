@@ -208,6 +208,22 @@ describe("sign-in is throttled per account and per client address", () => {
     assert.equal(statuses.filter((status) => status === 429).length, 15);
   });
 
+  test("25 concurrent wrong passwords for 25 accounts from one address: 20 are tried, 5 are 429", async () => {
+    const from = newAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, index) => login(`crowd-${index}`, "wrong", from)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    assert.equal(statuses.filter((status) => status === 401).length, 20);
+    assert.equal(statuses.filter((status) => status === 429).length, 5);
+    const counted = await t.ctx.db
+      .selectFrom("sign_in_address_accounts")
+      .select("account_key")
+      .where("address_key", "=", `address:${from}`)
+      .execute();
+    assert.equal(counted.length, 20);
+  });
+
   test("failures counted on one instance hold the account back on another", async () => {
     const other = await buildApp({
       database: t.database,
