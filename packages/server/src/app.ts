@@ -4,6 +4,7 @@ import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Clock, OffsetClock } from "./domain/clock.ts";
+import type { TrustProxy } from "./config.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
@@ -27,6 +28,7 @@ import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
 import { registerCors } from "./http/plugins/cors.ts";
+import { registerPrivateAnswers } from "./http/plugins/private-answers.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
@@ -101,6 +103,11 @@ export interface AppDeps {
   website?: { root?: string; imageBaseUrl?: string | undefined };
   /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
   stream?: Partial<StreamSettings>;
+  /**
+   * Which peers' `X-Forwarded-For` gives `request.ip` (`TRUST_PROXY`); default none: the
+   * connection's peer is the client (docs/design.md section 11).
+   */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -131,6 +138,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: routeSchemas.serializerFactory } },
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // `request.ip` is the address every per-address rule reads (the sign-in throttle, refused
+    // credentials, the logs): the proxy's forwarded one only from the proxies configured.
+    trustProxy: deps.trustProxy ?? false,
     requestIdHeader: false,
     // Probes at debug; an error answer's line with its code and message.
     logController: new RequestLogController(),
@@ -212,6 +222,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
   registerIdempotency(app);
+  // After the cookie plugin's `onSend` hook, which writes the cookies it reads.
+  registerPrivateAnswers(app);
   // After every other plugin that adds `onSend` hooks to routes: its hook goes last.
   registerBatchedWrites(app);
   const metrics = registerMetrics(app);

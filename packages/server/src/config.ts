@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { OPERATIONS } from "@skinmarket/contract";
 
@@ -46,7 +47,16 @@ export interface Config {
   webhookAllowPrivateUrls: boolean;
   /** Where the website reads item images from (`IMAGE_BASE_URL`); unset: drawn placeholders. */
   imageBaseUrl: string | undefined;
+  /**
+   * Which peers' `X-Forwarded-For` names the client (`TRUST_PROXY`), as Fastify's `trustProxy`
+   * takes it: `false` (the peer is the client), `true` (any peer), or the proxies' addresses and
+   * CIDRs.
+   */
+  trustProxy: TrustProxy;
 }
+
+/** Fastify's `trustProxy` values the configuration gives (docs/design.md section 11). */
+export type TrustProxy = boolean | string[];
 
 export const DEMO_MODES = ["auto", "on", "off"] as const;
 export type DemoMode = (typeof DEMO_MODES)[number];
@@ -117,6 +127,8 @@ export const CONFIG_VARIABLES = {
     "64 hex characters: the key that seals stored platform cookies and webhook secrets (default: generated into DATA_DIR/secret-key)",
   WEBHOOK_ALLOW_PRIVATE_URLS:
     "true|false: allow webhook receivers on loopback, private and link-local addresses, sandbox or not (default false)",
+  TRUST_PROXY:
+    "false, true, or comma-separated proxy addresses and CIDRs (also loopback, linklocal, uniquelocal): the peers whose X-Forwarded-For gives the client address (default false: the connection's peer is the client)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -194,7 +206,38 @@ export function loadConfig(
     demo: demoMode(source),
     webhookAllowPrivateUrls: trueFalse(source, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
     imageBaseUrl: imageBaseUrl(source),
+    trustProxy: trustProxy(source),
   };
+}
+
+/** The names proxy-addr (Fastify's `trustProxy`) gives to address ranges. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * `TRUST_PROXY`: checked here, so that a mistyped address stops the start naming the variable
+ * rather than failing inside Fastify (or, worse, trusting nothing silently).
+ */
+function trustProxy(source: ConfigSource): TrustProxy {
+  const text = optional(source, "TRUST_PROXY");
+  if (text === undefined || text === "false") return false;
+  if (text === "true") return true;
+  const entries = text.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.has(entry) && !isAddressOrCidr(entry))
+      throw new ConfigError(
+        "TRUST_PROXY",
+        `"${entry}" is not an IP address, a CIDR (10.0.0.0/8) or one of loopback, linklocal, uniquelocal; give true, false or a comma-separated list of them`,
+      );
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function logFormat(source: ConfigSource, stdoutIsTTY: boolean): LogFormat {

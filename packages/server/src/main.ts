@@ -66,6 +66,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--cors-origins <list>", "CORS_ORIGINS"],
   ["--webhook-allow-private-urls <true|false>", "WEBHOOK_ALLOW_PRIVATE_URLS"],
   ["--image-base-url <url>", "IMAGE_BASE_URL"],
+  ["--trust-proxy <value>", "TRUST_PROXY"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

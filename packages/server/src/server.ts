@@ -7,6 +7,7 @@ import { pino, type DestinationStream, type Logger } from "pino";
 import { buildApp, LOG_REDACTIONS } from "./app.ts";
 import type { Config } from "./config.ts";
 import { prettyStream } from "./pretty-log.ts";
+import { serializeRequest } from "./http/plugins/request-logging.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
 import { writeServerFile } from "./server-file.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
@@ -48,7 +49,12 @@ export function createLogger(
   config: Pick<Config, "logLevel"> & Partial<Pick<Config, "logFormat">>,
   destination?: DestinationStream,
 ): Logger {
-  const options = { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: "[redacted]" } };
+  const options = {
+    level: config.logLevel,
+    redact: { paths: LOG_REDACTIONS, censor: "[redacted]" },
+    // Fastify's request fields, with credentials in a query string redacted.
+    serializers: { req: serializeRequest },
+  };
   return pino(options, config.logFormat === "pretty" ? prettyStream(destination) : destination);
 }
 
@@ -230,6 +236,7 @@ export async function startServer(
       sessionTtlSeconds: config.sessionTtlSeconds,
       secureCookies: config.secureCookies,
       corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
       website: { imageBaseUrl: config.imageBaseUrl },
       stream: {
         maxBufferBytes: config.streamMaxBufferBytes,

@@ -11,6 +11,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   web_sessions: WebSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  sign_in_address_accounts: SignInAddressAccountsTable;
   ledger_accounts: LedgerAccountsTable;
   journal_entries: JournalEntriesTable;
   journal_lines: JournalLinesTable;
@@ -99,6 +100,12 @@ export interface SignInFailuresTable {
   failures: number;
   last_failure_at: Date;
   held_until: Date | null;
+}
+
+export interface SignInAddressAccountsTable {
+  address_key: string;
+  account_key: string;
+  failed_at: Date;
 }
 
 export interface WebSessionsTable {

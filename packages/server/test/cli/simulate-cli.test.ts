@@ -133,7 +133,7 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
     assert.match(refused.stderr, /scenario\.effects\.0\.share/);
     const unknown = await simulate(["scenario", "no-such-thing"]);
     assert.equal(unknown.code, 1, unknown.stderr);
-    assert.match(unknown.stderr, /no scenario no-such-thing: the built-in ones are /);
+    assert.match(unknown.stderr, /no scenario no-such-thing: it is not among the built-in scenarios \(/);
     const broken = await simulate(["scenario", "broken-day"]);
     assert.equal(broken.code, 1, broken.stderr);
     assert.match(

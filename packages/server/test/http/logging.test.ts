@@ -97,6 +97,36 @@ describe("structured logs", () => {
     }
   });
 
+  test("credentials a client puts in a query string are redacted from the request log", async () => {
+    const t = await appLogging();
+    try {
+      const secrets = [
+        "query-token-1",
+        "query-access-2",
+        "query-api-key-3",
+        "query-session-4",
+        "query-pass-5",
+      ];
+      const url =
+        `/api/market/developer/balance?token=${secrets[0]}&access_token=${secrets[1]}` +
+        `&api-key=${secrets[2]}&session=${secrets[3]}&Password=${secrets[4]}&page_num=2`;
+      assert.equal((await t.app.inject({ method: "GET", url })).statusCode, 401);
+      const text = t.lines.join("\n");
+      for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} stays out of the log`);
+      const incoming = t.entries().find((entry) => entry.msg === "incoming request") as {
+        req: { url: string; method: string };
+      };
+      assert.equal(
+        incoming.req.url,
+        "/api/market/developer/balance?token=[redacted]&access_token=[redacted]&api-key=[redacted]" +
+          "&session=[redacted]&Password=[redacted]&page_num=2",
+      );
+      assert.equal(incoming.req.method, "GET");
+    } finally {
+      await t.close();
+    }
+  });
+
   test("health, readiness and metrics probes are not logged at info, only at debug", async () => {
     for (const logLevel of ["info", "debug"] as const) {
       const t = await appLogging({ logLevel });

@@ -61,7 +61,7 @@ describe("sandbox scenarios API", () => {
     [{}, /^name: give name or scenario/],
     [
       { name: "no-such-scenario" },
-      /^name: no scenario no-such-scenario: the built-in ones are buy-order-wall, .*; this server reads no scenarios folder$/,
+      /^name: no scenario no-such-scenario: it is not among the built-in scenarios \(buy-order-wall, .*\) and this server reads no scenarios folder$/,
     ],
     [{ name: "Knife Crash" }, /^name: must be/],
     [
@@ -287,7 +287,7 @@ describe("the user's scenarios folder", () => {
     ["not-yaml", /^name: the scenario file not-yaml\.yaml is invalid: not YAML or JSON/],
     [
       "nowhere",
-      /^name: no scenario nowhere: the built-in ones are .*; yours, files in .*scenarios, are .*my-spike/,
+      /^name: no scenario nowhere: it is not among the built-in scenarios \(.*knife-crash.*\) nor among yours \(.*my-spike.*\)$/,
     ],
   ] as const) {
     test(`error: running ${name} by name is refused naming the file and the field`, async () => {
@@ -297,6 +297,45 @@ describe("the user's scenarios folder", () => {
       assert.match(response.json().msg, message);
     });
   }
+
+  test("error: an unknown name's refusal names no folder of the server's", async () => {
+    const response = await run("nowhere-at-all");
+    assert.equal(response.statusCode, 400, response.body);
+    const message: string = response.json().msg;
+    assert.ok(!message.includes(folder), message);
+    assert.ok(!message.includes(tmpdir()), message);
+    assert.doesNotMatch(message, /\//, "no path at all");
+  });
+
+  test("error: a file nested 10,000 levels deep is listed as refused, with its reason, and does not run", async () => {
+    const depth = 10_000;
+    await write("deep-flow.yaml", `name: deep-flow\neffects: ${"[".repeat(depth)}${"]".repeat(depth)}\n`);
+    await write("deep-json.json", `{"name":"deep-json","effects":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+    await write("deep-block.yaml", `name: deep-block\neffects:\n${"- ".repeat(depth)}x\n`);
+    const byName = new Map((await list()).items.map((item) => [item.name, item]));
+    for (const name of ["deep-flow", "deep-json", "deep-block"]) {
+      const item = byName.get(name);
+      assert.ok(item, `${name} is listed`);
+      assert.equal(item.valid, false, name);
+      assert.equal(item.problem, "nested deeper than 32 levels; a scenario needs only a few", name);
+      const response = await run(name);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.match(
+        response.json().msg,
+        new RegExp(`^name: the scenario file ${name}\\.\\w+ is invalid: nested deeper`),
+      );
+    }
+    assert.equal(byName.get("my-spike")?.valid, true, "the other files are read as before");
+  });
+
+  test("happy: a file rewritten is read again at the next ask", async () => {
+    await write("rewritten.yaml", "name: rewritten\neffects:\n  - type: platform_outage\n    for: 10m\n");
+    const first = (await list()).items.find((item) => item.name === "rewritten");
+    assert.equal(first?.duration_seconds, 600);
+    await write("rewritten.yaml", "name: rewritten\neffects:\n  - type: platform_outage\n    for: 2h\n");
+    const second = (await list()).items.find((item) => item.name === "rewritten");
+    assert.equal(second?.duration_seconds, 7200);
+  });
 
   test("error: two files of one name are both invalid until one goes", async () => {
     await write("twin.yaml", "name: twin\neffects:\n  - type: platform_outage\n");

@@ -7,7 +7,8 @@ import { testPlatform } from "../support/test-context.ts";
 
 /**
  * docs/design.md section 11: per account, 5 failures free, then a hold of 1 s doubling with each
- * further failure up to 15 minutes; per client address, 20 failures free, then the same doubling.
+ * further failure up to 15 minutes; per client address, 20 distinct accounts failed free, then the
+ * same doubling with each further account.
  */
 const expectedHoldSeconds = (failures: number, free: number) =>
   failures < free ? 0 : Math.min(900, 2 ** (failures - free));
@@ -107,6 +108,95 @@ describe("sign-in is throttled per account and per client address", () => {
     assert.equal((await login(user.nickname, "right password", newAddress())).statusCode, 200);
   });
 
+  /** Fails `count` times on one account, waiting out each of the account's holds. */
+  const failRepeatedly = async (nickname: string, count: number, from: string) => {
+    for (let failed = 0; failed < count;) {
+      const answer = await login(nickname, "wrong", from);
+      if (answer.statusCode === 429) advance(Number(answer.headers["retry-after"]));
+      else {
+        assert.equal(answer.statusCode, 401);
+        failed++;
+      }
+    }
+  };
+
+  test("30 failures on one account from an address leave another account's sign-in from there open", async () => {
+    const neighbour = await t.createUser({ nickname: "neighbour", password: "right password" });
+    const from = newAddress();
+    await failRepeatedly("hammered", 30, from);
+    assert.equal((await login(neighbour.nickname, "right password", from)).statusCode, 200);
+  });
+
+  test("an account that signs in after mistyping leaves the address's count", async () => {
+    const typist = await t.createUser({ nickname: "typist", password: "right password" });
+    const colleague = await t.createUser({ nickname: "colleague", password: "right password" });
+    const from = newAddress();
+    for (let index = 0; index < 18; index++)
+      assert.equal((await login(`forgotten-${index}`, "wrong", from)).statusCode, 401);
+    assert.equal((await login(typist.nickname, "wrong", from)).statusCode, 401);
+    assert.equal((await login(typist.nickname, "right password", from)).statusCode, 200);
+    assert.equal((await login(colleague.nickname, "right password", from)).statusCode, 200);
+    // 18 accounts failed and never signed in: two more close the address.
+    for (const nickname of ["forgotten-18", "forgotten-19"])
+      assert.equal((await login(nickname, "wrong", from)).statusCode, 401);
+    assert.equal((await login(colleague.nickname, "right password", from)).statusCode, 429);
+  });
+
+  describe("behind a reverse proxy", () => {
+    const proxy = "10.1.2.3";
+    const viaProxy = (app: FastifyInstance, nickname: string, password: string, client: string) =>
+      app.inject({
+        method: "POST",
+        url: "/account/api/login",
+        payload: { nickname, password },
+        remoteAddress: proxy,
+        headers: { "x-forwarded-for": client },
+      });
+
+    test("with TRUST_PROXY naming the proxy, the forwarded address is the one throttled", async () => {
+      const proxied = await buildApp({
+        database: t.database,
+        clock: t.clock,
+        ...testPlatform(),
+        trustProxy: ["10.0.0.0/8"],
+      });
+      try {
+        const user = await t.createUser({ nickname: "proxied", password: "right password" });
+        const attacker = newAddress();
+        for (let index = 0; index < 20; index++)
+          assert.equal((await viaProxy(proxied, `stuffed-${index}`, "wrong", attacker)).statusCode, 401);
+        assert.equal((await viaProxy(proxied, user.nickname, "right password", attacker)).statusCode, 429);
+        assert.equal(
+          (await viaProxy(proxied, user.nickname, "right password", newAddress())).statusCode,
+          200,
+        );
+        const keys = (await t.ctx.db.selectFrom("sign_in_failures").select("throttle_key").execute()).map(
+          (row) => row.throttle_key,
+        );
+        assert.ok(keys.includes(`address:${attacker}`));
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    test("without TRUST_PROXY, X-Forwarded-For is ignored: the proxy's own address is throttled", async () => {
+      const user = await t.createUser({ nickname: "unproxied", password: "right password" });
+      const proxyFailures = async () =>
+        (
+          await t.ctx.db
+            .selectFrom("sign_in_failures")
+            .select("failures")
+            .where("throttle_key", "=", `address:${proxy}`)
+            .executeTakeFirst()
+        )?.failures ?? 0;
+      const before = await proxyFailures();
+      for (let index = 0; index < 3; index++)
+        assert.equal((await viaProxy(t.app, `unforwarded-${index}`, "wrong", newAddress())).statusCode, 401);
+      assert.equal(await proxyFailures(), before + 3);
+      assert.equal((await viaProxy(t.app, user.nickname, "right password", newAddress())).statusCode, 200);
+    });
+  });
+
   test("20 concurrent wrong passwords for one account: at most 5 are tried, the rest are 429", async () => {
     const user = await t.createUser({ nickname: "stampede", password: "right password" });
     const from = newAddress();
@@ -116,6 +206,22 @@ describe("sign-in is throttled per account and per client address", () => {
     const statuses = answers.map((answer) => answer.statusCode);
     assert.equal(statuses.filter((status) => status === 401).length, 5);
     assert.equal(statuses.filter((status) => status === 429).length, 15);
+  });
+
+  test("25 concurrent wrong passwords for 25 accounts from one address: 20 are tried, 5 are 429", async () => {
+    const from = newAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, index) => login(`crowd-${index}`, "wrong", from)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    assert.equal(statuses.filter((status) => status === 401).length, 20);
+    assert.equal(statuses.filter((status) => status === 429).length, 5);
+    const counted = await t.ctx.db
+      .selectFrom("sign_in_address_accounts")
+      .select("account_key")
+      .where("address_key", "=", `address:${from}`)
+      .execute();
+    assert.equal(counted.length, 20);
   });
 
   test("failures counted on one instance hold the account back on another", async () => {
@@ -156,10 +262,17 @@ describe("sign-in is throttled per account and per client address", () => {
       (await t.ctx.db.selectFrom("sign_in_failures").select("throttle_key").execute()).map(
         (row) => row.throttle_key,
       );
+    const counted = async () =>
+      (await t.ctx.db.selectFrom("sign_in_address_accounts").select("address_key").execute()).map(
+        (row) => row.address_key,
+      );
     assert.ok((await keys()).includes(`address:${from}`));
+    assert.ok((await counted()).includes(`address:${from}`));
     assert.equal((await t.admin("POST", "/sandbox/jobs/run")).statusCode, 200);
     const left = await keys();
     assert.ok(!left.includes(`address:${from}`));
     assert.ok(left.includes(`address:${recent}`));
+    assert.ok(!(await counted()).includes(`address:${from}`));
+    assert.ok((await counted()).includes(`address:${recent}`));
   });
 });

@@ -60,6 +60,16 @@ describe("configuration", () => {
     assert.deepEqual([set.streamMaxPerCredential, set.streamMaxPerAddress], [5, 1000]);
   });
 
+  test("no proxy is trusted unless TRUST_PROXY says true or lists proxies' addresses and CIDRs", () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: "false" }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+    assert.deepEqual(
+      loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.0.2.7,::1, fd00::/8, loopback" }).trustProxy,
+      ["10.0.0.0/8", "192.0.2.7", "::1", "fd00::/8", "loopback"],
+    );
+  });
+
   test("a PostgreSQL server turns the sandbox off unless asked for", () => {
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market" }).sandbox, false);
     assert.equal(loadConfig({ DATABASE_URL: "postgres://db/market", SANDBOX: "on" }).sandbox, true);
@@ -88,6 +98,10 @@ describe("configuration", () => {
       [{ IMAGE_BASE_URL: "https://cdn.example/?size=2" }, "IMAGE_BASE_URL"],
       [{ STREAM_MAX_PER_CREDENTIAL: "0" }, "STREAM_MAX_PER_CREDENTIAL"],
       [{ STREAM_MAX_PER_ADDRESS: "many" }, "STREAM_MAX_PER_ADDRESS"],
+      [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+      [{ TRUST_PROXY: "1" }, "TRUST_PROXY"],
+      [{ TRUST_PROXY: "10.0.0.0/33" }, "TRUST_PROXY"],
+      [{ TRUST_PROXY: "10.0.0.1, proxy.example" }, "TRUST_PROXY"],
     ];
     for (const [source, variable] of cases) {
       assert.throws(

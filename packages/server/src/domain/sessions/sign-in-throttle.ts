@@ -5,12 +5,18 @@ import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /**
  * Failed sign-ins are counted per account and per client address in the database, so that every
- * instance holds back the same callers (docs/design.md section 11). A key's first `free` failures
- * cost nothing; each further failure holds the key back for 1 s, doubling up to 15 minutes. A day
- * without a failure forgets the count; a successful sign-in forgets the account's count.
+ * instance holds back the same callers (docs/design.md section 11). Per account every failure
+ * counts; per address each distinct account failed from it in the last day counts once, so that
+ * one person mistyping, or hammering one account (which that account's count stops), does not
+ * close sign-in for everyone behind a shared address, while trying many accounts (credential
+ * stuffing) does. A key's first `free` failures cost nothing; each further one holds the key back
+ * for 1 s, doubling up to 15 minutes. A day without a failure forgets an account's count, and an
+ * address forgets each account a day after its last failure; a successful sign-in forgets the
+ * account's count and takes the account out of the address's.
  */
 export const SIGN_IN_THROTTLE = {
   account: { free: 5 },
+  /** Distinct accounts failed from one address. */
   address: { free: 20 },
   firstHoldSeconds: 1,
   maxHoldSeconds: 900,
@@ -58,6 +64,8 @@ export async function takeSignInAttempt(ctx: DomainContext, keys: SignInKeys): P
       )
       .onConflict((conflict) => conflict.column("throttle_key").doNothing())
       .execute();
+    // Both rows locked, in key order: the account's and the address's counts below are read and
+    // written by one attempt at a time, on every instance.
     const rows = await tx.db
       .selectFrom("sign_in_failures")
       .selectAll()
@@ -80,31 +88,74 @@ export async function takeSignInAttempt(ctx: DomainContext, keys: SignInKeys): P
         },
       };
     }
-    for (const row of rows) {
-      const forgotten = now.getTime() - row.last_failure_at.getTime() >= SIGN_IN_THROTTLE.forgetAfterMs;
-      const failures = (forgotten ? 0 : row.failures) + 1;
-      const hold = holdSeconds(
+    const account = rows.find((row) => row.throttle_key === keys.account)!;
+    const forgotten = now.getTime() - account.last_failure_at.getTime() >= SIGN_IN_THROTTLE.forgetAfterMs;
+    const failures = (forgotten ? 0 : account.failures) + 1;
+    const hold = holdSeconds(failures, SIGN_IN_THROTTLE.account.free);
+    await tx.db
+      .updateTable("sign_in_failures")
+      .set({
         failures,
-        row.throttle_key === keys.account ? SIGN_IN_THROTTLE.account.free : SIGN_IN_THROTTLE.address.free,
-      );
-      await tx.db
-        .updateTable("sign_in_failures")
-        .set({
-          failures,
-          last_failure_at: now,
-          held_until: hold > 0 ? new Date(now.getTime() + hold * 1000) : null,
-        })
-        .where("throttle_key", "=", row.throttle_key)
-        .execute();
-    }
+        last_failure_at: now,
+        held_until: hold > 0 ? new Date(now.getTime() + hold * 1000) : null,
+      })
+      .where("throttle_key", "=", keys.account)
+      .execute();
+    await countAddressFailure(tx, keys, now);
     return ok(undefined);
   });
 }
 
 /**
+ * The address's part of an attempt, under its row's lock: the account joins the accounts failed
+ * from the address (or its failure there is dated again), and the address's count becomes the
+ * number of them failed in the last day. Only an account new to the count holds the address back
+ * (longer), so retrying an account already counted neither closes the address nor keeps it closed.
+ */
+async function countAddressFailure(tx: DomainContext, keys: SignInKeys, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - SIGN_IN_THROTTLE.forgetAfterMs);
+  const known = await tx.db
+    .selectFrom("sign_in_address_accounts")
+    .select("failed_at")
+    .where("address_key", "=", keys.address)
+    .where("account_key", "=", keys.account)
+    .executeTakeFirst();
+  await tx.db
+    .insertInto("sign_in_address_accounts")
+    .values({ address_key: keys.address, account_key: keys.account, failed_at: now })
+    .onConflict((conflict) =>
+      conflict.columns(["address_key", "account_key"]).doUpdateSet({ failed_at: now }),
+    )
+    .execute();
+  const failures = await accountsFailedFrom(tx, keys.address, since);
+  const counted = known !== undefined && known.failed_at >= since;
+  const hold = holdSeconds(failures, SIGN_IN_THROTTLE.address.free);
+  await tx.db
+    .updateTable("sign_in_failures")
+    .set({
+      failures,
+      last_failure_at: now,
+      ...(counted ? {} : { held_until: hold > 0 ? new Date(now.getTime() + hold * 1000) : null }),
+    })
+    .where("throttle_key", "=", keys.address)
+    .execute();
+}
+
+async function accountsFailedFrom(tx: DomainContext, address: string, since: Date): Promise<number> {
+  const row = await tx.db
+    .selectFrom("sign_in_address_accounts")
+    .select((eb) => eb.fn.countAll<string>().as("accounts"))
+    .where("address_key", "=", address)
+    .where("failed_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(row.accounts);
+}
+
+/**
  * After a successful sign-in, in its transaction: the account's failures are forgotten, and the
- * address gets back the attempt taken for it (not its earlier failures: signing in to one's own
- * account between guesses must not refill an address's budget).
+ * account leaves the address's count (a person who mistyped and then signed in is not stuffing
+ * credentials). The accounts that failed and never signed in stay counted: signing in to one's
+ * own account between guesses at others does not refill an address's budget.
  */
 export async function forgetSignInFailures(tx: DomainContext, keys: SignInKeys): Promise<void> {
   await tx.db.deleteFrom("sign_in_failures").where("throttle_key", "=", keys.account).execute();
@@ -114,8 +165,18 @@ export async function forgetSignInFailures(tx: DomainContext, keys: SignInKeys):
     .where("throttle_key", "=", keys.address)
     .forUpdate()
     .executeTakeFirst();
-  if (!row || row.failures === 0) return;
-  const failures = row.failures - 1;
+  if (!row) return;
+  await tx.db
+    .deleteFrom("sign_in_address_accounts")
+    .where("address_key", "=", keys.address)
+    .where("account_key", "=", keys.account)
+    .execute();
+  const now = tx.clock.now();
+  const failures = await accountsFailedFrom(
+    tx,
+    keys.address,
+    new Date(now.getTime() - SIGN_IN_THROTTLE.forgetAfterMs),
+  );
   await tx.db
     .updateTable("sign_in_failures")
     .set({
@@ -126,10 +187,14 @@ export async function forgetSignInFailures(tx: DomainContext, keys: SignInKeys):
     .execute();
 }
 
-/** Counts a day old that hold nothing back any more are deleted (a job). */
+/**
+ * Counts a day old that hold nothing back any more are deleted, and accounts an address failed a
+ * day ago or more (a job).
+ */
 export async function purgeSignInFailures(ctx: DomainContext): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - SIGN_IN_THROTTLE.forgetAfterMs);
+  await ctx.db.deleteFrom("sign_in_address_accounts").where("failed_at", "<", cutoff).execute();
   const deleted = await ctx.db
     .deleteFrom("sign_in_failures")
     .where("last_failure_at", "<", cutoff)

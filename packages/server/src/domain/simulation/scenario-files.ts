@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { ScenarioDefinition } from "@skinmarket/contract";
 import { Ajv, type ValidateFunction } from "ajv";
-import { parse } from "yaml";
+import { Lexer, parse, Parser } from "yaml";
 import { describeValidation, type ValidationIssue } from "../describe-validation.ts";
 
 /**
@@ -23,6 +23,14 @@ export const SCENARIO_EXTENSIONS = [".yaml", ".yml", ".json"] as const;
 const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,47}$/;
 /** A scenario is a few lines; anything this large is not one (and is not read whole). */
 const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * A scenario nests 4 levels (effects, an effect, its goods list); beyond this depth a file is
+ * refused before it is composed, whose work grows with the depth (10,000 levels held the event
+ * loop for seconds, and deeper ones would overflow the stack).
+ */
+export const MAX_SCENARIO_DEPTH = 32;
+/** A scenario needs no YAML aliases; a few are allowed, never an alias bomb. */
+const MAX_ALIAS_COUNT = 16;
 
 let validator: ValidateFunction<ScenarioDefinition> | undefined;
 
@@ -49,7 +57,13 @@ export function checkScenarioText(
 ): { valid: true; definition: ScenarioDefinition } | { valid: false; problem: string } {
   let value: unknown;
   try {
-    value = parse(text);
+    const depth = nestingDepth(text);
+    if (depth > MAX_SCENARIO_DEPTH)
+      return {
+        valid: false,
+        problem: `nested deeper than ${MAX_SCENARIO_DEPTH} levels; a scenario needs only a few`,
+      };
+    value = parse(text, { maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     return { valid: false, problem: `not YAML or JSON (${(error as Error).message.split("\n")[0]})` };
   }
@@ -57,6 +71,39 @@ export function checkScenarioText(
   if (!validate(value))
     return { valid: false, problem: describeValidation(validate.errors as ValidationIssue[], "scenario") };
   return { valid: true, definition: value };
+}
+
+/**
+ * How deep the text's collections nest, read from yaml's own lexer and parser (the concrete syntax
+ * tree, linear in the text and without recursion), stopping as soon as it passes the bound:
+ * block and flow collections alike, and JSON, count the same as when composed.
+ */
+function nestingDepth(text: string): number {
+  const parser = new Parser();
+  let deepest = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const _token of parser.next(lexeme)) {
+      // Whole documents: their depth was seen while they were built.
+    }
+    deepest = Math.max(deepest, parser.stack.length);
+    if (deepest > MAX_SCENARIO_DEPTH) break;
+  }
+  return deepest;
+}
+
+/**
+ * Files already read and checked, by path, kept while their modification time and size stay:
+ * a list, asked at every look at the console, reads and checks again only what changed.
+ */
+const checkedFiles = new Map<
+  string,
+  { mtimeMs: number; size: number; source: ScenarioSource; file: ScenarioFile }
+>();
+
+/** A listing of the whole folder drops the files it no longer holds, so the map stays its size. */
+function forgetRemovedFiles(folder: string, present: ReadonlySet<string>): void {
+  for (const path of checkedFiles.keys())
+    if (dirname(path) === folder && !present.has(path)) checkedFiles.delete(path);
 }
 
 /**
@@ -82,10 +129,24 @@ export async function readScenarioFolder(
     .sort();
   const read: ScenarioFile[] = [];
   for (const file of files) {
-    const facts = await stat(join(folder, file));
+    const path = join(folder, file);
+    const facts = await stat(path);
     if (!facts.isFile()) continue;
-    read.push(await readScenarioFile(folder, file, source, facts.size));
+    const cached = checkedFiles.get(path);
+    if (
+      cached &&
+      cached.mtimeMs === facts.mtimeMs &&
+      cached.size === facts.size &&
+      cached.source === source
+    ) {
+      read.push(cached.file);
+      continue;
+    }
+    const checked = await readScenarioFile(folder, file, source, facts.size);
+    checkedFiles.set(path, { mtimeMs: facts.mtimeMs, size: facts.size, source, file: checked });
+    read.push(checked);
   }
+  if (onlyName === undefined) forgetRemovedFiles(folder, new Set(files.map((file) => join(folder, file))));
   // Two files of one name (`x.yaml` and `x.json`): neither is the scenario `x` until one goes.
   return read.map((entry) => {
     const twins = read.filter((other) => other.name === entry.name).map((other) => other.file);

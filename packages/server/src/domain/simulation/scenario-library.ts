@@ -5,8 +5,9 @@ import { readScenarioFolder, type ScenarioFile } from "./scenario-files.ts";
 
 /**
  * The scenarios that run by name (docs/design.md section 15, "Scenarios"): the built-in ones and
- * the files of the user's scenarios folder (`SCENARIOS_DIR`, default `DATA_DIR/scenarios`), read
- * at each ask, so a file written while the server runs is there at once. A user's file of a
+ * the files of the user's scenarios folder (`SCENARIOS_DIR`, default `DATA_DIR/scenarios`), looked
+ * at each ask (a file changed since it was last checked is read again), so a file written while
+ * the server runs is there at once. A user's file of a
  * built-in's name replaces it, even when the file is broken: running the built-in instead would
  * hide the mistake.
  */
@@ -41,12 +42,13 @@ export async function findScenario(
   const builtinNames = builtinScenarios().map((definition) => definition.name);
   const userNames =
     userFolder === undefined ? [] : (await readScenarioFolder(userFolder, "user")).map((entry) => entry.name);
+  // Names only: the folder's path is the server's business, not the caller's.
   return invalidArgument(
     "name",
-    `no scenario ${name}: the built-in ones are ${builtinNames.join(", ")}; ` +
+    `no scenario ${name}: it is not among the built-in scenarios (${builtinNames.join(", ")}) ` +
       (userFolder === undefined
-        ? "this server reads no scenarios folder"
-        : `yours, files in ${userFolder}, are ${userNames.length > 0 ? [...new Set(userNames)].join(", ") : "none yet"}`),
+        ? "and this server reads no scenarios folder"
+        : `nor among yours (${userNames.length > 0 ? [...new Set(userNames)].join(", ") : "none yet"})`),
   );
 }
 

@@ -6,6 +6,16 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
  */
 const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
+/**
+ * Query parameters whose values are credentials wherever a client puts them (`?token=`,
+ * `?access_token=`, `?api_key=`, `?session=`, `?password=` ...): the service reads credentials
+ * only from headers and the cookie, but a client that sends one in the URL must not see it kept
+ * in the request log. By the name's ending, after `-` is read as `_`.
+ */
+const SECRET_PARAMETER =
+  /(token|key|secret|passw(or)?d|session(_?id)?|auth(orization)?|signature|sig|cookies?|credentials?)$/i;
+const REDACTED = "[redacted]";
+
 /** A failure's message in the log is cut here: enough to read it, never a whole echoed input. */
 const LOGGED_MESSAGE_CHARS = 300;
 
@@ -53,6 +63,47 @@ export function registerFailureLogging(app: FastifyInstance): void {
     }
     done(null, payload);
   });
+}
+
+/**
+ * A request as its log lines show it (Fastify's fields), its URL with the values of credential
+ * parameters replaced: the service's logger serializes every `req` with this. Any other value
+ * logged as `req` is left as it is, to the logger's redaction of headers.
+ */
+export function serializeRequest(request: FastifyRequest): unknown {
+  if (typeof request !== "object" || request === null || request.raw === undefined) return request;
+  return {
+    method: request.method,
+    url: redactedUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** The URL with the value of every query parameter named like a credential redacted. */
+export function redactedUrl(url: string): string {
+  const start = url.indexOf("?");
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return SECRET_PARAMETER.test(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, start)}?${query.join("&")}`;
+}
+
+function decodedName(name: string): string {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name.replaceAll("+", " "));
+  } catch {
+    // A malformed escape: judged as written.
+  }
+  return decoded.trim().replaceAll("-", "_");
 }
 
 function levelOf(request: FastifyRequest): "debug" | "info" {

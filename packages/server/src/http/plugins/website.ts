@@ -77,6 +77,10 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
         .header("content-type", "text/html; charset=utf-8")
         .header("cache-control", "no-cache")
         .header("x-content-type-options", "nosniff")
+        // Never inside another site's frame: a page that buys in two clicks must not be
+        // clickjacked (the CSP directive for browsers that read it, the older header for the rest).
+        .header("content-security-policy", "frame-ancestors 'none'")
+        .header("x-frame-options", "DENY")
         .send(currentPage());
     for (const path of WEBSITE_PAGES) website.get(path, answerPage);
     // The same routes whether built or not, so that the app's route list does not depend on it.
