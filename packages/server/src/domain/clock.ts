@@ -11,9 +11,15 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export class OffsetClock implements Clock {
   #offsetMs = 0;
+  readonly #realNow: () => number;
+
+  /** `realNow` is the time the offset is added to (tests give one that stands still). */
+  constructor(realNow: () => number = Date.now) {
+    this.#realNow = realNow;
+  }
 
   now(): Date {
-    return new Date(Date.now() + this.#offsetMs);
+    return new Date(this.#realNow() + this.#offsetMs);
   }
 
   get offsetMs(): number {

@@ -106,10 +106,16 @@ export async function createTestApp(
     stream?: Partial<StreamSettings>;
     /** `WEBHOOK_ALLOW_PRIVATE_URLS`: webhook receivers on this machine (default false, as the server's). */
     webhookAllowPrivateUrls?: boolean;
+    /**
+     * A sandbox clock that moves only when the test moves it, for rules measured in seconds (a
+     * hold of 1 s must not run out while a loaded machine answers the request before).
+     */
+    stoppedClock?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase({ catalog: options.catalog ?? false });
-  const clock = new OffsetClock();
+  const stoppedAt = Date.now();
+  const clock = options.stoppedClock ? new OffsetClock(() => stoppedAt) : new OffsetClock();
   const services = testPlatform();
   const marketChanges = new MarketChanges();
   const snapshots = options.serverSnapshots
