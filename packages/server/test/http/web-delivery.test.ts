@@ -36,7 +36,7 @@ describe("website delivery routes: to_deliver, seller_send_offer, buyer_send_off
   const post = (session: WebSession, url: string, body: unknown) => t.web(session, "POST", url, body);
   const refusedWith = (response: { statusCode: number; body: string }, status: number, pattern: RegExp) => {
     assert.equal(response.statusCode, status, response.body);
-    assert.match(response.json().error, pattern);
+    assert.match((JSON.parse(response.body) as { error: string }).error, pattern);
   };
 
   before(async () => {
