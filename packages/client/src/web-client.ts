@@ -31,6 +31,10 @@ import {
   getGoodsSellOrders,
   getNotification,
   getPriceHistory,
+  getSalesToDeliver,
+  sellerSendOffer,
+  buyerSendOffer,
+  setForceBuyerSendOffer,
   getSteamTrades,
   getUserInfo,
   listCatalogGoods,
@@ -72,7 +76,7 @@ export class WebClient {
     return (await callOperation(this.#options, getSteamTrades, { headers: this.#cookieHeader() })).body;
   }
 
-  /** Notification counts: the signed-in seller's sales waiting for delivery, per game. */
+  /** Notification counts: sales to deliver, offers to send and offers to accept, per game. */
   async getNotification(): Promise<OperationResponse<typeof getNotification>> {
     return (await callOperation(this.#options, getNotification, { headers: this.#cookieHeader() })).body;
   }
@@ -338,7 +342,7 @@ export class WebClient {
     ).body;
   }
 
-  /** Confirms that the signed-in user's purchases wait for their sellers' offers. */
+  /** Asks the sellers to send the offers of the signed-in user's purchases (refused where a seller asks buyers to). */
   async askSellerToSendOffer(
     ids: readonly string[],
   ): Promise<OperationResponse<typeof askSellerToSendOffer>> {
@@ -360,11 +364,51 @@ export class WebClient {
     ).body;
   }
 
-  /** Always refused here (the seller sends every offer); kept for tools that call it. */
+  /** The signed-in buyer takes on sending a purchase's offer (then `buyerSendOffer`). */
   async notifyBuyerToSendOffer(id: string): Promise<OperationResponse<typeof notifyBuyerToSendOffer>> {
     return (
       await callOperation(this.#options, notifyBuyerToSendOffer, {
         body: { bill_order_id: id, game: "csgo" },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in seller's sales still to deliver, with the offer id once an offer is out. */
+  async getSalesToDeliver(): Promise<OperationResponse<typeof getSalesToDeliver>> {
+    return (
+      await callOperation(this.#options, getSalesToDeliver, {
+        query: { game: "csgo", appid: 730 },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in seller sends the offers of these sales; `data` maps each id to OK or why not. */
+  async sellerSendOffer(ids: readonly string[]): Promise<OperationResponse<typeof sellerSendOffer>> {
+    return (
+      await callOperation(this.#options, sellerSendOffer, {
+        body: { bill_orders: [...ids] },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The signed-in buyer sends the offers of these purchases, each asking the seller for the item. */
+  async buyerSendOffer(ids: readonly string[]): Promise<OperationResponse<typeof buyerSendOffer>> {
+    return (
+      await callOperation(this.#options, buyerSendOffer, {
+        body: { bill_orders: [...ids] },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** Whether buyers send the offers of the signed-in seller's sales opened from now on. */
+  async setForceBuyerSendOffer(force: boolean): Promise<OperationResponse<typeof setForceBuyerSendOffer>> {
+    return (
+      await callOperation(this.#options, setForceBuyerSendOffer, {
+        body: { force_buyer_send_offer: force },
         headers: this.#cookieHeader(),
       })
     ).body;

@@ -25,6 +25,7 @@ export * from "./operations/web-account.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";
 export * from "./operations/web-buying.ts";
+export * from "./operations/web-delivery.ts";
 export * from "./operations/web-buy-orders.ts";
 export * from "./operations/web-market.ts";
 export { OPERATIONS } from "./operations/all.ts";

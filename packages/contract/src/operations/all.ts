@@ -86,6 +86,12 @@ import {
 import { getUserInfo, login, logout } from "./web-account.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
+  buyerSendOffer,
+  getSalesToDeliver,
+  sellerSendOffer,
+  setForceBuyerSendOffer,
+} from "./web-delivery.ts";
+import {
   askSellerToSendOffer,
   buyGoods,
   getBillOrderBatch,
@@ -182,6 +188,10 @@ export const OPERATIONS = [
   getSteamTrades,
   getNotification,
   getBriefAsset,
+  getSalesToDeliver,
+  sellerSendOffer,
+  buyerSendOffer,
+  setForceBuyerSendOffer,
   getWebInventory,
   getWebBackpack,
   getWebOnSale,

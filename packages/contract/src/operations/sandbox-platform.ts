@@ -29,6 +29,9 @@ export const SandboxTradeOffer = Type.Object({
   sender: Type.String(),
   receiver: Type.String(),
   assetids: Type.Array(Type.String()),
+  items_from: Type.Enum(["sender", "receiver"], {
+    description: "whose items `assetids` are: the sender gives them, or asks the receiver for them",
+  }),
   state: Type.Enum(["active", "accepted", "declined", "cancelled", "expired"]),
   message: Type.String(),
   created_at: UnixSeconds,
@@ -187,6 +190,12 @@ export const sandboxCreateOffer = defineOperation({
         minItems: 1,
         maxItems: 256,
       },
+    ),
+    items_from: Type.Optional(
+      Type.Enum(["sender", "receiver"], {
+        description: "`receiver`: the offer asks for the receiver's items instead of giving the sender's",
+        default: "sender",
+      }),
     ),
     message: Type.Optional(Text({ maxLength: 128, multiline: true })),
   }),

@@ -165,7 +165,8 @@ export const askSellerToSendOffer = defineOperation({
   path: "/api/market/bill_order/ask_seller_to_send_offer",
   access: "session",
   envelope: "internal",
-  summary: "Confirms that the caller's purchases wait for the seller's trade offer",
+  summary:
+    "The seller sends the trade offers of the caller's purchases (refused where the seller asks buyers to)",
   tags: ["Website buying"],
   body: StrictObject({
     bill_orders: Type.Array(IdString, { minItems: 1, maxItems: 50 }),
@@ -197,7 +198,7 @@ export const notifyBuyerToSendOffer = defineOperation({
   path: "/api/market/bill_order/notify_buyer_to_send_offer",
   access: "session",
   envelope: "internal",
-  summary: "Refused: the seller sends every trade offer here",
+  summary: "The buyer takes on sending the trade offer of a purchase (then manual_plus/buyer_send_offer)",
   tags: ["Website buying"],
   body: StrictObject({ bill_order_id: IdString, game: Cs2Game, csrf_token: IgnoredText }),
   response: InternalOk({}),

@@ -10,7 +10,7 @@ import { WebGoodsInfo } from "./market-web.ts";
  */
 
 /** One item of a trade offer, as the platform names it (`items_to_trade` entry). */
-const ItemToTrade = Type.Object({
+export const ItemToTrade = Type.Object({
   appid: Type.Integer(),
   assetid: Type.String(),
   classid: Type.String(),
@@ -67,6 +67,22 @@ export const getSteamTrades = defineOperation({
 /** Counts per game, as the real service keys them. */
 const PerGameCount = Type.Object({ csgo: Type.Integer(), dota2: Type.Integer() });
 
+/** The signed-in user's trade counts (docs/design.md section 8), as the notification carries them. */
+export const NotificationCounts = Type.Object({
+  to_deliver_order: Type.Object(PerGameCount.properties, {
+    description: "sales still to deliver: offer to send, or out and unanswered (sell_order/to_deliver)",
+  }),
+  to_send_offer_order: Type.Object(PerGameCount.properties, {
+    description: "trades whose offer the user must send now, as seller or as buyer",
+  }),
+  to_accept_offer_order: Type.Object(PerGameCount.properties, {
+    description: "offers out that wait for the user's answer, as buyer or as seller",
+  }),
+  updated_at: Type.Integer({
+    description: "Unix seconds of the last change of the user's trades; 0 without any",
+  }),
+});
+
 /** GET /api/message/notification: the signed-in user's notification counts. */
 export const getNotification = defineOperation({
   id: "getNotification",
@@ -74,9 +90,9 @@ export const getNotification = defineOperation({
   path: "/api/message/notification",
   access: "session",
   envelope: "internal",
-  summary: "Notification counts of the signed-in user: sales waiting for delivery, per game",
+  summary: "Notification counts of the signed-in user: sales to deliver, offers to send, offers to accept",
   tags: ["Website"],
-  response: InternalOk({ to_deliver_order: PerGameCount }),
+  response: InternalOk(NotificationCounts.properties),
 });
 
 /** GET /api/asset/get_brief_asset: the signed-in user's balances under the real service's names. */

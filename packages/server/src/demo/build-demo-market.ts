@@ -8,7 +8,7 @@ import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
 import { generateApiToken, generateSecret, sha256Hex, tokenDisplayPrefix } from "../domain/secrets.ts";
 import { DELIVERY_WINDOW_MS } from "../domain/trades/open-trade.ts";
-import { offerMessage } from "../domain/trades/send-offer.ts";
+import { offerMessage } from "../domain/trades/send-trade-offer.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import { toPlatformAsset, type SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
 import { LOGIN_COOKIE } from "../platform/sandbox/platform-sessions.ts";

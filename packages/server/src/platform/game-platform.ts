@@ -1,6 +1,12 @@
 import type { DomainContext } from "../domain/context.ts";
 import type { Result } from "../domain/result.ts";
-import type { CookieState, KeychainRow, StickerRow, TradeOfferState } from "../storage/schema.ts";
+import type {
+  CookieState,
+  KeychainRow,
+  OfferItemsFrom,
+  StickerRow,
+  TradeOfferState,
+} from "../storage/schema.ts";
 
 /**
  * The game platform as the marketplace needs it (docs/design.md section 10): inventories, session
@@ -29,10 +35,18 @@ export interface GamePlatform {
   publishInventory(ctx: DomainContext, input: SessionInput): Promise<Result<{ inventoryPublic: true }>>;
   getTradeUrl(ctx: DomainContext, input: SessionInput): Promise<Result<{ tradeUrl: string }>>;
   registerApiKey(ctx: DomainContext, input: SessionInput): Promise<Result<{ apiKey: string }>>;
-  /** Sends the sender's items to the owner of `tradeUrl`. */
+  /**
+   * Sends the sender's items to the owner of `tradeUrl`, or, with `itemsFrom` `receiver`, asks
+   * that owner for theirs (a buyer's offer for what they bought).
+   */
   createTradeOffer(
     ctx: DomainContext,
-    input: SessionInput & { tradeUrl: string; assetids: string[]; message?: string },
+    input: SessionInput & {
+      tradeUrl: string;
+      assetids: string[];
+      itemsFrom?: OfferItemsFrom;
+      message?: string;
+    },
   ): Promise<Result<PlatformTradeOffer>>;
   getTradeOffer(ctx: DomainContext, input: { tradeofferid: string }): Promise<Result<PlatformTradeOffer>>;
   cancelTradeOffer(
@@ -82,6 +96,8 @@ export interface PlatformTradeOffer {
   sender: string;
   receiver: string;
   assetids: string[];
+  /** Whose items `assetids` are: the sender gives them, or asks the receiver for them. */
+  itemsFrom: OfferItemsFrom;
   state: TradeOfferState;
   message: string;
   createdAt: Date;

@@ -80,6 +80,8 @@ export interface UsersTable {
   access_level: AccessLevel;
   buy_order_status: ColumnType<BuyOrderStatus, BuyOrderStatus | undefined, BuyOrderStatus>;
   buy_order_auto_offline: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The seller asks buyers to send the offers of their sales (migration 0024). */
+  force_buyer_send_offer: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }
@@ -227,10 +229,14 @@ export interface SandboxTradeOffersTable {
   assetids: ColumnType<number[], string, string>;
   message: ColumnType<string, string | undefined, string>;
   state: TradeOfferState;
+  /** Whose items `assetids` are: the sender's (given) or the receiver's (asked for). */
+  items_from: ColumnType<OfferItemsFrom, OfferItemsFrom | undefined, OfferItemsFrom>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   expires_at: Date;
 }
+
+export type OfferItemsFrom = "sender" | "receiver";
 
 export type CookieState = "valid" | "invalid" | "expired";
 
@@ -287,6 +293,8 @@ export interface ListingsTable {
 
 export type TradeState = "PAYING" | "SELLER_TO_SEND_OFFER" | "TRADING" | "SUCCESS" | "FAIL";
 export type PayMethod = "balance" | "margin" | "wallet" | "bankcard";
+/** Who sends a trade's offer (migration 0024). */
+export type OfferSender = "seller" | "buyer";
 
 export interface TradesTable {
   trade_id: Generated<number>;
@@ -304,6 +312,7 @@ export interface TradesTable {
   /** Which of the buyer's accounts paid how much; `bankcard` is money from outside (a card). */
   paid_from: ColumnType<Partial<Record<UserAccountKind | "bankcard", number>>, string, string>;
   state: TradeState;
+  offer_sender: ColumnType<OfferSender, OfferSender | undefined, OfferSender>;
   tradeofferid: number | null;
   rollback_by: string | null;
   received_assetid: number | null;

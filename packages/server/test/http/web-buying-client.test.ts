@@ -45,14 +45,41 @@ describe("WebClient buying", () => {
     const batch = await web.getBillOrderBatch([bought.data.id]);
     assert.equal(batch.data.items[0]?.id, bought.data.id);
     assert.deepEqual(await web.askSellerToSendOffer([bought.data.id]), { code: "OK", data: {}, msg: null });
-    await assert.rejects(
-      web.notifyBuyerToSendOffer(bought.data.id),
-      (error: unknown) => error instanceof MarketApiError && error.code === "Invalid State",
-    );
+    assert.deepEqual(await web.notifyBuyerToSendOffer(bought.data.id), { code: "OK", data: {}, msg: null });
+    assert.equal((await web.getNotification()).data.to_send_offer_order.csgo, 1);
+    const sent = await web.buyerSendOffer([bought.data.id]);
+    assert.deepEqual(sent.data, { [bought.data.id]: "OK" });
+    await t.assertLedger();
     const history = await web.listBoughtItems({ page_size: 300 });
     assert.deepEqual(
       history.data.items.map((item) => item.id),
       [bought.data.id],
     );
+  });
+
+  test("the seller's delivery loop: preference, notification, to_deliver, seller_send_offer", async () => {
+    const seller = await createWebTrader(t, "sdk-wd-seller");
+    const buyer = await createWebTrader(t, "sdk-wd-buyer");
+    await t.fund(buyer.userId, "balance", 10);
+    const goodsId = await goodsIdOf(t, STICKER);
+    const web = new WebClient({ baseUrl });
+    await web.login(seller.nickname, seller.password);
+    assert.deepEqual((await web.setForceBuyerSendOffer(false)).data, { force_buyer_send_offer: false });
+    const [id] = await listNew(t, seller, { market_hash_name: STICKER }, [3]);
+    const bought = await t.web(buyer.session, "POST", "/api/market/goods/buy", {
+      game: "csgo",
+      goods_id: goodsId,
+      sell_order_id: id,
+      price: 3,
+      pay_method: WEB_PAY_METHOD_CODES.balance,
+    });
+    const billId = bought.json().data.id as string;
+    assert.equal((await web.getNotification()).data.to_deliver_order.csgo, 1);
+    const [sale] = (await web.getSalesToDeliver()).data.items;
+    assert.equal(sale?.id, billId);
+    assert.equal(sale?.tradeofferid, null);
+    assert.deepEqual((await web.sellerSendOffer([billId])).data, { [billId]: "OK" });
+    assert.match((await web.getSalesToDeliver()).data.items[0]?.tradeofferid ?? "", /^\d+$/);
+    await t.assertLedger();
   });
 });

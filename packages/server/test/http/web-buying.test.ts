@@ -300,15 +300,38 @@ describe("website buying routes", () => {
     assert.ok(!listed.includes(order.id), "another's purchase is not in the stranger's history");
   });
 
-  test("the buyer cannot send the offer here: notify_buyer_to_send_offer says the seller sends it", async () => {
+  test("notify_buyer_to_send_offer hands the offer to the buyer: the seller's send_offer is refused after", async () => {
     const [id] = await listNew(t, seller, { market_hash_name: STICKER }, [1.25]);
     const order = (await buy(buyer.session, id!, 1.25)).json().data;
+    assert.equal(order.is_seller_asked_to_send_offer, true);
     const notified = await t.web(buyer.session, "POST", "/api/market/bill_order/notify_buyer_to_send_offer", {
       bill_order_id: order.id,
       game: "csgo",
     });
-    assert.equal(notified.statusCode, 409);
-    assert.match(notified.json().error, /^bill_order_id: the seller sends/);
+    assert.equal(notified.statusCode, 200, notified.body);
+    assert.deepEqual(notified.json(), { code: "OK", data: {}, msg: null });
+    const info = await t.web(
+      buyer.session,
+      "GET",
+      `/api/market/bill_order/batch/info?bill_orders=${order.id}`,
+    );
+    assert.equal(info.json().data.items[0].is_seller_asked_to_send_offer, false);
+    assert.equal(info.json().data.items[0].mode, 2);
+    const sent = await t.as(seller.token, "POST", "/api/market/developer/sell_order/send_offer", {
+      order_id: order.id,
+    });
+    assert.equal(sent.statusCode, 409, sent.body);
+    assert.match(sent.body, /the buyer sends the trade offer/);
+    // Asking the seller again gives the offer back to the seller, who may send it.
+    const asked = await t.web(buyer.session, "POST", "/api/market/bill_order/ask_seller_to_send_offer", {
+      bill_orders: [order.id],
+      game: "csgo",
+    });
+    assert.equal(asked.statusCode, 200, asked.body);
+    const resent = await t.as(seller.token, "POST", "/api/market/developer/sell_order/send_offer", {
+      order_id: order.id,
+    });
+    assert.equal(resent.statusCode, 200, resent.body);
     await t.assertLedger();
   });
 

@@ -969,8 +969,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Confirms that the caller's purchases wait for the seller's trade offer
-     * @description Confirms that the caller's purchases wait for the seller's trade offer.
+     * The seller sends the trade offers of the caller's purchases (refused where the seller asks buyers to)
+     * @description The seller sends the trade offers of the caller's purchases (refused where the seller asks buyers to).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -1013,8 +1013,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Refused: the seller sends every trade offer here
-     * @description Refused: the seller sends every trade offer here.
+     * The buyer takes on sending the trade offer of a purchase (then manual_plus/buyer_send_offer)
+     * @description The buyer takes on sending the trade offer of a purchase (then manual_plus/buyer_send_offer).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -1477,8 +1477,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Notification counts of the signed-in user: sales waiting for delivery, per game
-     * @description Notification counts of the signed-in user: sales waiting for delivery, per game.
+     * Notification counts of the signed-in user: sales to deliver, offers to send, offers to accept
+     * @description Notification counts of the signed-in user: sales to deliver, offers to send, offers to accept.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -1641,6 +1641,94 @@ export interface paths {
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
     post: operations["cancelWebSellOrders"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/sell_order/to_deliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's sales still to deliver, oldest first, with the offer id once an offer is out
+     * @description The caller's sales still to deliver, oldest first, with the offer id once an offer is out.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["getSalesToDeliver"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/manual_plus/seller_send_offer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The seller sends the trade offers of sales to deliver (each order on its own)
+     * @description The seller sends the trade offers of sales to deliver (each order on its own).
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["sellerSendOffer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/manual_plus/buyer_send_offer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The buyer sends the trade offers of purchases whose offer is theirs: each asks the seller for the item
+     * @description The buyer sends the trade offers of purchases whose offer is theirs: each asks the seller for the item.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["buyerSendOffer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/account/api/prefer/force_buyer_send_offer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The seller asks (or stops asking) buyers to send the trade offers of the sales opened from now on
+     * @description The seller asks (or stops asking) buyers to send the trade offers of the sales opened from now on.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["setForceBuyerSendOffer"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2939,6 +3027,14 @@ export interface components {
       /** @description Unix time in seconds */
       update_time: number;
     };
+    ItemToTrade: {
+      appid: number;
+      assetid: string;
+      classid: string;
+      contextid: number;
+      goods_id: number;
+      instanceid: string;
+    };
     KeychainEntry: {
       keychain_id: number;
       slot: number;
@@ -3159,6 +3255,86 @@ export interface components {
       /** @description How long after delivery the platform reverses it (default 10m) */
       delay?: number | string;
     };
+    SaleToDeliver: {
+      id: string;
+      appid: number;
+      /**
+       * @description always csgo (reference convention 6)
+       * @enum {string}
+       */
+      game: "csgo";
+      goods_id: number;
+      sell_order_id: string;
+      buyer_id: string;
+      seller_id: string;
+      /** @example 12.50 */
+      price: string;
+      /** @example 12.50 */
+      price_with_pay_fee: string;
+      original_price: null;
+      /** @example 12.50 */
+      fee: string;
+      /** @example 12.50 */
+      income: string;
+      pay_method: number;
+      pay_method_text: string;
+      buyer_pay_time: number;
+      pay_expire_timeout: number;
+      /** @enum {unknown} */
+      state: "PAYING" | "SELLER_TO_SEND_OFFER" | "TRADING" | "SUCCESS" | "FAIL";
+      state_text: string;
+      error_text: string | null;
+      type: number;
+      mode: number;
+      is_seller_asked_to_send_offer: boolean;
+      has_sent_offer: boolean;
+      tradeofferid: string | null;
+      trade_offer_url: null;
+      trade_offer_trace_url: null;
+      deliver_expire_timeout: number;
+      buyer_send_offer_timeout: number;
+      buyer_cancel_timeout: null;
+      seller_can_cancel: boolean;
+      has_bargain: boolean;
+      buyer_cookie_invalid: boolean;
+      seller_cookie_invalid: boolean;
+      transact_time: number | null;
+      /** @description Unix time in seconds */
+      created_at: number;
+      /** @description Unix time in seconds */
+      updated_at: number;
+      asset_info: {
+        assetid: string;
+        classid: string;
+        contextid: number;
+        goods_id: number;
+        /** @description asset record id */
+        id: string;
+        instanceid: string;
+        /** @description decimal between 0 and 1; empty for items without wear */
+        paintwear: string;
+        info: {
+          /** @description the name tag */
+          fraudwarnings: string | null;
+          paintindex: number | null;
+          paintseed: number | null;
+          stickers: components["schemas"]["StickerEntry"][];
+          tournament_tags: components["schemas"]["TournamentTag"][];
+          inspect_info: components["schemas"]["InspectInfo"];
+          keychains: components["schemas"]["KeychainEntry"][];
+          icon_url: string;
+          original_icon_url: string;
+        };
+        appid: number;
+        action_link: string;
+        has_tradable_cooldown: boolean;
+        tradable_cooldown_text: string;
+        tradable_unfrozen_time: number | null;
+      };
+      items_to_trade: components["schemas"]["ItemToTrade"][];
+      /** @description the buyer's trade URL, where the seller's offer goes */
+      buyer_trade_url: string;
+    };
     SandboxBalances: {
       /** @example 12.50 */
       balance: string;
@@ -3184,6 +3360,11 @@ export interface components {
       sender: string;
       receiver: string;
       assetids: string[];
+      /**
+       * @description whose items `assetids` are: the sender gives them, or asks the receiver for them
+       * @enum {unknown}
+       */
+      items_from: "sender" | "receiver";
       /** @enum {unknown} */
       state: "active" | "accepted" | "declined" | "cancelled" | "expired";
       message: string;
@@ -3362,14 +3543,7 @@ export interface components {
       created_at: number;
       /** @description seconds since the trade was created */
       create_count_up: number;
-      items_to_trade: {
-        appid: number;
-        assetid: string;
-        classid: string;
-        contextid: number;
-        goods_id: number;
-        instanceid: string;
-      }[];
+      items_to_trade: components["schemas"]["ItemToTrade"][];
       goods_infos: {
         [key: string]: components["schemas"]["WebGoodsInfo"];
       };
@@ -6806,7 +6980,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done and committed: confirms that the caller's purchases wait for the seller's trade offer */
+      /** @description Done and committed: the seller sends the trade offers of the caller's purchases (refused where the seller asks buyers to) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6924,7 +7098,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done and committed: refused: the seller sends every trade offer here */
+      /** @description Done and committed: the buyer takes on sending the trade offer of a purchase (then manual_plus/buyer_send_offer) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8309,7 +8483,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Notification counts of the signed-in user: sales waiting for delivery, per game */
+      /** @description Notification counts of the signed-in user: sales to deliver, offers to send, offers to accept */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8319,10 +8493,23 @@ export interface operations {
             /** @enum {string} */
             code: "OK";
             data: {
+              /** @description sales still to deliver: offer to send, or out and unanswered (sell_order/to_deliver) */
               to_deliver_order: {
                 csgo: number;
                 dota2: number;
               };
+              /** @description trades whose offer the user must send now, as seller or as buyer */
+              to_send_offer_order: {
+                csgo: number;
+                dota2: number;
+              };
+              /** @description offers out that wait for the user's answer, as buyer or as seller */
+              to_accept_offer_order: {
+                csgo: number;
+                dota2: number;
+              };
+              /** @description Unix seconds of the last change of the user's trades; 0 without any */
+              updated_at: number;
             };
             msg: null;
           };
@@ -8872,6 +9059,231 @@ export interface operations {
             code: "OK";
             data: {
               [key: string]: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  getSalesToDeliver: {
+    parameters: {
+      query: {
+        /** @description dota2 answers an empty list: no Dota 2 trades exist */
+        game: "csgo" | "cs2" | "dota2";
+        /** @description 730 with csgo/cs2, 570 with dota2 */
+        appid?: 730 | 570;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's sales still to deliver, oldest first, with the offer id once an offer is out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: components["schemas"]["SaleToDeliver"][];
+              goods_infos: {
+                [key: string]: components["schemas"]["WebGoodsInfo"];
+              };
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  sellerSendOffer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          bill_orders: string[];
+          /** @description accepted and not read: the cookies of platform/cookie are used */
+          seller_info?: string;
+          /** @description the sending account; accepted and not read */
+          steamid?: string;
+          last_login_time?: number | string;
+          /** @enum {unknown} */
+          game?: "csgo" | "cs2";
+          csrf_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: the seller sends the trade offers of sales to deliver (each order on its own) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            /** @description per bill order id: OK or the reason its offer was not sent */
+            data: {
+              [key: string]: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  buyerSendOffer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          bill_orders: string[];
+          /** @description accepted and not read: the cookies of platform/cookie are used */
+          buyer_info?: string;
+          /** @description the sending account; accepted and not read */
+          steamid?: string;
+          /** @enum {unknown} */
+          game?: "csgo" | "cs2";
+          buff_android_webview_version?: string;
+          csrf_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: the buyer sends the trade offers of purchases whose offer is theirs: each asks the seller for the item */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            /** @description per bill order id: OK or the reason its offer was not sent */
+            data: {
+              [key: string]: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  setForceBuyerSendOffer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description true or false; real tools send the JSON string "true" */
+          force_buyer_send_offer: boolean | ("true" | "false");
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: the seller asks (or stops asking) buyers to send the trade offers of the sales opened from now on */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              force_buyer_send_offer: boolean;
             };
             msg: null;
           };
@@ -10192,6 +10604,12 @@ export interface operations {
           platformid: string;
           trade_url: string;
           assetids: string[];
+          /**
+           * @description `receiver`: the offer asks for the receiver's items instead of giving the sender's
+           * @default sender
+           * @enum {unknown}
+           */
+          items_from?: "sender" | "receiver";
           message?: string;
         };
       };

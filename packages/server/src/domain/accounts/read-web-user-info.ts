@@ -12,14 +12,21 @@ const NO_GAME = { csgo: false, dota2: false };
  * leaderboards, other currencies) answer empty, 0 or false.
  */
 export async function readWebUserInfo(ctx: DomainContext, user: SessionUser) {
-  const account = await ctx.db
-    .selectFrom("bound_platform_accounts")
-    .select(["platformid", "trade_url", "api_key_sealed"])
-    .where("user_id", "=", user.userId)
-    .orderBy("bound_at")
-    .orderBy("platformid")
-    .limit(1)
-    .executeTakeFirst();
+  const [account, preference] = await Promise.all([
+    ctx.db
+      .selectFrom("bound_platform_accounts")
+      .select(["platformid", "trade_url", "api_key_sealed"])
+      .where("user_id", "=", user.userId)
+      .orderBy("bound_at")
+      .orderBy("platformid")
+      .limit(1)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom("users")
+      .select("force_buyer_send_offer")
+      .where("user_id", "=", user.userId)
+      .executeTakeFirstOrThrow(),
+  ]);
   return {
     user_id: String(user.userId),
     nickname: user.nickname,
@@ -55,7 +62,7 @@ export async function readWebUserInfo(ctx: DomainContext, user: SessionUser) {
     buff_price_currency_rate_base_usd: 0,
     inventory_price: "",
     // No account-wide preference: each listing says who sends its offer.
-    force_buyer_send_offer: false,
+    force_buyer_send_offer: preference.force_buyer_send_offer,
     is_premium: false,
     allow_purchase_premium: false,
     // A user may bind several platform accounts.

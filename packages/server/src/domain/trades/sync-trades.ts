@@ -6,8 +6,9 @@ import { completeTrade, failTrade } from "./settle-trade.ts";
 const BATCH = 200;
 
 /**
- * The trades job: trades whose offer the buyer answered are completed or failed, and trades whose
- * seller did not send the offer in time fail (`seller_timeout`). Each trade settles in its own
+ * The trades job: trades whose offer was answered are completed or failed, and trades whose offer
+ * was not sent in time fail (`seller_timeout`, or `buyer_timeout` when the buyer was to send it;
+ * docs/design.md section 6, offer modes). Each trade settles in its own
  * transaction, taken with `FOR UPDATE SKIP LOCKED`, so several instances never settle one twice.
  */
 export async function syncTrades(ctx: DomainContext): Promise<number> {
@@ -50,7 +51,7 @@ async function settleOne(ctx: DomainContext, tradeId: number): Promise<boolean> 
       .executeTakeFirst();
     if (!trade) return ok(false);
     if (trade.state === "SELLER_TO_SEND_OFFER" && trade.deliver_by && trade.deliver_by <= tx.clock.now()) {
-      const failed = await failTrade(tx, trade, "seller_timeout");
+      const failed = await failTrade(tx, trade, `${trade.offer_sender}_timeout`);
       return failed.ok ? ok(true) : failed;
     }
     if (trade.state !== "TRADING" || trade.tradeofferid === null) return ok(false);

@@ -36,15 +36,19 @@ function secondsUntil(moment: Date | null, now: Date): number {
 
 /**
  * A trade as the website's bill order (`goods/buy`, `bill_order/batch/info`, `buy_order/history`;
- * docs/design.md section 8): the fields real tools read, each from the trade. The seller sends
- * every offer here, so `mode` is 1 and `is_seller_asked_to_send_offer` true; `tradeofferid` is
- * null until the offer is out, as tools test.
+ * docs/design.md section 8): the fields real tools read, each from the trade. `mode` is 1 and
+ * `is_seller_asked_to_send_offer` true while the seller sends the offer, 2 and false while the
+ * buyer does (the listings' `mode` codes); the time left to send it is `deliver_expire_timeout`
+ * or `buyer_send_offer_timeout` accordingly; `tradeofferid` is null until an offer is out, as
+ * tools test.
  */
 export function toWebBillOrder(trade: BillOrderRow, now: Date) {
   const asset = trade.asset as AssetInfo;
   const cooling = trade.tradable_after !== null && trade.tradable_after > now;
   const days = cooling ? Math.ceil((trade.tradable_after!.getTime() - now.getTime()) / 86_400_000) : 0;
   const paidByCard = trade.pay_method === "bankcard";
+  const sellerSends = trade.offer_sender === "seller";
+  const waiting = trade.state === "SELLER_TO_SEND_OFFER";
   return {
     id: String(trade.trade_id),
     appid: 730,
@@ -67,14 +71,14 @@ export function toWebBillOrder(trade: BillOrderRow, now: Date) {
     error_text: trade.rollback_by,
     // 1: a listing bought; 2: a buy order filled (docs/design.md section 6).
     type: trade.buy_order_id === null ? 1 : 2,
-    mode: 1,
-    is_seller_asked_to_send_offer: true,
+    mode: sellerSends ? 1 : 2,
+    is_seller_asked_to_send_offer: sellerSends,
     has_sent_offer: trade.tradeofferid !== null,
     tradeofferid: trade.tradeofferid === null ? null : String(trade.tradeofferid),
     trade_offer_url: null,
     trade_offer_trace_url: null,
-    deliver_expire_timeout: trade.state === "SELLER_TO_SEND_OFFER" ? secondsUntil(trade.deliver_by, now) : 0,
-    buyer_send_offer_timeout: 0,
+    deliver_expire_timeout: waiting && sellerSends ? secondsUntil(trade.deliver_by, now) : 0,
+    buyer_send_offer_timeout: waiting && !sellerSends ? secondsUntil(trade.deliver_by, now) : 0,
     buyer_cancel_timeout: null,
     seller_can_cancel: false,
     has_bargain: false,

@@ -50,6 +50,7 @@ import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.t
 import { registerWebOnSale } from "./web-selling/web-on-sale.ts";
 import { registerWebSellHistory } from "./web-selling/web-sell-history.ts";
 import { registerWebSellOrderWrites } from "./web-selling/web-sell-order-writes.ts";
+import { registerWebDeliveryRoutes } from "./web-selling/web-delivery-routes.ts";
 import { registerBillOrderRoutes } from "./web-buying/bill-order-routes.ts";
 import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 import { registerWebBuyOrderRoutes } from "./web-buying/web-buy-order-routes.ts";
@@ -120,6 +121,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerWebInventoryRoutes(app);
   registerWebOnSale(app);
   registerWebSellOrderWrites(app);
+  registerWebDeliveryRoutes(app);
   registerWebSellHistory(app);
 
   if (options.sandboxClock) {

@@ -8,6 +8,7 @@ import type {
   PlatformTradeOffer,
   SessionInput,
 } from "../game-platform.ts";
+import type { OfferItemsFrom } from "../../storage/schema.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
 import { generateSecret } from "../../domain/secrets.ts";
 import { tradeUrlOf } from "../trade-url.ts";
@@ -125,7 +126,12 @@ export class SandboxPlatform implements GamePlatform {
 
   async createTradeOffer(
     ctx: DomainContext,
-    input: SessionInput & { tradeUrl: string; assetids: string[]; message?: string },
+    input: SessionInput & {
+      tradeUrl: string;
+      assetids: string[];
+      itemsFrom?: OfferItemsFrom;
+      message?: string;
+    },
   ): Promise<Result<PlatformTradeOffer>> {
     const session = await checkPlatformCookies(ctx, input.platformid, input.cookies);
     if (session !== "valid") return fail("Invalid State", `the sender's session cookies are ${session}`);
@@ -133,6 +139,7 @@ export class SandboxPlatform implements GamePlatform {
       sender: input.platformid,
       tradeUrl: input.tradeUrl,
       assetids: input.assetids,
+      ...(input.itemsFrom !== undefined ? { itemsFrom: input.itemsFrom } : {}),
       ...(input.message !== undefined ? { message: input.message } : {}),
     });
   }

@@ -5,15 +5,16 @@ import { withdrawListingsOfItems } from "../../domain/listings/withdraw-listings
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
-import type { SandboxTradeOffersTable } from "../../storage/schema.ts";
+import type { OfferItemsFrom, SandboxTradeOffersTable } from "../../storage/schema.ts";
 import type { PlatformTradeOffer } from "../game-platform.ts";
 import { parseTradeUrl } from "../trade-url.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 
 /**
  * Trade offers on the sandbox platform: `active` until the receiver accepts or declines, the
- * sender cancels, or it expires. Accepting moves each item to the receiver under a new assetid and
- * starts a trade cooldown there.
+ * sender cancels, or it expires. An offer gives the sender's items (`items_from` `sender`) or asks
+ * for the receiver's (`receiver`: a buyer's offer for the items they bought). Accepting moves each
+ * item to the other side under a new assetid and starts a trade cooldown there.
  */
 export const OFFER_LIFETIME_MS = 12 * 3600 * 1000;
 export const TRADE_COOLDOWN_MS = 7 * 24 * 3600 * 1000;
@@ -26,6 +27,7 @@ export function toPlatformOffer(row: OfferRow, received?: Record<string, string>
     sender: row.sender,
     receiver: row.receiver,
     assetids: row.assetids.map(String),
+    itemsFrom: row.items_from,
     state: row.state,
     message: row.message,
     createdAt: row.created_at,
@@ -39,7 +41,14 @@ export interface CreateOfferInput {
   sender: string;
   tradeUrl: string;
   assetids: string[];
+  /** Whose items these are; the sender's when absent. */
+  itemsFrom?: OfferItemsFrom;
   message?: string;
+}
+
+/** The account whose items an offer moves. */
+function holderOf(row: { sender: string; receiver: string; items_from: OfferItemsFrom }): string {
+  return row.items_from === "sender" ? row.sender : row.receiver;
 }
 
 export async function createOffer(
@@ -71,7 +80,9 @@ export async function createOffer(
     if (target.platformid === input.sender)
       return invalidArgument("trade_url", "an account cannot trade with itself");
     const assetids = input.assetids.map(Number);
-    const available = await lockTradableAssets(tx, input.sender, assetids);
+    const itemsFrom = input.itemsFrom ?? "sender";
+    const holder = itemsFrom === "sender" ? input.sender : target.platformid;
+    const available = await lockTradableAssets(tx, holder, assetids, itemsFrom);
     if (!available.ok) return available;
     const now = tx.clock.now();
     const row = await tx.db
@@ -81,6 +92,7 @@ export async function createOffer(
         sender: input.sender,
         receiver: target.platformid,
         assetids: JSON.stringify(assetids),
+        items_from: itemsFrom,
         message: input.message ?? "",
         state: "active",
         created_at: now,
@@ -92,7 +104,7 @@ export async function createOffer(
     await recordAudit(tx, {
       action: "platform.offer.create",
       subject: `offer:${row.tradeofferid}`,
-      details: { sender: row.sender, receiver: row.receiver, assetids },
+      details: { sender: row.sender, receiver: row.receiver, assetids, items_from: itemsFrom },
     });
     return ok({ row, autoAccept: receiver.value.auto_accept });
   });
@@ -107,18 +119,20 @@ export async function createOffer(
 }
 
 /**
- * The sender still holds every item, none is in cooldown, and none is already promised in another
- * active offer. Rows are locked so that two offers cannot take the same item.
+ * The holder (the sender, or the receiver of an offer asking for their items) still holds every
+ * item, none is in cooldown, and none is already promised in another active offer, whichever way
+ * that offer goes. Rows are locked so that two offers cannot take the same item.
  */
 async function lockTradableAssets(
   ctx: DomainContext,
-  sender: string,
+  holder: string,
   assetids: number[],
+  side: OfferItemsFrom,
 ): Promise<Result<void>> {
   const held = await ctx.db
     .selectFrom("sandbox_assets")
     .select(["assetid", "tradable_after"])
-    .where("platformid", "=", sender)
+    .where("platformid", "=", holder)
     .where("assetid", "in", assetids)
     .where("traded_to_assetid", "is", null)
     .orderBy("assetid")
@@ -127,7 +141,7 @@ async function lockTradableAssets(
   const now = ctx.clock.now();
   for (const assetid of assetids) {
     const asset = held.find((row) => row.assetid === assetid);
-    if (!asset) return fail("Invalid State", `item ${assetid} is not in the sender's inventory`);
+    if (!asset) return fail("Invalid State", `item ${assetid} is not in the ${side}'s inventory`);
     if (asset.tradable_after && asset.tradable_after > now) {
       return fail(
         "Invalid State",
@@ -137,7 +151,8 @@ async function lockTradableAssets(
   }
   const promised = await sql<{ assetid: string }>`
     SELECT a.value AS assetid FROM sandbox_trade_offers o, jsonb_array_elements_text(o.assetids) a
-    WHERE o.sender = ${sender} AND o.state = 'active' AND o.expires_at > ${now}
+    WHERE CASE o.items_from WHEN 'sender' THEN o.sender ELSE o.receiver END = ${holder}
+      AND o.state = 'active' AND o.expires_at > ${now}
       AND a.value = ANY(${assetids.map(String)}::text[])
     LIMIT 1
   `.execute(ctx.db);
@@ -232,7 +247,7 @@ export async function respondToOffer(
     const offer = await lockActiveOffer(tx, input.tradeofferid, { receiver: input.platformid });
     if (!offer.ok) return offer;
     if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
-    const available = await checkStillHeld(tx, offer.value.sender, offer.value.assetids);
+    const available = await checkStillHeld(tx, holderOf(offer.value), offer.value.assetids);
     if (!available.ok) {
       await settle(tx, offer.value, "cancelled");
       return ok(toPlatformOffer({ ...offer.value, state: "cancelled" }));
@@ -259,16 +274,17 @@ async function checkStillHeld(ctx: DomainContext, sender: string, assetids: numb
 }
 
 /**
- * Each item leaves the sender and arrives at the receiver under a new assetid, in cooldown; the
- * sender's listings of them on the marketplace are withdrawn.
+ * Each item leaves its holder and arrives at the other side under a new assetid, in cooldown; the
+ * holder's listings of them on the marketplace are withdrawn.
  */
 async function moveAssets(ctx: DomainContext, offer: OfferRow, now: Date): Promise<Record<string, string>> {
   const received: Record<string, string> = {};
+  const destination = offer.items_from === "sender" ? offer.receiver : offer.sender;
   for (const assetid of offer.assetids) {
     const moved = await sql<{ assetid: number }>`
       INSERT INTO sandbox_assets (assetid, platformid, goods_id, classid, instanceid, paintwear, paintseed, paintindex,
         stickers, keychains, nametag, tradable_after, acquired_at, traded_from_assetid)
-      SELECT nextval('sandbox_assetid_seq'), ${offer.receiver}, goods_id, classid, instanceid, paintwear, paintseed,
+      SELECT nextval('sandbox_assetid_seq'), ${destination}, goods_id, classid, instanceid, paintwear, paintseed,
         paintindex, stickers, keychains, nametag, ${new Date(now.getTime() + TRADE_COOLDOWN_MS)}, ${now}, assetid
       FROM sandbox_assets WHERE assetid = ${assetid}
       RETURNING assetid
@@ -281,7 +297,7 @@ async function moveAssets(ctx: DomainContext, offer: OfferRow, now: Date): Promi
       .execute();
     received[String(assetid)] = String(newAssetid);
   }
-  // The marketplace learns in the same transaction that these items left the sender's account.
+  // The marketplace learns in the same transaction that these items left the holder's account.
   await withdrawListingsOfItems(ctx, offer.assetids);
   return received;
 }

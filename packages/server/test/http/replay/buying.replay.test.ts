@@ -160,9 +160,10 @@ describe("replay: the website's buying routes", () => {
       bill_order_id: billId,
       game: "csgo",
     });
-    // The tool hands this answer back: the purchase stands and waits for the seller's offer.
-    assertShape(notified.json(), { code: "string", error: "string" });
-    assert.equal(notified.json().code, "Invalid State");
+    // The tool reports 购买成功: the buyer now sends the offer (manual_plus/buyer_send_offer).
+    assert.equal(notified.statusCode, 200, notified.body);
+    const answer = notified.json();
+    assert.ok(answer.msg === null && answer.code === "OK", notified.body);
     await t.assertLedger();
   });
 

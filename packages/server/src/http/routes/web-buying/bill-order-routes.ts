@@ -32,9 +32,10 @@ export function registerBillOrderRoutes(app: FastifyInstance): void {
     return cancelled.ok ? ok({ code: "OK" as const, data: {}, msg: null }) : cancelled;
   });
 
-  registerOperation(app, notifyOperation, ({ ctx, body }) =>
-    notifyBuyerToSendOffer(ctx, Number(body.bill_order_id)),
-  );
+  registerOperation(app, notifyOperation, async ({ ctx, body }) => {
+    const notified = await notifyBuyerToSendOffer(ctx, Number(body.bill_order_id));
+    return notified.ok ? ok({ code: "OK" as const, data: {}, msg: null }) : notified;
+  });
 
   registerOperation(app, listOperation, async ({ ctx, query }) => {
     const listed = await listBoughtItems(ctx, {
