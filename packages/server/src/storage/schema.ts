@@ -80,7 +80,7 @@ export interface UsersTable {
   access_level: AccessLevel;
   buy_order_status: ColumnType<BuyOrderStatus, BuyOrderStatus | undefined, BuyOrderStatus>;
   buy_order_auto_offline: ColumnType<boolean, boolean | undefined, boolean>;
-  /** The seller asks buyers to send the offers of their sales (migration 0024). */
+  /** The seller asks buyers to send the offers of their sales (migration 0025). */
   force_buyer_send_offer: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
@@ -293,7 +293,7 @@ export interface ListingsTable {
 
 export type TradeState = "PAYING" | "SELLER_TO_SEND_OFFER" | "TRADING" | "SUCCESS" | "FAIL";
 export type PayMethod = "balance" | "margin" | "wallet" | "bankcard";
-/** Who sends a trade's offer (migration 0024). */
+/** Who sends a trade's offer (migration 0025). */
 export type OfferSender = "seller" | "buyer";
 
 export interface TradesTable {

@@ -6,7 +6,7 @@ import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 /**
  * The seller's account preference `force_buyer_send_offer` (docs/design.md section 6, offer
  * modes): while it is on, the trades opened on the seller's listings wait for the buyer's offer
- * (migration 0024 reads it when a trade opens); trades already open keep their mode.
+ * (migration 0025 reads it when a trade opens); trades already open keep their mode.
  */
 export async function setForceBuyerSendOffer(ctx: DomainContext, force: boolean) {
   if (ctx.actor.kind !== "user") return fail("Login Required", "sign in first");

@@ -17,7 +17,7 @@ export async function readNotificationCounts(ctx: DomainContext) {
   const userId = ctx.actor.userId;
   const counts = await ctx.db
     .selectFrom("trades")
-    // Only live trades count: the partial indexes of migration 0024 find them.
+    // Only live trades count: the partial indexes of migration 0025 find them.
     .where("state", "in", ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"])
     .where((eb) => eb.or([eb("seller_id", "=", userId), eb("buyer_id", "=", userId)]))
     .select((eb) => [
