@@ -861,6 +861,8 @@ export interface paths {
      * @description Buys one listing at the price the buyer saw; answers the bill order (data.id).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["buyGoods"];
     delete?: never;
@@ -883,6 +885,8 @@ export interface paths {
      * @description Creates a buy order for the signed-in user; it buys eligible listings at once, then waits.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["createWebBuyOrder"];
     delete?: never;
@@ -927,6 +931,8 @@ export interface paths {
      * @description Cancels up to 100 of the signed-in user's buy orders; answers OK or a message per id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebBuyOrders"];
     delete?: never;
@@ -971,6 +977,8 @@ export interface paths {
      * @description Confirms that the caller's purchases wait for the seller's trade offer.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["askSellerToSendOffer"];
     delete?: never;
@@ -993,6 +1001,8 @@ export interface paths {
      * @description Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebPurchase"];
     delete?: never;
@@ -1015,6 +1025,8 @@ export interface paths {
      * @description Refused: the seller sends every trade offer here.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["notifyBuyerToSendOffer"];
     delete?: never;
@@ -1087,6 +1099,8 @@ export interface paths {
      * @description Bookmarks a goods or a listing on sale for the signed-in user (again: no change).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["addBookmark"];
     /**
@@ -1094,6 +1108,8 @@ export interface paths {
      * @description Removes a bookmark of the signed-in user (none: no change).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     delete: operations["removeBookmark"];
     options?: never;
@@ -1593,6 +1609,8 @@ export interface paths {
      * @description Puts up to 200 items on sale; answers OK or a message per assetid.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["createWebSellOrders"];
     delete?: never;
@@ -1615,6 +1633,8 @@ export interface paths {
      * @description Changes the prices of up to 200 of the user's listings; answers OK or a message per sell order id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["changeWebSellOrders"];
     delete?: never;
@@ -1637,6 +1657,8 @@ export interface paths {
      * @description Takes up to 50 of the user's listings off sale; answers OK or a message per sell order id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebSellOrders"];
     delete?: never;
