@@ -1,4 +1,4 @@
-import type { OperationDefinition } from "@skinmarket/contract";
+import { takesIdempotencyKey, type OperationDefinition } from "@skinmarket/contract";
 import { MarketApiError } from "./errors.ts";
 
 /** An attempt that failed: the error it raises, and the answer's status and headers if one came. */
@@ -14,21 +14,22 @@ const FIRST_BACKOFF_MS = 100;
 const DEFAULT_RETRY_AFTER_MS = 1000;
 
 /**
- * Gives an official write a generated `Idempotency-Key` unless the caller brought one. Made once
- * per call, the key is repeated by every retry, so the server runs the write at most once.
+ * Gives a write that takes one (a user's write, official or website) a generated
+ * `Idempotency-Key` unless the caller brought one. Made once per call, the key is repeated by
+ * every retry, so the server runs the write at most once.
  */
 export function addIdempotencyKey(operation: OperationDefinition, headers: Record<string, string>): void {
-  if (operation.envelope !== "official" || operation.method === "GET" || operation.readOnly) return;
+  if (!takesIdempotencyKey(operation)) return;
   if (!hasHeader(headers, IDEMPOTENCY_KEY)) headers[IDEMPOTENCY_KEY] = crypto.randomUUID();
 }
 
 /**
- * Whether sending a request again cannot do its work twice: a GET or a read-only POST, or an official write carrying an
- * `Idempotency-Key` (the server ignores keys elsewhere).
+ * Whether sending a request again cannot do its work twice: a GET or a read-only POST, or a write
+ * that takes an `Idempotency-Key` and carries one.
  */
 export function isRepeatable(operation: OperationDefinition, headers: Record<string, string>): boolean {
   if (operation.method === "GET" || operation.readOnly) return true;
-  return operation.envelope === "official" && hasHeader(headers, IDEMPOTENCY_KEY);
+  return takesIdempotencyKey(operation) && hasHeader(headers, IDEMPOTENCY_KEY);
 }
 
 /**

@@ -27,7 +27,7 @@ export interface TransportOptions {
   /** Retries after the first attempt (default 3); 0 turns retrying off. */
   maxRetries?: number;
   /**
-   * Whether official writes get a generated `Idempotency-Key` (default true), which makes them safe
+   * Whether writes that take one get a generated `Idempotency-Key` (default true), which makes them safe
    * to retry. A key in the call's or the options' headers is used as it is.
    */
   idempotentWrites?: boolean;

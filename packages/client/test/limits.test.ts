@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  cancelWebBuyOrders,
   getBalance,
   getOnSale,
   listPurchaseOrders,
+  login,
   sandboxGetClock,
   setBuyOrderStatus,
 } from "@skinmarket/contract";
@@ -192,6 +194,21 @@ describe("retries", () => {
     assert.equal(keys[1], keys[0]);
     await client.setBuyOrderStatus({ buy_order_status: "online" });
     assert.notEqual(seen[2]?.headers["idempotency-key"], keys[0], "each logical call has its own key");
+  });
+
+  test("a website write gets a generated Idempotency-Key too; sign-in, which has no user to keep it for, none", async () => {
+    const { fetch, seen } = scriptedFetch(
+      new TypeError("fetch failed"),
+      ok('{"code":"OK","data":{},"msg":null}'),
+      ok('{"code":"OK","data":{"user_id":"1","nickname":"n"},"msg":null}'),
+    );
+    await callOperation(options(fetch), cancelWebBuyOrders, { body: { game: "csgo", buy_orders: ["1"] } });
+    const keys = seen.map((request) => request.headers["idempotency-key"]);
+    assert.equal(keys.length, 2, "retried, as its key makes it safe");
+    assert.ok(keys[0]);
+    assert.equal(keys[1], keys[0]);
+    await callOperation(options(fetch), login, { body: { nickname: "n", password: "p" } });
+    assert.equal(seen[2]?.headers["idempotency-key"], undefined);
   });
 
   test("a caller's own Idempotency-Key is kept, and a 409 while it is still being answered is retried", async () => {

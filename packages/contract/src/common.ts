@@ -31,6 +31,36 @@ export const INT32_MAX = 2_147_483_647;
 export const GoodsId = Type.Integer({ minimum: 1, maximum: INT32_MAX });
 
 /**
+ * Marks a union that takes an integer as a number or as its decimal digits (`IntegerOrDigits`):
+ * the validator reads the digits as the number before any check.
+ */
+export const INTEGER_OR_DIGITS = "x-integer-or-digits";
+
+/** The longest digits read as a number: 15 digits are always a safe integer. */
+export const INTEGER_DIGITS_MAX = 15;
+
+/**
+ * An integer the website's tools send as a number or as its decimal text (`5` or `"5"`): one
+ * bound for both forms (docs/design.md section 7, "Bounds of every input"). The validator reads
+ * text of plain digits (an optional minus, at most 15 digits) as the number before any check, so
+ * the integer's minimum and maximum judge it; the text branch only describes the form and refuses
+ * any other text (`"1.5"`, `"abc"`).
+ */
+export function IntegerOrDigits(bounds: { minimum: number; maximum: number }, description?: string) {
+  const range = `an integer from ${bounds.minimum} to ${bounds.maximum}`;
+  return Type.Union(
+    [
+      Type.Integer(bounds),
+      Type.String({
+        pattern: `^-?\\d{1,${INTEGER_DIGITS_MAX}}$`,
+        description: `${range}, as a number or its decimal digits`,
+      }),
+    ],
+    { [INTEGER_OR_DIGITS]: true, ...(description ? { description } : {}) },
+  );
+}
+
+/**
  * The deepest page any list serves: deeper pages cost the database a scan of every row before
  * them, and a caller who needs them narrows the list (by time, goods or state) instead.
  */

@@ -74,6 +74,28 @@ export interface OperationDefinition {
   readonly sessionToo?: boolean;
 }
 
+/** The access levels whose caller is a user, to whom an `Idempotency-Key` belongs. */
+const USER_ACCESS: ReadonlySet<AccessLevel> = new Set(["session", "developer", "enterprise"]);
+
+/**
+ * Whether an operation honours `Idempotency-Key` (docs/design.md section 7, "Decided for
+ * idempotent writes"): every write whose caller is a user, whatever its envelope (the website's
+ * writes as the official ones), keyed per user. Reads ignore a key (they are safe to repeat);
+ * writes without a user to keep the key for (sign-in, the sandbox admin) refuse one.
+ */
+export function takesIdempotencyKey(operation: {
+  method: string;
+  access: AccessLevel;
+  readOnly?: boolean;
+}): boolean {
+  return isWrite(operation) && USER_ACCESS.has(operation.access);
+}
+
+/** A request that may change something: not a GET (nor its HEAD), and not a POST that only reads. */
+export function isWrite(operation: { method: string; readOnly?: boolean }): boolean {
+  return operation.method !== "GET" && operation.method !== "HEAD" && !operation.readOnly;
+}
+
 export function defineOperation<const Definition extends OperationDefinition>(
   definition: Definition,
 ): Definition {

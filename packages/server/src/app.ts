@@ -16,7 +16,8 @@ import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import { answerClientError } from "./http/client-errors.ts";
-import { envelopeForPath, sendFailure } from "./http/failure.ts";
+import { EnvelopeTable } from "./http/envelope-table.ts";
+import { sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
 import { RouteSchemaCompilers } from "./http/plugins/schema-compilers.ts";
 import { registerErrorHandling } from "./http/plugins/errors.ts";
@@ -134,6 +135,8 @@ export const LOG_REDACTIONS = [
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeSchemas = new RouteSchemaCompilers();
+  // The envelope of answers made before routing: it follows the routes as they are registered.
+  const envelopes = new EnvelopeTable();
   const app = Fastify({
     schemaController: { compilersFactory: { buildSerializer: routeSchemas.serializerFactory } },
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
@@ -145,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Probes at debug; an error answer's line with its code and message.
     logController: new RequestLogController(),
     // What Node's HTTP parser refuses (an URL over 16 KiB) gets the same error model.
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, envelopes),
     // A path parameter of any length the 16 KiB request line allows reaches its schema, which
     // names it; the router's default (100) would answer a longer one as a malformed URL. Its
     // guard is for regular-expression parameters, which no route has.
@@ -155,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests Fastify refuses before routing (a malformed URL) get the same error model.
     frameworkErrors: (_error, request, reply) => {
       reply.header("x-request-id", request.id);
-      sendFailure(reply, envelopeForPath(request.url), {
+      sendFailure(reply, envelopes.of(request.method, request.url), {
         code: "Invalid Argument",
         message: "path: not a valid URL (check its percent-encoding)",
       });
@@ -165,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  envelopes.follow(app);
   app.setValidatorCompiler(routeSchemas.validatorCompiler);
   app.decorate("routeSchemas", routeSchemas);
 
@@ -196,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Parsed only where a session is looked for (`sessionCookie`); setting cookies works everywhere.
   await app.register(cookie, { hook: false });
   registerJsonBodies(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, envelopes);
   const marketChanges = deps.marketChanges ?? new MarketChanges();
   const eventLog = deps.eventLog ?? ownEventLog(app, deps);
   const simulation = deps.sandbox ? simulationRunner(app, deps, marketChanges, eventLog) : undefined;

@@ -1,5 +1,14 @@
 import { Type, type TSchema } from "typebox";
-import { CS2_GAMES, GoodsId, IdString, MoneyInput, PageNum, PageSize, StrictObject } from "../common.ts";
+import {
+  CS2_GAMES,
+  INT32_MAX,
+  IdString,
+  IntegerOrDigits,
+  MoneyInput,
+  PageNum,
+  PageSize,
+  StrictObject,
+} from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { BuyOrderPage, OwnBuyOrderRecord, Specific } from "./buy-orders.ts";
 
@@ -13,9 +22,9 @@ import { BuyOrderPage, OwnBuyOrderRecord, Specific } from "./buy-orders.ts";
 const WebGame = Type.Enum([...CS2_GAMES], { default: "csgo", description: "cs2 or csgo; csgo when absent" });
 
 /** The real website's pay-method codes: 3 the balance, 101 the buy-order funds. */
-const WebBuyOrderPayMethod = Type.Union(
-  [Type.Integer({ minimum: 0, maximum: 1000 }), Type.String({ pattern: "^\\d{1,4}$" })],
-  { description: "3: the balance; 101: the buy-order funds; absent: both" },
+const WebBuyOrderPayMethod = IntegerOrDigits(
+  { minimum: 0, maximum: 1000 },
+  "3: the balance; 101: the buy-order funds; absent: both",
 );
 
 /** `allow_tradable_cooldown` as the tools send it: 0 or 1, or a boolean. */
@@ -40,9 +49,9 @@ export const createWebBuyOrder = defineOperation({
   body: StrictObject({
     game: WebGame,
     appid: Type.Optional(Type.Union([Type.Literal(730), Type.Literal("730")])),
-    goods_id: Type.Union([GoodsId, Type.String({ pattern: "^[1-9]\\d{0,9}$" })]),
+    goods_id: IntegerOrDigits({ minimum: 1, maximum: INT32_MAX }),
     price: MoneyInput,
-    num: Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.String({ pattern: "^\\d{1,4}$" })]),
+    num: IntegerOrDigits({ minimum: 1, maximum: 1000 }),
     pay_method: Type.Optional(WebBuyOrderPayMethod),
     allow_tradable_cooldown: Type.Optional(ZeroOrOne),
     specific: Type.Optional(Type.Array(Specific, { maxItems: 4 })),

@@ -182,6 +182,36 @@ describe("requests refused before routing, over a real connection", () => {
     assert.equal(parseAnswer(huge.text).status, 431);
   });
 
+  test("a refusal made before routing comes in the envelope of the operation the request line names", async () => {
+    const refused = async (requestLine: string) => {
+      const answer = await exchange(
+        port,
+        `${requestLine} HTTP/1.1\r\nHost: x\r\nCookie: session=${"a".repeat(20_000)}\r\n\r\n`,
+      );
+      const parsed = parseAnswer(answer.text);
+      assert.equal(parsed.status, 431, requestLine);
+      return parsed.body;
+    };
+    const website = {
+      code: "Request Header Fields Too Large",
+      error: "request: the request line and headers together exceed 16 KiB",
+      extra: {},
+    };
+    const official = {
+      code: "Request Header Fields Too Large",
+      msg: "request: the request line and headers together exceed 16 KiB",
+    };
+    // Website operations outside the paths the fallback takes as the website's.
+    assert.deepEqual(await refused("POST /api/market/buy_order/create"), website);
+    assert.deepEqual(await refused("GET /api/market/sell_order/on_sale?game=csgo"), website);
+    assert.deepEqual(await refused("GET /api/market/buy_order/wait_supply/"), website, "a trailing slash");
+    assert.deepEqual(await refused("PATCH /api/market/buy_order/create"), website, "the path's operation");
+    assert.deepEqual(await refused("GET /api/market/developer/balance"), official);
+    // No operation there: the fallback by path.
+    assert.deepEqual(await refused("GET /account/api/nothing"), website);
+    assert.deepEqual(await refused("GET /api/market/nothing"), official);
+  });
+
   test("bytes that are no HTTP request are Invalid Argument in the error model, with Connection: close", async () => {
     const garbage = await exchange(port, "NOT HTTP AT ALL\r\n\r\n");
     assert.equal(garbage.ended, "end");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { dereference } from "@readme/openapi-parser";
-import { ERROR_HTTP_STATUS, OPERATIONS, type ErrorCode } from "@skinmarket/contract";
+import { ERROR_HTTP_STATUS, OPERATIONS, type Envelope, type ErrorCode } from "@skinmarket/contract";
 import { Ajv } from "ajv";
 import fc from "fast-check";
 import {
@@ -18,7 +18,9 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts
  * Every operation of the OpenAPI document, fed requests generated from its own schemas with hostile
  * changes (wrong types, numbers beyond every edge, control characters, huge strings and arrays, deep
  * nesting, invalid JSON, wrong content types), with credentials that reach validation and the
- * handler. `FUZZ_RUNS` sets the requests per operation (20 by default), `FUZZ_SEED` the seed.
+ * handler: the website's writes with a signed-in session and its CSRF token, so that their bodies
+ * are judged, not refused at the door. Every answer must be in its operation's envelope.
+ * `FUZZ_RUNS` sets the requests per operation (20 by default), `FUZZ_SEED` the seed.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 1616);
@@ -62,14 +64,21 @@ describe("requests generated from the OpenAPI document", () => {
 
     const ajv = new Ajv({ strict: false });
     const findings: Finding[] = [];
+    const envelopes = new Map<string, Envelope>(
+      OPERATIONS.map((operation) => [operation.id, operation.envelope]),
+    );
     let requests = 0;
     for (const operation of operations) {
+      const envelope = envelopes.get(operation.operationId) ?? "official";
       const checkError = (status: number) => {
         const schema =
           operation.errorSchemas[String(status)] ?? operation.errorSchemas[`${String(status)[0]}XX`];
         return schema ? ajv.compile(schema) : undefined;
       };
       const headers = credentialsFor(operation, credentials);
+      // A website write must reach its body's checks and its handler, not only the CSRF refusal.
+      const websiteWrite = "cookie" in headers && operation.method !== "GET";
+      let reached = 0;
       // The property records what it finds instead of failing at the first finding, so that a run
       // reports every finding and their count; each is reproduced by the seed and its request.
       await fc.assert(
@@ -90,14 +99,21 @@ describe("requests generated from the OpenAPI document", () => {
             return;
           }
           const { statusCode: status, body } = response;
+          if (status !== 401 && status !== 403) reached += 1;
           if (status >= 500) return void finding(status, body, "5xx");
-          if (status < 400) return;
+          if (status < 400) {
+            if (envelope === "internal" && !inEnvelope(envelope, status, body))
+              finding(status, body, "answer not in the website's envelope");
+            return;
+          }
           let parsed: { code?: string };
           try {
             parsed = JSON.parse(body);
           } catch {
             return void finding(status, body, "error body is not JSON");
           }
+          if (!inEnvelope(envelope, status, body))
+            return void finding(status, body, `failure not in the ${envelope} envelope`);
           const validate = checkError(status);
           if (!validate) return void finding(status, body, `status ${status} is not documented`);
           if (!validate(parsed)) return void finding(status, body, "error body not in the documented shape");
@@ -106,6 +122,14 @@ describe("requests generated from the OpenAPI document", () => {
         }),
         { numRuns: RUNS, seed: SEED },
       );
+      if (websiteWrite && reached === 0)
+        findings.push({
+          operationId: operation.operationId,
+          request: { method: operation.method, url: operation.path, headers, change: "every request" },
+          status: 403,
+          body: "",
+          problem: "every request was refused before its body was judged",
+        });
     }
     const fiveHundreds = findings.filter((finding) => finding.status >= 500).length;
     context.diagnostic(
@@ -123,6 +147,28 @@ describe("requests generated from the OpenAPI document", () => {
     await t.assertLedger();
   });
 });
+
+/**
+ * Whether an answer is in its operation's envelope (docs/design.md section 7): a website answer
+ * is `{code: "OK", data, msg: null}` or a failure `{code, error, extra}`; an official or sandbox
+ * failure `{code, msg}` (their successes are each operation's own shape, held by its schema).
+ */
+function inEnvelope(envelope: Envelope, status: number, body: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+  const answer = parsed as Record<string, unknown>;
+  const keys = Object.keys(answer).sort().join(",");
+  if (status < 400) return keys === "code,data,msg" && answer.code === "OK" && answer.msg === null;
+  if (typeof answer.code !== "string") return false;
+  return envelope === "internal"
+    ? keys === "code,error,extra" && typeof answer.error === "string"
+    : keys === "code,msg" && typeof answer.msg === "string";
+}
 
 function credentialsFor(
   operation: DocumentedOperation,
@@ -193,13 +239,9 @@ async function buildWorld(t: TestApp): Promise<{
   };
   const password = "fuzz-member-password";
   const member = await t.createUser({ nickname: "fuzz-member", password });
-  const session = await t.app.inject({
-    method: "POST",
-    url: "/account/api/login",
-    payload: { nickname: member.nickname, password },
-  });
-  assert.equal(session.statusCode, 200, session.body);
-  const sessionCookie = String(session.headers["set-cookie"]).split(";")[0] as string;
+  // With its CSRF token, so that the website's writes reach validation and their handlers.
+  const session = await t.signIn(member.nickname, password);
+  assert.ok(session.csrfToken, "the session's CSRF token");
 
   const world: WorldValues = {
     game: ["cs2"],
@@ -233,7 +275,7 @@ async function buildWorld(t: TestApp): Promise<{
   const credentials = {
     bearerToken: { authorization: `Bearer ${seller.token}` },
     sandboxAdminToken: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    sessionCookie: { cookie: sessionCookie },
+    sessionCookie: { cookie: session.cookie, "x-csrftoken": session.csrfToken },
   };
   return { world, credentials: credentials as Record<string, Record<string, string>> };
 }

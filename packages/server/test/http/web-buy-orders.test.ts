@@ -154,6 +154,104 @@ describe("website buy orders: buy_order/create, wait_supply, cancel", () => {
     assert.match(JSON.stringify(empty.body), /buy_orders/);
   });
 
+  test("error: one bound per field whatever its wire type: digits are judged as the number they write", async () => {
+    const before = (await ordersInDatabase(bidder.userId)).length;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ num: 0 }, "num: must be >= 1"],
+      [{ num: 1001 }, "num: must be <= 1000"],
+      [{ num: "0" }, "num: must be >= 1"],
+      [{ num: "1001" }, "num: must be <= 1000"],
+      [{ num: "-1" }, "num: must be >= 1"],
+      [{ num: "abc" }, "num: must be an integer from 1 to 1000, as a number or its decimal digits"],
+      [{ num: "1.5" }, "num: must be an integer from 1 to 1000, as a number or its decimal digits"],
+      [{ num: 1.5 }, "num: must be integer or string"],
+      [{ num: "1".repeat(16) }, "num: must be an integer from 1 to 1000, as a number or its decimal digits"],
+      [{ goods_id: "0" }, "goods_id: must be >= 1"],
+      [{ goods_id: "3000000000" }, "goods_id: must be <= 2147483647"],
+      [{ pay_method: "1001" }, "pay_method: must be <= 1000"],
+    ];
+    for (const [fields, message] of cases) {
+      const body = { game: "csgo", goods_id: redlineId, price: "2.00", num: 1, ...fields };
+      const answer = await write(bidder, CREATE, body);
+      assert.equal(answer.status, 400, `${JSON.stringify(fields)}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.code, "Invalid Argument");
+      assert.equal(answer.body.error, message, JSON.stringify(fields));
+    }
+    assert.equal((await ordersInDatabase(bidder.userId)).length, before, "no order written");
+    await t.fund(bidder.userId, "balance", 50);
+    const inBounds = await write(bidder, CREATE, {
+      game: "csgo",
+      goods_id: String(redlineId),
+      price: "0.05",
+      num: "1000",
+    });
+    assert.equal(inBounds.status, 200, JSON.stringify(inBounds.body));
+    const placed = inBounds.body.data as OwnOrder;
+    assert.equal(placed.num, 1000, "the bound itself is taken, as text too");
+    assert.equal((await write(bidder, CANCEL, { game: "csgo", buy_orders: [placed.id] })).status, 200);
+  });
+
+  test("happy: an Idempotency-Key is honoured as on the official writes: one order, the answer replayed", async () => {
+    const keyed = (trader: WebTrader, key: string, body: Record<string, unknown>) =>
+      t.app.inject({
+        method: "POST",
+        url: CREATE,
+        headers: {
+          cookie: trader.session.cookie,
+          "x-csrftoken": trader.session.csrfToken,
+          "idempotency-key": key,
+        },
+        payload: body,
+      });
+    const body = { game: "csgo", goods_id: redlineId, price: "0.05", num: "2" };
+    const before = (await ordersInDatabase(bidder.userId)).length;
+    const first = await keyed(bidder, "web-order-1", body);
+    assert.equal(first.statusCode, 200, first.body);
+    const again = await keyed(bidder, "web-order-1", { ...body, num: 2 });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.headers["idempotent-replayed"], "true");
+    assert.equal(again.body, first.body, "the first answer, replayed");
+    assert.equal((await ordersInDatabase(bidder.userId)).length, before + 1, "one order");
+
+    const reused = await keyed(bidder, "web-order-1", { ...body, num: 3 });
+    assert.equal(reused.statusCode, 422, reused.body);
+    assert.deepEqual(Object.keys(reused.json()).sort(), ["code", "error", "extra"], "the website's envelope");
+    assert.equal(reused.json().code, "Idempotency Key Reused");
+
+    const strangers = await keyed(stranger, "web-order-1", body);
+    assert.equal(strangers.statusCode, 200, strangers.body);
+    assert.equal(strangers.headers["idempotent-replayed"], undefined, "another user's key is their own");
+    assert.notEqual(strangers.json().data.id, first.json().data.id);
+
+    const malformed = await keyed(bidder, "has space", body);
+    assert.equal(malformed.statusCode, 400);
+    assert.match(malformed.json().error, /^Idempotency-Key: /);
+    for (const [trader, order] of [
+      [bidder, first],
+      [stranger, strangers],
+    ] as const)
+      await write(trader, CANCEL, { game: "csgo", buy_orders: [order.json().data.id] });
+  });
+
+  test("error: a body over 1 MiB is Payload Too Large in the website's envelope", async () => {
+    const answer = await write(bidder, CREATE, { game: "csgo", padding: "x".repeat(1024 * 1024) });
+    assert.equal(answer.status, 413);
+    assert.deepEqual(Object.keys(answer.body).sort(), ["code", "error", "extra"]);
+    assert.equal(answer.body.code, "Payload Too Large");
+  });
+
+  test("error: a write without a user to keep the key for (sign-in) refuses an Idempotency-Key, never ignores it", async () => {
+    const answer = await t.app.inject({
+      method: "POST",
+      url: "/account/api/login",
+      headers: { "idempotency-key": "sign-in-1" },
+      payload: { nickname: "nobody-here", password: "whatever" },
+    });
+    assert.equal(answer.statusCode, 400, answer.body);
+    assert.equal(answer.json().code, "Invalid Argument");
+    assert.match(answer.json().error, /^Idempotency-Key: /);
+  });
+
   test("security: another user's buy order is not cancelled, and not listed", async () => {
     const theirs = (
       await write(stranger, CREATE, { game: "csgo", goods_id: redlineId, price: "2.00", num: 1 })

@@ -863,6 +863,8 @@ export interface paths {
      * @description Buys one listing at the price the buyer saw; answers the bill order (data.id).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["buyGoods"];
     delete?: never;
@@ -885,6 +887,8 @@ export interface paths {
      * @description Creates a buy order for the signed-in user; it buys eligible listings at once, then waits.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["createWebBuyOrder"];
     delete?: never;
@@ -929,6 +933,8 @@ export interface paths {
      * @description Cancels up to 100 of the signed-in user's buy orders; answers OK or a message per id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebBuyOrders"];
     delete?: never;
@@ -973,6 +979,8 @@ export interface paths {
      * @description The seller sends the trade offers of the caller's purchases (refused where the seller asks buyers to).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["askSellerToSendOffer"];
     delete?: never;
@@ -995,6 +1003,8 @@ export interface paths {
      * @description Cancels the caller's purchase that waited 30 minutes for the seller's offer, refunding it.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebPurchase"];
     delete?: never;
@@ -1017,6 +1027,8 @@ export interface paths {
      * @description The buyer takes on sending the trade offer of a purchase (then manual_plus/buyer_send_offer).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["notifyBuyerToSendOffer"];
     delete?: never;
@@ -1089,6 +1101,8 @@ export interface paths {
      * @description Bookmarks a goods or a listing on sale for the signed-in user (again: no change).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["addBookmark"];
     /**
@@ -1096,6 +1110,8 @@ export interface paths {
      * @description Removes a bookmark of the signed-in user (none: no change).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     delete: operations["removeBookmark"];
     options?: never;
@@ -1595,6 +1611,8 @@ export interface paths {
      * @description Puts up to 200 items on sale; answers OK or a message per assetid.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["createWebSellOrders"];
     delete?: never;
@@ -1617,6 +1635,8 @@ export interface paths {
      * @description Changes the prices of up to 200 of the user's listings; answers OK or a message per sell order id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["changeWebSellOrders"];
     delete?: never;
@@ -1639,6 +1659,8 @@ export interface paths {
      * @description Takes up to 50 of the user's listings off sale; answers OK or a message per sell order id.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["cancelWebSellOrders"];
     delete?: never;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../context.ts";
+import type { Failure } from "../result.ts";
 
 /** How long the first answer to a write is kept and replayed (docs/design.md section 7). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -28,12 +29,16 @@ export type Claim =
  * The stored answer of a key whose request committed something and then failed or died: what it
  * did stands, and only its state can tell what that was. Never a 5xx, so never retried blindly.
  */
+const STOPPED_FAILURE: Failure = {
+  code: "Invalid State",
+  message:
+    "the request with this Idempotency-Key failed after committing changes, which stand: read the state (for a purchase, purchase/orders/list) before sending a new key",
+};
 export const STOPPED_AFTER_EFFECTS = {
   statusCode: 409,
-  body: JSON.stringify({
-    code: "Invalid State",
-    msg: "the request with this Idempotency-Key failed after committing changes, which stand: read the state (for a purchase, purchase/orders/list) before sending a new key",
-  }),
+  failure: STOPPED_FAILURE,
+  /** Stored as the official failure; the route that replays it says it in its own envelope. */
+  body: JSON.stringify({ code: STOPPED_FAILURE.code, msg: STOPPED_FAILURE.message }),
 };
 
 /**
@@ -121,7 +126,12 @@ export async function claimIdempotencyKey(
         })
         .returning("key")
         .executeTakeFirst();
-      if (answered) return { kind: "replay", ...STOPPED_AFTER_EFFECTS };
+      if (answered)
+        return {
+          kind: "replay",
+          statusCode: STOPPED_AFTER_EFFECTS.statusCode,
+          body: STOPPED_AFTER_EFFECTS.body,
+        };
     }
     // Another retry, or the first request itself, changed the row meanwhile: read it again.
   }

@@ -2,16 +2,18 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { IdempotencyKeyTakenOver } from "../../domain/idempotency/idempotency-keys.ts";
 import type { Failure } from "../../domain/result.ts";
 import { describeValidation } from "../../domain/describe-validation.ts";
-import { envelopeForPath, HttpFailure, sendFailure } from "../failure.ts";
+import { EnvelopeTable } from "../envelope-table.ts";
+import { HttpFailure, sendFailure } from "../failure.ts";
 
 /**
  * One place renders every error. Expected failures keep their code; validation errors become
  * `Invalid Argument` naming the field; anything unexpected becomes `Internal Error` with the
- * request id and no internals (the details go to the log).
+ * request id and no internals (the details go to the log). A failure is said in the envelope of
+ * the matched operation; one no route took, in the envelope `envelopes` finds for it.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, envelopes = new EnvelopeTable()): void {
   app.setErrorHandler((error: FastifyError | HttpFailure, request, reply) => {
-    const envelope = request.routeOptions.config?.envelope ?? envelopeForPath(request.url);
+    const envelope = request.routeOptions.config?.envelope ?? envelopes.of(request.method, request.url);
     if (error instanceof HttpFailure) {
       return sendFailure(reply, envelope, error.failure, error.extra);
     }
@@ -36,7 +38,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendFailure(reply, envelopeForPath(request.url), {
+    sendFailure(reply, envelopes.of(request.method, request.url), {
       code: "Path Not Found",
       message: `no operation at ${request.method} ${request.url.split("?")[0]}`,
     }),

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isWrite, takesIdempotencyKey, type Envelope } from "@skinmarket/contract";
 import type {
   FastifyInstance,
   FastifyReply,
@@ -12,6 +13,7 @@ import {
   KEY_LEASE_MS,
   releaseIdempotencyKey,
   renewKeyLease,
+  STOPPED_AFTER_EFFECTS,
   type HeldKey,
 } from "../../domain/idempotency/idempotency-keys.ts";
 import { sendFailure } from "../failure.ts";
@@ -28,26 +30,39 @@ declare module "fastify" {
 }
 
 /**
- * Official writes (POST, PUT, DELETE, but not the POSTs that only read) accept an `Idempotency-Key` header (docs/design.md section
- * 7): per user, the first answer is stored for 24 hours and replayed, marked `Idempotent-Replayed:
- * true`; the same key with another request is 422 `Idempotency Key Reused`; while the first is
- * still running, a duplicate is 409 `Invalid State`, so a write never runs twice. Runs after
+ * Writes accept an `Idempotency-Key` header (docs/design.md section 7), whatever their envelope:
+ * per user (the same for the user's tokens and website sessions), the first answer is stored for
+ * 24 hours and replayed, marked `Idempotent-Replayed: true`; the same key with another request is
+ * 422 `Idempotency Key Reused`; while the first is still running, a duplicate is 409 `Invalid
+ * State`, so a write never runs twice. Failures are said in the route's own envelope. Runs after
  * authentication, validation and the rate limits. A 5xx is never stored: it frees the key when
  * the request committed nothing, else the key answers that changes were committed. A running
  * request holds its key under a lease it renews (docs/design.md section 6): a retry takes over
- * the key of a request that died.
+ * the key of a request that died. A write without a user to keep the key for (sign-in, the
+ * sandbox admin) refuses a key with 400 rather than ignore it.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   // Only the routes that take a key carry the hooks, so that reads pay nothing for them; a write
   // sent without a key goes straight on (no promise to wait for).
   app.addHook("onRoute", (route) => {
     const config = route.config;
-    const reads = route.method === "GET" || route.method === "HEAD";
-    if (config?.envelope !== "official" || config.readOnly || reads) return;
-    route.preHandler = [...hooksOf(route.preHandler), claimHook];
-    route.onSend = [...hooksOf(route.onSend), settleHook];
+    if (!config?.operationId || !config.access || typeof route.method !== "string") return;
+    const operation = { method: route.method, access: config.access, readOnly: config.readOnly ?? false };
+    if (takesIdempotencyKey(operation)) {
+      route.preHandler = [...hooksOf(route.preHandler), claimHook];
+      route.onSend = [...hooksOf(route.onSend), settleHook];
+    } else if (isWrite(operation)) route.preHandler = [...hooksOf(route.preHandler), refuseKeyHook];
   });
 }
+
+const refuseKeyHook: preHandlerHookHandler = (request, reply, done) => {
+  if (request.headers["idempotency-key"] === undefined) return done();
+  sendFailure(reply, envelopeOf(request), {
+    code: "Invalid Argument",
+    message:
+      "Idempotency-Key: not taken by this operation, which has no user to keep the key for; send it without the header",
+  });
+};
 
 const claimHook: preHandlerHookHandler = (request, reply, done) => {
   const header = request.headers["idempotency-key"];
@@ -56,6 +71,10 @@ const claimHook: preHandlerHookHandler = (request, reply, done) => {
     if (!answered) done();
   }, done);
 };
+
+function envelopeOf(request: FastifyRequest): Envelope {
+  return routeOf(request).config?.envelope ?? "official";
+}
 
 const settleHook: onSendHookHandler = (request, reply, payload, done) => {
   const claimed = request.idempotency;
@@ -74,14 +93,16 @@ async function claimKey(
   header: string | string[],
   operationId: string | undefined,
 ): Promise<boolean> {
+  const envelope = envelopeOf(request);
   if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
-    sendFailure(reply, "official", {
+    sendFailure(reply, envelope, {
       code: "Invalid Argument",
       message: "Idempotency-Key: must be 1 to 255 printable characters without spaces",
     });
     return true;
   }
-  if (request.actor.kind !== "user") return false;
+  // Routes that take a key are user routes, which authenticated a user before this hook.
+  if (request.actor.kind !== "user") throw new Error("an Idempotency-Key route ran without a user");
   const userId = request.actor.userId;
   const requestHash = idempotencyRequestHash(request.method, request.url, request.body);
   const claim = await claimIdempotencyKey(request.ctx, {
@@ -108,6 +129,12 @@ async function claimKey(
       return false;
     }
     case "replay":
+      // Stored by the domain in no route's envelope: said in this route's.
+      if (claim.body === STOPPED_AFTER_EFFECTS.body) {
+        reply.header("idempotent-replayed", "true");
+        sendFailure(reply, envelope, STOPPED_AFTER_EFFECTS.failure);
+        return true;
+      }
       reply
         .code(claim.statusCode)
         .header("idempotent-replayed", "true")
@@ -115,13 +142,13 @@ async function claimKey(
         .send(claim.body);
       return true;
     case "in progress":
-      sendFailure(reply, "official", {
+      sendFailure(reply, envelope, {
         code: "Invalid State",
         message: "a request with this Idempotency-Key is still being answered; retry shortly",
       });
       return true;
     case "reused":
-      sendFailure(reply, "official", {
+      sendFailure(reply, envelope, {
         code: "Idempotency Key Reused",
         message: "Idempotency-Key: already used for another request in the last 24 hours",
       });

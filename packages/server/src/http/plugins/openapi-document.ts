@@ -1,5 +1,5 @@
 import * as contract from "@skinmarket/contract";
-import type { OperationDefinition } from "@skinmarket/contract";
+import { takesIdempotencyKey, type OperationDefinition } from "@skinmarket/contract";
 
 /**
  * How the contract's schemas become the OpenAPI 3.1 document (docs/design.md section 7, "The
@@ -176,7 +176,7 @@ export function describeOperation(operation: OperationDefinition): string {
   paragraphs.push(`${ACCESS_TEXT[operation.access]} ${ENVELOPE_TEXT[operation.envelope]}`);
   const limits = limitsText(operation);
   if (limits) paragraphs.push(limits);
-  if (operation.envelope === "official" && operation.method !== "GET" && !operation.readOnly)
+  if (takesIdempotencyKey(operation))
     paragraphs.push(
       "Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.",
     );
