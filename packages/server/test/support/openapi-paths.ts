@@ -1705,6 +1705,8 @@ export interface paths {
      * @description The seller sends the trade offers of sales to deliver (each order on its own).
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["sellerSendOffer"];
     delete?: never;
@@ -1727,6 +1729,8 @@ export interface paths {
      * @description The buyer sends the trade offers of purchases whose offer is theirs: each asks the seller for the item.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["buyerSendOffer"];
     delete?: never;
@@ -1749,6 +1753,8 @@ export interface paths {
      * @description The seller asks (or stops asking) buyers to send the trade offers of the sales opened from now on.
      *
      *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
      */
     post: operations["setForceBuyerSendOffer"];
     delete?: never;
