@@ -35,6 +35,7 @@ import {
   sellerSendOffer,
   buyerSendOffer,
   setForceBuyerSendOffer,
+  getInspectSkins,
   getSteamTrades,
   getUserInfo,
   listCatalogGoods,
@@ -158,6 +159,16 @@ export class WebClient {
     return (
       await callOperation(this.#options, getPriceHistory, {
         query: { game: "csgo", goods_id: goodsId, days },
+        headers: this.#cookieHeader(),
+      })
+    ).body;
+  }
+
+  /** The finishes of one weapon for the inspect view, by its class name (`weapon_ak47`). */
+  async getInspectSkins(weaponName: string): Promise<OperationResponse<typeof getInspectSkins>> {
+    return (
+      await callOperation(this.#options, getInspectSkins, {
+        query: { weapon_name: weaponName },
         headers: this.#cookieHeader(),
       })
     ).body;

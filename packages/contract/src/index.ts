@@ -28,5 +28,6 @@ export * from "./operations/web-buying.ts";
 export * from "./operations/web-delivery.ts";
 export * from "./operations/web-buy-orders.ts";
 export * from "./operations/web-market.ts";
+export * from "./operations/custom-inspect.ts";
 export { OPERATIONS } from "./operations/all.ts";
 export * from "./event-stream.ts";

@@ -128,6 +128,7 @@ import {
   listGoodsBuying,
   searchSuggest,
 } from "./web-market.ts";
+import { getInspectSkins } from "./custom-inspect.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */
 export const OPERATIONS = [
@@ -173,6 +174,7 @@ export const OPERATIONS = [
   getPopularSellOrders,
   getBuffPriceHistory,
   getBuffPriceHistoryV2,
+  getInspectSkins,
   getMarketItems,
   getFloatItems,
   getEnterpriseItems,

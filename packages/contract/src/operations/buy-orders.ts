@@ -247,6 +247,13 @@ export const getBuyOrderBook = defineOperation({
     goods_id: GoodsId,
     page_num: PageNum,
     page_size: GoodsPageSize,
+    appid: Type.Optional(Type.Literal(730, { description: "730 (CS2), the only game" })),
+    same_goods: Type.Optional(
+      Type.Literal(false, {
+        description:
+          "false (every order of the goods, as tools send it); true, the real website's narrower book, is refused",
+      }),
+    ),
   }),
   response: InternalOk({
     items: Type.Array(BookBuyOrder),

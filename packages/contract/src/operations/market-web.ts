@@ -387,6 +387,13 @@ export const WebGoodsInfo = StrictObject({
   tags: GoodsTags,
 });
 
+/** The real website's listing filters with nothing to filter here: named in a 400, never dropped. */
+export const UNSUPPORTED_SELL_ORDER_FILTERS = ["name_tag", "tier", "paintseed_group"] as const;
+const UnsupportedFilter = Type.String({
+  maxLength: 100,
+  description: "a filter of the real website not offered here: refused naming it",
+});
+
 /** GET /api/market/goods/sell_order: the listings of one goods (website route). */
 export const getGoodsSellOrders = defineOperation({
   id: "getGoodsSellOrders",
@@ -413,6 +420,23 @@ export const getGoodsSellOrders = defineOperation({
     ),
     min_fade: Type.Optional(Type.Number({ minimum: 80, maximum: 100 })),
     max_fade: Type.Optional(Type.Number({ minimum: 80, maximum: 100 })),
+    appid: Type.Optional(Type.Literal(730, { description: "730 (CS2), the only game" })),
+    extra_tag_ids: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          "sticker search: empty, non_empty, squad_combos (four or more of one kit), or up to 5 comma-separated sticker kit ids (the game's), each optionally as slot_<0-4>_<id>",
+        examples: ["non_empty", "49", "slot_0_49,55"],
+      }),
+    ),
+    wearless_sticker: Type.Optional(
+      Type.Integer({ enum: [0, 1], description: "1: the stickers searched for are unscraped (wear 0)" }),
+    ),
+    min_price: Type.Optional(Type.Union([MoneyString, Type.Literal("")])),
+    max_price: Type.Optional(Type.Union([MoneyString, Type.Literal("")])),
+    name_tag: Type.Optional(UnsupportedFilter),
+    tier: Type.Optional(UnsupportedFilter),
+    paintseed_group: Type.Optional(UnsupportedFilter),
   }),
   response: InternalOk({
     goods_infos: Type.Record(Type.String(), WebGoodsInfo),

@@ -13,6 +13,9 @@ export type GoodsDraft = Omit<CatalogGoods, "goodsId" | "tags" | "iconUrl"> & {
   icon: string;
 };
 
+/** Goods whose cs2-lib `index` is the game's id of their kit (sticker kit, keychain, music kit). */
+const KIT_TYPES = new Set<GoodsType>(["sticker", "sticker_slab", "patch", "graffiti", "charm", "music_kit"]);
+
 const STANDARD_TYPES = new Set<GoodsType>([
   "sticker",
   "sticker_slab",
@@ -42,6 +45,7 @@ export function expandGroup(group: ItemGroup, context: SourceIndex): GoodsDraft[
     isStandard: STANDARD_TYPES.has(group.type),
     sourceId: item.id,
     rarityColor: item.rarity ?? null,
+    gameIndex: KIT_TYPES.has(group.type) ? (item.index ?? null) : null,
   };
   if (base.icon === "") context.warn(`no image for cs2-lib item ${item.id} (${names.english})`);
   const qualities = qualitiesOf(group, containers);

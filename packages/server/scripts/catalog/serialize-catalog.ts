@@ -37,6 +37,7 @@ export function serializeCatalog(
       item.isStandard,
       item.sourceId,
       item.rarityColor,
+      item.gameIndex,
     ]),
   );
   const header = JSON.stringify({

@@ -456,14 +456,14 @@ class DemoWorld {
         "paint_index",
         "is_standard",
         "icon_url",
-        "source_id",
+        "game_index",
       ])
       .orderBy("goods_id")
       .execute();
     this.#goods = rows.map((row) => ({ ...row, tags: parseTags(row.tags) }));
     this.#extras = {
-      stickers: rows.filter((row) => row.type === "sticker"),
-      charms: rows.filter((row) => row.type === "charm"),
+      stickers: kitsOf(rows, "sticker"),
+      charms: kitsOf(rows, "charm"),
     };
     const seed = this.#settings.seed;
     for (const goods of this.#goods) this.#typical.set(goods.goods_id, typicalPrice(goods, seed));
@@ -1298,4 +1298,16 @@ function listingRow(
     created_at: listing.createdAt.toISOString(),
     updated_at: listing.createdAt.toISOString(),
   };
+}
+
+/** The goods of one kit type an item can carry, with the game's own id of their kit. */
+function kitsOf(
+  rows: ReadonlyArray<{ type: string; game_index: number | null; market_hash_name: string }>,
+  type: "sticker" | "charm",
+): Extra[] {
+  return rows.flatMap((row) =>
+    row.type === type && row.game_index !== null
+      ? [{ game_index: row.game_index, market_hash_name: row.market_hash_name }]
+      : [],
+  );
 }

@@ -25,8 +25,9 @@ export interface DemoGoods {
   icon_url: string;
 }
 
+/** A sticker or charm an item may carry: its goods' name and the game's own id of its kit. */
 export interface Extra {
-  source_id: number;
+  game_index: number;
   market_hash_name: string;
 }
 
@@ -80,7 +81,7 @@ export function mintDemoItem(
     for (let slot = 0; slot < count; slot++) {
       const sticker = random.pick(extras.stickers);
       stickers.push({
-        sticker_id: sticker.source_id,
+        sticker_id: sticker.game_index,
         slot,
         wear: random.chance(1 / 3) ? random.int(1, 59) / 100 : 0,
         category: "sticker",
@@ -95,7 +96,7 @@ export function mintDemoItem(
   if (weapon && extras.charms.length > 0 && random.chance(0.1)) {
     const charm = random.pick(extras.charms);
     keychains.push({
-      keychain_id: charm.source_id,
+      keychain_id: charm.game_index,
       slot: 0,
       pattern: random.int(0, 100_000),
       market_hash_name: charm.market_hash_name,

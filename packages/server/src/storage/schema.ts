@@ -54,6 +54,8 @@ export interface GoodsTable {
   is_standard: boolean;
   source_id: number;
   rarity_color: string | null;
+  /** The game's own kit id (sticker kit, keychain, music kit); `CatalogGoods.gameIndex`. */
+  game_index: number | null;
 }
 
 export interface GoodsTagRow {

@@ -35,6 +35,21 @@ test("the default path is the committed catalog file, under 150 bytes a goods co
   assert.ok(json.length / goods.length < 1000, `${json.length} bytes of JSON`);
 });
 
+test("stickers, patches, charms and music kits carry the game's own kit ids, not the catalog library's", () => {
+  // The ids tools map against their own tables (inventories, inspect links, the real website).
+  const sticker = goodsNamed("Sticker | 3DMAX (Holo) | Katowice 2014");
+  assert.equal(sticker.gameIndex, 49);
+  assert.notEqual(sticker.sourceId, 49, "the library's own id stays apart");
+  assert.equal(goodsNamed("Charm | Lil' Ava").gameIndex, 1);
+  assert.equal(goodsNamed("Music Kit | Daniel Sadowski, Crimson Assault").gameIndex, 3);
+  assert.equal(goodsNamed("Patch | Phoenix").gameIndex, 4568);
+  for (const item of goods) {
+    const kit = ["sticker", "sticker_slab", "patch", "graffiti", "charm", "music_kit"].includes(item.type);
+    if (kit) assert.ok(Number.isInteger(item.gameIndex) && item.gameIndex! > 0, item.marketHashName);
+    else assert.equal(item.gameIndex, null, item.marketHashName);
+  }
+});
+
 test("the catalog holds more than 20,000 goods of every type", () => {
   assert.ok(goods.length >= 20_000, `${goods.length} goods`);
   const types: GoodsType[] = [

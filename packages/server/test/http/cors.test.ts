@@ -107,6 +107,29 @@ describe("CORS: an allow-list of origins", () => {
   });
 });
 
+describe("CORS: the app's System-Type header stays out of any page's reach", () => {
+  let t: TestApp;
+  before(async () => (t = await createTestApp({ sandbox: true, corsOrigins: [DASHBOARD] })));
+  after(() => t.close());
+
+  test("security: a foreign origin's preflight asking for System-Type on a session write is refused", async () => {
+    const asked = await preflight(
+      t,
+      STRANGER,
+      "/api/market/goods/bookmark",
+      "POST",
+      "system-type,content-type",
+    );
+    assert.equal(asked.statusCode, 404);
+    assert.deepEqual(corsHeaders(asked.headers), []);
+  });
+
+  test("security: not even a listed origin's preflight allows System-Type (pages send X-CSRFToken)", async () => {
+    const asked = await preflight(t, DASHBOARD, "/api/market/goods/bookmark", "POST", "system-type");
+    assert.doesNotMatch(String(asked.headers["access-control-allow-headers"]), /system-type/i);
+  });
+});
+
 describe("CORS: any origin", () => {
   let t: TestApp;
   before(async () => (t = await createTestApp({ sandbox: true, corsOrigins: ["*"] })));
@@ -124,5 +147,11 @@ describe("CORS: any origin", () => {
     });
     assert.equal(page.headers["access-control-allow-origin"], "*");
     assert.equal(page.headers["access-control-allow-credentials"], undefined);
+  });
+
+  test("security: under * a preflight asking for System-Type with cookies is allowed neither", async () => {
+    const asked = await preflight(t, STRANGER, "/api/market/goods/bookmark", "POST", "system-type");
+    assert.equal(asked.headers["access-control-allow-credentials"], undefined);
+    assert.doesNotMatch(String(asked.headers["access-control-allow-headers"]), /system-type/i);
   });
 });

@@ -16,11 +16,15 @@ describe("CSRF: csrf_token cookie and X-CSRFToken on website writes", () => {
   after(() => t.close());
 
   const sessionOnly = (session: WebSession) => session.cookie.split(";")[0]!;
-  const bookmark = (cookie: string, csrf?: string) =>
+  const bookmark = (cookie: string, csrf?: string, systemType?: string) =>
     t.app.inject({
       method: "POST",
       url: "/api/market/goods/bookmark",
-      headers: { cookie, ...(csrf === undefined ? {} : { "x-csrftoken": csrf }) },
+      headers: {
+        cookie,
+        ...(csrf === undefined ? {} : { "x-csrftoken": csrf }),
+        ...(systemType === undefined ? {} : { "system-type": systemType }),
+      },
       payload: { type: "goods", id: GOODS_ID },
     });
   const bookmarksOf = async (userId: string) =>
@@ -84,6 +88,35 @@ describe("CSRF: csrf_token cookie and X-CSRFToken on website writes", () => {
       assert.deepEqual(response.json(), { code: "Access Denied", error: message, extra: {} });
     }
     assert.equal(await bookmarksOf(user.userId), 0, "nothing was written");
+  });
+
+  test("happy: the mobile app's writes (System-Type: Android or iOS, no token) pass", async () => {
+    const session = await t.signIn(user.nickname, user.password);
+    for (const systemType of ["Android", "iOS"]) {
+      await t.web(session, "DELETE", "/api/market/goods/bookmark", { type: "goods", id: GOODS_ID });
+      const response = await bookmark(sessionOnly(session), undefined, systemType);
+      assert.equal(response.statusCode, 200, `${systemType}: ${response.body}`);
+      assert.equal(await bookmarksOf(user.userId), 1, systemType);
+    }
+    await t.web(session, "DELETE", "/api/market/goods/bookmark", { type: "goods", id: GOODS_ID });
+  });
+
+  test("security: a System-Type of no known app, without a token, is refused naming the header and writes nothing", async () => {
+    const session = await t.signIn(user.nickname, user.password);
+    await t.web(session, "DELETE", "/api/market/goods/bookmark", { type: "goods", id: GOODS_ID });
+    for (const systemType of ["Windows", "android", ""]) {
+      const response = await bookmark(session.cookie, undefined, systemType);
+      assert.equal(response.statusCode, 403, JSON.stringify(systemType));
+      assert.deepEqual(response.json(), {
+        code: "Access Denied",
+        error: `system-type: ${JSON.stringify(systemType)} is not an app's (Android or iOS); or send x-csrftoken with the value of the csrf_token cookie`,
+        extra: {},
+      });
+    }
+    const withToken = await bookmark(session.cookie, session.csrfToken, "Windows");
+    assert.equal(withToken.statusCode, 200, "the token alone is enough whatever System-Type says");
+    await t.web(session, "DELETE", "/api/market/goods/bookmark", { type: "goods", id: GOODS_ID });
+    assert.equal(await bookmarksOf(user.userId), 0);
   });
 
   test("security: a token dies with its session", async () => {

@@ -156,3 +156,59 @@ describe("the settings written into the page", () => {
     }
   });
 });
+
+describe("the signed-in user written into the page", () => {
+  // The test a buff163 client's is_session_alive makes of GET /news/ (Python json.dumps layout).
+  const looksSignedIn = (html: string) => html.includes('"user": {"') && html.includes('"nickname": "');
+  const userOf = (html: string): unknown => {
+    const match = /<script type="application\/json" id="signed-in-user">(.*?)<\/script>/s.exec(html);
+    assert.ok(match, "the page carries the signed-in user");
+    return JSON.parse(match[1]!);
+  };
+  let t: TestApp;
+  let root: string;
+  before(async () => {
+    root = await fakeBuild();
+    t = await createTestApp({ website: { root } });
+  });
+  after(async () => {
+    await t.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test("happy: / and /news/ carry the signed-in user's nickname as the tools read it, kept private", async () => {
+    const user = await t.createUser({ nickname: "page-reader", password: "page password" });
+    const session = await t.signIn(user.nickname, "page password");
+    for (const url of ["/", "/news/", "/news"]) {
+      const page = await t.web(session, "GET", url);
+      assert.equal(page.statusCode, 200, url);
+      assert.ok(looksSignedIn(page.body), url);
+      assert.deepEqual(userOf(page.body), { user: { nickname: "page-reader", id: user.userId } });
+      assert.equal(page.headers["cache-control"], "no-store");
+    }
+  });
+
+  test("anonymous or with an ended session: no user on the page", async () => {
+    for (const cookie of [undefined, "session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+      const page = await t.app.inject({ method: "GET", url: "/news/", headers: cookie ? { cookie } : {} });
+      assert.equal(page.statusCode, 200);
+      assert.ok(!looksSignedIn(page.body));
+      assert.ok(!page.body.includes("signed-in-user"));
+    }
+  });
+
+  test("security: a nickname holding </script>, a comment, &, quotes or U+2028 cannot leave the data block", async () => {
+    const nickname = 'x</script><!--\u2028&"<b>y';
+    await t.createUser({ nickname, password: "page password" });
+    const session = await t.signIn(nickname, "page password");
+    const page = await t.web(session, "GET", "/news/");
+    assert.equal(page.statusCode, 200);
+    assert.ok(!page.body.includes("</script><!--"), "the nickname's markup is not in the page as markup");
+    assert.ok(!page.body.includes("<b>y") && !page.body.includes("\u2028"));
+    assert.equal(page.body.split("</script>").length - 1, page.body.split("<script").length - 1);
+    assert.deepEqual(userOf(page.body), {
+      user: { nickname, id: (userOf(page.body) as { user: { id: string } }).user.id },
+    });
+    assert.ok(looksSignedIn(page.body));
+  });
+});

@@ -196,6 +196,14 @@ describe("sandbox items", () => {
       assert.equal(stickers[0]?.sticker_id, stickers[1]?.sticker_id);
     });
 
+    test("an item's sticker_id is the game's sticker kit id (3DMAX (Holo) | Katowice 2014 is 49)", async () => {
+      const [rifle] = await grantItems(t, await emptyAccount(), {
+        market_hash_name: REDLINE,
+        stickers: [{ market_hash_name: "Sticker | 3DMAX (Holo) | Katowice 2014" }],
+      });
+      assert.equal(rifle?.info.stickers[0]?.sticker_id, 49);
+    });
+
     test("stickers without a slot fill the slots in order, on every item of the grant", async () => {
       const assets = await grantItems(t, await emptyAccount(), {
         market_hash_name: REDLINE,

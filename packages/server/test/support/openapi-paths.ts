@@ -827,6 +827,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/custom_inspect/get_skins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The finishes (paint kits) of one weapon, by its class name, for the inspect view
+     * @description The finishes (paint kits) of one weapon, by its class name, for the inspect view.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["getInspectSkins"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/goods/buy/preview": {
     parameters: {
       query?: never;
@@ -2990,6 +3012,26 @@ export interface components {
       inspect_url?: string;
       is_charm?: boolean;
       is_customplayer?: boolean;
+    };
+    InspectSkin: {
+      /** @description the finish's paint index (Phase 1's for Doppler-like finishes) */
+      paintkit_id: number;
+      /** @description the weapon's class name, as asked */
+      weapon_name: string;
+      /** @description the weapon's Chinese name */
+      weapon_name_desc: string;
+      /** @description the finish's Chinese name */
+      skin_name: string;
+      /** @description the finish's English name without quality and exterior */
+      market_hash_name: string;
+      /** @description a goods of the finish (plain quality, best exterior) */
+      goods_id: number;
+      icon_url: string;
+      /**
+       * @description empty: the marketplace has no 3D textures
+       * @enum {string}
+       */
+      texture_url: "";
     };
     /** @description Failure of an internal (website) route */
     InternalErrorBody: {
@@ -5974,6 +6016,10 @@ export interface operations {
         goods_id: number;
         page_num?: number;
         page_size?: number;
+        /** @description 730 (CS2), the only game */
+        appid?: 730;
+        /** @description false (every order of the goods, as tools send it); true, the real website's narrower book, is refused */
+        same_goods?: false;
       };
       header?: never;
       path?: never;
@@ -6388,6 +6434,20 @@ export interface operations {
         tag_ids?: number;
         min_fade?: number;
         max_fade?: number;
+        /** @description 730 (CS2), the only game */
+        appid?: 730;
+        /** @description sticker search: empty, non_empty, squad_combos (four or more of one kit), or up to 5 comma-separated sticker kit ids (the game's), each optionally as slot_<0-4>_<id> */
+        extra_tag_ids?: string;
+        /** @description 1: the stickers searched for are unscraped (wear 0) */
+        wearless_sticker?: 0 | 1;
+        min_price?: string | "";
+        max_price?: string | "";
+        /** @description a filter of the real website not offered here: refused naming it */
+        name_tag?: string;
+        /** @description a filter of the real website not offered here: refused naming it */
+        tier?: string;
+        /** @description a filter of the real website not offered here: refused naming it */
+        paintseed_group?: string;
       };
       header?: never;
       path?: never;
@@ -6522,6 +6582,60 @@ export interface operations {
             data: {
               items: components["schemas"]["BillOrder"][];
               total_count: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  getInspectSkins: {
+    parameters: {
+      query: {
+        /**
+         * @description the weapon's class name: weapon_ak47, weapon_knife_karambit, weapon_sporty_gloves ...
+         * @example weapon_ak47
+         */
+        weapon_name: string;
+        /** @description a cache-buster, ignored */
+        _?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The finishes (paint kits) of one weapon, by its class name, for the inspect view */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              weapon_name: string;
+              skins: components["schemas"]["InspectSkin"][];
             };
             msg: null;
           };

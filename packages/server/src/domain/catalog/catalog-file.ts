@@ -82,12 +82,20 @@ export interface CatalogGoods {
   sourceId: number;
   /** Rarity colour as `#rrggbb`. */
   rarityColor: string | null;
+  /**
+   * The game's own id of the item's kit, the one inventories and inspect links carry and tools
+   * map against their tables (docs/design.md section 5): the sticker kit id of stickers, patches
+   * and sealed graffiti (49 for "Sticker | 3DMAX (Holo) | Katowice 2014"), the keychain definition
+   * index of charms and sticker slabs, the music kit id of music kits; null for skins (their paint
+   * index is `paintIndex`) and items without a kit.
+   */
+  gameIndex: number | null;
 }
 
 export const CATALOG_FILE_PATH: string = resolve(import.meta.dirname, "../../../catalog/catalog.json.gz");
 
 /** The file names its columns; a reader built for another layout stops instead of misreading. */
-export const CATALOG_FORMAT = "skinmarket-catalog/1";
+export const CATALOG_FORMAT = "skinmarket-catalog/2";
 export const CATALOG_TAG_COLUMNS: readonly string[] = ["id", "category", "internalName", "localizedName"];
 export const CATALOG_GOODS_COLUMNS: readonly string[] = [
   "goodsId",
@@ -105,6 +113,7 @@ export const CATALOG_GOODS_COLUMNS: readonly string[] = [
   "isStandard",
   "sourceId",
   "rarityColor",
+  "gameIndex",
 ];
 
 type GoodsRow = [
@@ -123,6 +132,7 @@ type GoodsRow = [
   isStandard: boolean,
   sourceId: number,
   rarityColor: string | null,
+  gameIndex: number | null,
 ];
 
 interface CatalogFileContent {
@@ -169,7 +179,7 @@ function toGoods(
   path: string,
 ): CatalogGoods {
   const [goodsId, marketHashName, name, shortName, type, quality, exterior, tagIds, ...rest] = row;
-  const [paintwearMin, paintwearMax, paintIndex, icon, isStandard, sourceId, rarityColor] = rest;
+  const [paintwearMin, paintwearMax, paintIndex, icon, isStandard, sourceId, rarityColor, gameIndex] = rest;
   return {
     goodsId,
     marketHashName,
@@ -190,5 +200,6 @@ function toGoods(
     isStandard,
     sourceId,
     rarityColor,
+    gameIndex,
   };
 }

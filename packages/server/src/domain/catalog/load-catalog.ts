@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { CATALOG_FILE_PATH, readCatalogFile, type CatalogGoods } from "./catalog-file.ts";
+import { followKitIds } from "./follow-kit-ids.ts";
 
 export interface CatalogLoadReport {
   /** False when the database already holds this exact catalog file. */
@@ -51,6 +52,7 @@ export async function loadCatalog(
     for (let start = 0; start < goods.length; start += BATCH_SIZE) {
       await upsertGoods(tx, goods.slice(start, start + BATCH_SIZE));
     }
+    await followKitIds(tx);
     const row = { checksum, goods_count: goods.length, loaded_at: tx.clock.now() };
     await tx.db
       .insertInto("catalog_state")
@@ -94,6 +96,7 @@ async function upsertGoods(ctx: DomainContext, batch: CatalogGoods[]): Promise<v
         is_standard: goods.isStandard,
         source_id: goods.sourceId,
         rarity_color: goods.rarityColor,
+        game_index: goods.gameIndex,
       })),
     )
     .onConflict((conflict) =>
@@ -112,6 +115,7 @@ async function upsertGoods(ctx: DomainContext, batch: CatalogGoods[]): Promise<v
         is_standard: eb.ref("excluded.is_standard"),
         source_id: eb.ref("excluded.source_id"),
         rarity_color: eb.ref("excluded.rarity_color"),
+        game_index: eb.ref("excluded.game_index"),
       })),
     )
     .execute();

@@ -1,4 +1,4 @@
-import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
+import { formatMoney, parseMoney, RECORD_GAME } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { SpecificRow } from "../../storage/schema.ts";
 import { readUserInfos } from "../accounts/read-user-infos.ts";
@@ -14,6 +14,7 @@ import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.t
 import { canInspect, LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures, type MarketFigures } from "./goods-page-figures.ts";
 import { readSellersWithShops } from "./seller-shops.ts";
+import { meetsStickerSearch, parseStickerSearch } from "./sticker-search.ts";
 import { toWebListing } from "./web-listing.ts";
 
 export interface GoodsSellOrdersQuery {
@@ -31,6 +32,14 @@ export interface GoodsSellOrdersQuery {
   tagId?: number;
   minFade?: number;
   maxFade?: number;
+  /** The sticker search (`sticker-search.ts`). */
+  extraTagIds?: string;
+  wearlessSticker?: number;
+  /** Money strings, inclusive. */
+  minPrice?: string;
+  maxPrice?: string;
+  /** Filters of the real website this marketplace does not have, by parameter name: refused. */
+  unsupportedFilters?: string[];
   viewerId?: number;
 }
 
@@ -42,8 +51,15 @@ export interface GoodsSellOrdersQuery {
 export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOrdersQuery) {
   const goods = await findGoods(ctx, query.goodsId);
   if (!goods) return fail("Not Found", unknownGoodsMessage(query.goodsId));
+  const [unsupported] = query.unsupportedFilters ?? [];
+  if (unsupported !== undefined)
+    return invalidArgument(unsupported, "this filter is not offered here; leave it out");
   const filter = parseFilters(query, goods);
   if (!filter.ok) return filter;
+  const prices = parsePriceRange(query);
+  if (!prices.ok) return prices;
+  const stickers = await parseStickerSearch(ctx, goods, query.extraTagIds, query.wearlessSticker);
+  if (!stickers.ok) return stickers;
   const now = ctx.clock.now();
   let base = ctx.db
     .selectFrom("listings")
@@ -54,6 +70,10 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
   if (!query.allowTradableCooldown)
     base = base.where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]));
   if (query.mode) base = base.where("force_buyer_send_offer", "=", query.mode === "2");
+  if (prices.value.min !== undefined) base = base.where("price", ">=", prices.value.min);
+  if (prices.value.max !== undefined) base = base.where("price", "<=", prices.value.max);
+  const search = stickers.value;
+  if (search) base = base.where(() => meetsStickerSearch(search));
   const { total } = await base.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow();
   const [field, direction] = (query.sortBy === "default" ? "price.asc" : query.sortBy).split(".") as [
     string,
@@ -102,6 +122,23 @@ export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOr
     total_page: Math.ceil(totalCount / query.pageSize),
     user_infos: userInfos,
   });
+}
+
+/** `min_price`/`max_price` in fen, both inclusive. */
+function parsePriceRange(query: GoodsSellOrdersQuery): Result<{ min?: number; max?: number }> {
+  const range: { min?: number; max?: number } = {};
+  for (const [field, value, key] of [
+    ["min_price", query.minPrice, "min"],
+    ["max_price", query.maxPrice, "max"],
+  ] as const) {
+    if (value === undefined || value === "") continue;
+    const parsed = parseMoney(value);
+    if (!parsed.ok) return invalidArgument(field, parsed.reason);
+    range[key] = parsed.fen;
+  }
+  if (range.min !== undefined && range.max !== undefined && range.min > range.max)
+    return invalidArgument("min_price", "must not be greater than max_price");
+  return ok(range);
 }
 
 /** The page's filters as buy-order constraints, refused where the goods' items cannot meet them. */

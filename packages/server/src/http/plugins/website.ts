@@ -1,7 +1,10 @@
 import fastifyStatic from "@fastify/static";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { resolveSession } from "../../domain/sessions/resolve-session.ts";
+import { sessionCookie } from "./auth.ts";
+import { signedInUserScript } from "./signed-in-user-script.ts";
 
 /** Where `npm run build -w @skinmarket/web` writes the website (docs/design.md, "The website"). */
 export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
@@ -9,9 +12,10 @@ export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
 /**
  * The website's pages: paths the single-page app draws itself. Each answers the same HTML, so a
  * deep link or a reload works; none clashes with the API (`/api/*`, `/account/api/*`, `/sandbox/*`,
- * `/docs*`, `/openapi*`, `/healthz`, `/readyz`, `/metrics`).
+ * `/docs*`, `/openapi*`, `/healthz`, `/readyz`, `/metrics`). `/news/` is the real website's page
+ * that tools read the signed-in user from (docs/design.md section 16); the app has no news.
  */
-export const WEBSITE_PAGES = ["/", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
+export const WEBSITE_PAGES = ["/", "/news", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
 
 export interface WebsiteOptions {
   /** The built website (`packages/web/dist` unless told). */
@@ -71,17 +75,24 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
       route.config = { ...route.config, access: "public", envelope: "official" };
       route.schema = { ...route.schema, hide: true };
     });
-    const answerPage = (_request: unknown, reply: FastifyReply) =>
-      reply
-        .code(built ? 200 : 404)
-        .header("content-type", "text/html; charset=utf-8")
-        .header("cache-control", "no-cache")
-        .header("x-content-type-options", "nosniff")
-        // Never inside another site's frame: a page that buys in two clicks must not be
-        // clickjacked (the CSP directive for browsers that read it, the older header for the rest).
-        .header("content-security-policy", "frame-ancestors 'none'")
-        .header("x-frame-options", "DENY")
-        .send(currentPage());
+    // A signed-in visitor's page carries who they are, as the real website's pages do (tools read
+    // the nickname from `/` or `/news/`); such an answer is theirs alone, never a shared cache's.
+    const answerPage = async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = await resolveSession(request.ctx, sessionCookie(request));
+      const html = currentPage();
+      return (
+        reply
+          .code(built ? 200 : 404)
+          .header("content-type", "text/html; charset=utf-8")
+          .header("cache-control", session.ok ? "no-store" : "no-cache")
+          .header("x-content-type-options", "nosniff")
+          // Never inside another site's frame: a page that buys in two clicks must not be
+          // clickjacked (the CSP directive for browsers that read it, the older header for the rest).
+          .header("content-security-policy", "frame-ancestors 'none'")
+          .header("x-frame-options", "DENY")
+          .send(session.ok ? html.replace("</head>", `${signedInUserScript(session.value)}</head>`) : html)
+      );
+    };
     for (const path of WEBSITE_PAGES) website.get(path, answerPage);
     // The same routes whether built or not, so that the app's route list does not depend on it.
     if (!built || !existsSync(join(root, "assets"))) website.get("/assets/*", answerPage);

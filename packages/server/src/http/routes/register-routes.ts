@@ -20,6 +20,7 @@ import { registerBuyOrderRoutes, registerSandboxBuyOrderRoutes } from "./buy-ord
 import { registerGetBuyOrderBook } from "./market/get-buy-order-book.ts";
 import { registerGoodsBookmarks } from "./market/goods-bookmarks.ts";
 import { registerGoodsPageRoutes } from "./market/goods-page-routes.ts";
+import { registerGetInspectSkins } from "./market/get-inspect-skins.ts";
 import { registerListCatalogGoods } from "./market/list-catalog-goods.ts";
 import { registerMarketDataRoutes } from "./market/market-data-routes.ts";
 import { registerGetMarketItems } from "./market/get-market-items.ts";
@@ -92,6 +93,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerBuyOrderRoutes(app);
   registerGetBuyOrderBook(app);
   registerGoodsPageRoutes(app);
+  registerGetInspectSkins(app);
   registerGoodsBuyRoutes(app);
   registerWebBuyOrderRoutes(app);
   registerBillOrderRoutes(app);

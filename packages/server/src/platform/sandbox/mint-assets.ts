@@ -145,8 +145,9 @@ async function pickStickers(
   }
   if (goods.type !== "weapon" || !options.randomExtras || randomInt(4) !== 0) return ok([]);
   const count = randomInt(1, 5);
-  const stickers = await sql<{ source_id: number; market_hash_name: string }>`
-    SELECT source_id, market_hash_name FROM goods WHERE type = 'sticker' ORDER BY random() LIMIT ${count}
+  const stickers = await sql<KitGoods>`
+    SELECT game_index, market_hash_name FROM goods
+    WHERE type = 'sticker' AND game_index IS NOT NULL ORDER BY random() LIMIT ${count}
   `.execute(ctx.db);
   return ok(
     stickers.rows.map((sticker, slot) =>
@@ -159,21 +160,22 @@ async function findSticker(ctx: DomainContext, request: StickerRequest) {
   if (request.goods_id === undefined && request.market_hash_name === undefined) return undefined;
   let query = ctx.db
     .selectFrom("goods")
-    .select(["source_id", "market_hash_name"])
-    .where("type", "=", "sticker");
+    .select(["game_index", "market_hash_name"])
+    .where("type", "=", "sticker")
+    .where("game_index", "is not", null)
+    .$narrowType<{ game_index: number }>();
   if (request.goods_id !== undefined) query = query.where("goods_id", "=", request.goods_id);
   else if (request.market_hash_name !== undefined)
     query = query.where("market_hash_name", "=", request.market_hash_name);
   return query.executeTakeFirst();
 }
 
-function stickerRow(
-  sticker: { source_id: number; market_hash_name: string },
-  slot: number,
-  wear: number,
-): StickerRow {
+/** A sticker or charm goods with the game's own id of its kit, which an item's record carries. */
+type KitGoods = { game_index: number; market_hash_name: string };
+
+function stickerRow(sticker: KitGoods, slot: number, wear: number): StickerRow {
   return {
-    sticker_id: sticker.source_id,
+    sticker_id: sticker.game_index,
     slot,
     wear,
     category: "sticker",
@@ -185,14 +187,15 @@ function stickerRow(
 }
 
 async function randomKeychain(ctx: DomainContext): Promise<KeychainRow[]> {
-  const charm = await sql<{ source_id: number; market_hash_name: string }>`
-    SELECT source_id, market_hash_name FROM goods WHERE type = 'charm' ORDER BY random() LIMIT 1
+  const charm = await sql<KitGoods>`
+    SELECT game_index, market_hash_name FROM goods
+    WHERE type = 'charm' AND game_index IS NOT NULL ORDER BY random() LIMIT 1
   `.execute(ctx.db);
   const row = charm.rows[0];
   if (!row) return [];
   return [
     {
-      keychain_id: row.source_id,
+      keychain_id: row.game_index,
       slot: 0,
       pattern: randomInt(0, 100_001),
       market_hash_name: row.market_hash_name,

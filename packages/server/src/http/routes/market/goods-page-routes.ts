@@ -1,4 +1,10 @@
-import { getBillOrders, getGoodsInfo, getGoodsSellOrders, getPriceHistory } from "@skinmarket/contract";
+import {
+  getBillOrders,
+  getGoodsInfo,
+  getGoodsSellOrders,
+  getPriceHistory,
+  UNSUPPORTED_SELL_ORDER_FILTERS,
+} from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { listGoodsSellOrders } from "../../../domain/goods/list-goods-sell-orders.ts";
 import { readBillOrders } from "../../../domain/goods/read-bill-orders.ts";
@@ -36,6 +42,11 @@ export function registerGoodsPageRoutes(app: FastifyInstance): void {
         ...(query.tag_ids !== undefined ? { tagId: query.tag_ids } : {}),
         ...(query.min_fade !== undefined ? { minFade: query.min_fade } : {}),
         ...(query.max_fade !== undefined ? { maxFade: query.max_fade } : {}),
+        ...(query.extra_tag_ids !== undefined ? { extraTagIds: query.extra_tag_ids } : {}),
+        ...(query.wearless_sticker !== undefined ? { wearlessSticker: query.wearless_sticker } : {}),
+        ...(query.min_price !== undefined ? { minPrice: query.min_price } : {}),
+        ...(query.max_price !== undefined ? { maxPrice: query.max_price } : {}),
+        unsupportedFilters: UNSUPPORTED_SELL_ORDER_FILTERS.filter((name) => query[name] !== undefined),
         viewerId: await viewerOf(request),
       }),
     ),
