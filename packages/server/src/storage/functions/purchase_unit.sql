@@ -4,8 +4,9 @@
 -- queue behind each other; when every matching listing is held, the unit waits for the cheapest
 -- held one (FOR UPDATE), whose holder may give it up, rather than turn the buyer away while a
 -- listing stays on sale (docs/design.md section 6). Outcomes: 'bought', 'none', 'insufficient';
--- o_withdrawn is always 0 (callers keep their shape). The server now calls purchase_goods_unit,
--- which does this and first finds the buyer's trade URL and checks the goods.
+-- o_withdrawn is always 0 (callers keep their shape). The server calls purchase_goods_unit, which
+-- does this and first finds the buyer's trade URL and checks the goods; this one stays for
+-- migration 0019's down.
 CREATE OR REPLACE FUNCTION purchase_unit(
   p_buyer_id bigint, p_goods_id integer, p_max_price bigint, p_pay_order text[],
   p_trade_url text, p_buyer_platformid text, p_now timestamptz, p_delivery_window_ms bigint,
