@@ -71,6 +71,8 @@ export async function openConfiguredDatabase(
   log.info({ database: database.description }, "database open");
   const migrations = await migrateToLatest(database.db);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "migrations applied");
+  if (migrations.functionsApplied.length > 0)
+    log.info({ functions: migrations.functionsApplied }, "database functions applied");
   return Object.assign(database, { migrationsApplied: migrations.applied });
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { migrateToLatest } from "../../src/storage/migrator.ts";
 import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
 describe("sandbox API", () => {
@@ -214,6 +215,16 @@ describe("sandbox API", () => {
     assert.equal(again.userId, "1001");
     await t.fund(again.userId, "balance", 5);
     await t.assertLedger();
+  });
+
+  test("reset keeps the migration bookkeeping: the next start runs no migration and applies no function file", async () => {
+    const reset = await t.admin("POST", "/sandbox/reset");
+    assert.equal(reset.statusCode, 200, reset.body);
+    const start = await migrateToLatest(t.database.db);
+    assert.deepEqual(
+      { applied: start.applied, functionsApplied: start.functionsApplied },
+      { applied: [], functionsApplied: [] },
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
+import { listingTakeable } from "../listings/listing-takeable.ts";
 import { crossBuyOrder } from "./match.ts";
 import { publicBook } from "./public-book.ts";
 
@@ -24,16 +25,13 @@ export async function crossStandingOrders(ctx: DomainContext): Promise<number> {
         selectFrom("listings")
           .select(sql.lit(1).as("one"))
           .whereRef("listings.goods_id", "=", "buy_orders.goods_id")
-          .where("listings.state", "=", sql.lit("ON_SALE"))
-          .whereRef("listings.price", "<=", "buy_orders.price")
-          .whereRef("listings.user_id", "<>", "buy_orders.user_id")
-          .where("listings.force_buyer_send_offer", "=", sql.lit(false))
-          .where((eb) =>
-            eb.or([
-              eb("buy_orders.allow_tradable_cooldown", "=", true),
-              eb("listings.tradable_after", "is", null),
-              eb("listings.tradable_after", "<=", now),
-            ]),
+          .where(
+            listingTakeable({
+              buyerId: sql.ref("buy_orders.user_id"),
+              maxPrice: sql.ref("buy_orders.price"),
+              at: now,
+              cooldownAllowed: sql.ref("buy_orders.allow_tradable_cooldown"),
+            }),
           ),
       ),
     )

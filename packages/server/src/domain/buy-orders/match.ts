@@ -1,5 +1,5 @@
 import type { Fen } from "@skinmarket/contract";
-import { type Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import { listingMeets } from "./listing-meets.ts";
@@ -8,6 +8,7 @@ import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
+import { listingTakeable } from "../listings/listing-takeable.ts";
 import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { findOrderGoods, noteBuyerOrdersChanged, publicBook } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
@@ -89,9 +90,8 @@ export async function crossListing(ctx: DomainContext, listingId: number): Promi
             .forUpdate()
             .executeTakeFirst();
           noteChangedGoods(tx, listing ? [listing.goods_id] : []);
-          if (!listing || listing.force_buyer_send_offer) return ok({ kind: "nothing" as const });
-          const inCooldown = listing.tradable_after !== null && listing.tradable_after > now;
-          const chosen = await bestEligibleOrder(tx, listing, inCooldown, tried);
+          if (!listing) return ok({ kind: "nothing" as const });
+          const chosen = await bestEligibleOrder(tx, listing, tried);
           if (!chosen) return ok({ kind: "nothing" as const });
           attempted = chosen.buy_order_id;
           const order = await lockOrder(tx, chosen.buy_order_id);
@@ -116,24 +116,33 @@ export async function crossListing(ctx: DomainContext, listingId: number): Promi
 
 /**
  * The best order a listed item can fill, in price-time order, reading the book a page at a time:
- * the `specific` constraints are checked on each order, so the best eligible one may sit behind
- * any number of better-priced orders that want other items.
+ * an order whose owner may take the listing (`listingTakeable`, the order's price its cap and its
+ * cooldown allowance), and the `specific` constraints checked on each order, so the best eligible
+ * one may sit behind any number of better-priced orders that want other items. The price range
+ * narrows the book's read by its index; the rule itself is the function's.
  */
 async function bestEligibleOrder(
   tx: DomainContext,
   listing: Selectable<Database["listings"]>,
-  inCooldown: boolean,
   tried: ReadonlySet<number>,
 ): Promise<BuyOrderRow | undefined> {
   const goods = await goodsOf(tx, listing.goods_id);
+  const now = tx.clock.now();
   let after: { price: number; id: number } | undefined;
   for (;;) {
     const page = await publicBook(tx.db)
+      .innerJoin("listings", (join) => join.on("listings.listing_id", "=", listing.listing_id))
       .selectAll("buy_orders")
       .where("buy_orders.goods_id", "=", listing.goods_id)
       .where("buy_orders.price", ">=", listing.price)
-      .where("buy_orders.user_id", "<>", listing.user_id)
-      .$if(inCooldown, (query) => query.where("buy_orders.allow_tradable_cooldown", "=", true))
+      .where(
+        listingTakeable({
+          buyerId: sql.ref("buy_orders.user_id"),
+          maxPrice: sql.ref("buy_orders.price"),
+          at: now,
+          cooldownAllowed: sql.ref("buy_orders.allow_tradable_cooldown"),
+        }),
+      )
       .$if(after !== undefined, (query) =>
         query.where((eb) =>
           eb.or([

@@ -1,16 +1,15 @@
 import { noteChangedGoods } from "../transaction.ts";
 import type { Fen } from "@skinmarket/contract";
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
+import { listingTakeable } from "./listing-takeable.ts";
 import type { Database } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 
 /**
- * Takes the cheapest listing of a goods that a buyer may have at or below a price, and marks it
- * sold, in one statement: rows other buyers are taking are skipped (`FOR UPDATE SKIP LOCKED`) and
- * the state condition makes a lost race answer nothing. Never the buyer's own listing, never one whose buyer must send the
- * offer; pre-sell listings only with `allowCooldown`; `also` narrows further (a purchase's
- * standard goods, a buy order's constraints). Constants are literals so that the statement's
- * cached plan can use the partial index of listings on sale.
+ * Takes the cheapest listing of a goods that a buyer may take (`listingTakeable`) at or below a
+ * price, and marks it sold, in one statement: rows other buyers are taking are skipped (`FOR
+ * UPDATE SKIP LOCKED`) and the state condition makes a lost race answer nothing. Pre-sell
+ * listings only with `allowCooldown`; `also` narrows further (a buy order's constraints).
  */
 export async function takeCheapestListing(
   tx: DomainContext,
@@ -32,17 +31,13 @@ export async function takeCheapestListing(
         .selectFrom("listings")
         .select("listings.listing_id")
         .where("listings.goods_id", "=", input.goodsId)
-        .where("listings.state", "=", sql.lit("ON_SALE"))
-        .where("listings.price", "<=", input.maxPrice)
-        .where("listings.user_id", "<>", input.buyerId)
-        .where("listings.force_buyer_send_offer", "=", sql.lit(false))
-        .$if(!input.allowCooldown, (query) =>
-          query.where((inner) =>
-            inner.or([
-              inner("listings.tradable_after", "is", null),
-              inner("listings.tradable_after", "<=", now),
-            ]),
-          ),
+        .where(
+          listingTakeable({
+            buyerId: input.buyerId,
+            maxPrice: input.maxPrice,
+            at: now,
+            cooldownAllowed: input.allowCooldown,
+          }),
         )
         .$if(input.also !== undefined, (query) => query.where((inner) => input.also!(inner)))
         .orderBy("listings.price")

@@ -7,8 +7,17 @@ import { inTransaction } from "../transaction.ts";
 import { announceClockChange } from "./advance-clock.ts";
 import { tokensChanged } from "../tokens/token-cache.ts";
 
-/** What a reset keeps: the catalog and the migration bookkeeping. Every other table is the world. */
-const KEPT_TABLES = new Set(["goods", "catalog_state", "kysely_migration", "kysely_migration_lock"]);
+/**
+ * What a reset keeps: the catalog and the migration bookkeeping (the numbered migrations run, the
+ * function files applied). Every other table is the world.
+ */
+const KEPT_TABLES = new Set([
+  "goods",
+  "catalog_state",
+  "kysely_migration",
+  "kysely_migration_lock",
+  "database_functions",
+]);
 
 /**
  * Empties the world in one transaction: users, tokens, sessions, money, audit, settings (so the

@@ -1,10 +1,11 @@
 import { parseMoney } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
+import { listingTakeable } from "../listings/listing-takeable.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 
 /**
- * Units of a goods a purchase could take now (reference: purchase/quantity): tradable listings on
- * sale at or below `max_price`, not the caller's own, whose offer the seller sends.
+ * Units of a goods a purchase could take now (reference: purchase/quantity): the listings the
+ * caller may take (`listingTakeable`, out of cooldown) at or below `max_price`.
  */
 export async function purchaseQuantity(
   ctx: DomainContext,
@@ -25,16 +26,18 @@ export async function purchaseQuantity(
       "Not Found",
       `${input.goodsId !== undefined ? "goods_id" : "market_hash_name"}: no such goods in the catalog`,
     );
-  const now = ctx.clock.now();
-  let query = ctx.db
+  const query = ctx.db
     .selectFrom("listings")
     .select((eb) => eb.fn.countAll<string>().as("quantity"))
     .where("goods_id", "=", goods.goods_id)
-    .where("state", "=", "ON_SALE")
-    .where("user_id", "<>", ctx.actor.userId)
-    .where("force_buyer_send_offer", "=", false)
-    .where((eb) => eb.or([eb("tradable_after", "is", null), eb("tradable_after", "<=", now)]));
-  if (maxPrice?.ok) query = query.where("price", "<=", maxPrice.fen);
+    .where(
+      listingTakeable({
+        buyerId: ctx.actor.userId,
+        ...(maxPrice?.ok ? { maxPrice: maxPrice.fen } : {}),
+        at: ctx.clock.now(),
+        cooldownAllowed: false,
+      }),
+    );
   const { quantity } = await query.executeTakeFirstOrThrow();
   return ok({ quantity: Number(quantity) });
 }

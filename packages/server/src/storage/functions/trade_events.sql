@@ -1,0 +1,25 @@
+-- Trigger function of trades (trades_events, migration 0020): the event of a trade's change,
+-- written to event_outbox in the transaction of the change (docs/design.md section 14).
+CREATE OR REPLACE FUNCTION trade_events() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  event_type text;
+BEGIN
+  IF events_quiet() THEN RETURN NULL; END IF;
+  IF TG_OP = 'INSERT' THEN
+    event_type := 'trade.created';
+  ELSIF NEW.state IS DISTINCT FROM OLD.state THEN
+    event_type := CASE
+      WHEN NEW.state = 'TRADING' THEN 'trade.offer_sent'
+      WHEN NEW.state = 'SUCCESS' THEN 'trade.delivered'
+      WHEN NEW.state = 'FAIL' AND OLD.state = 'SUCCESS' THEN 'trade.rolled_back'
+      WHEN NEW.state = 'FAIL' THEN 'trade.cancelled'
+      ELSE 'trade.state_changed' END;
+  ELSIF NEW.tradeofferid IS DISTINCT FROM OLD.tradeofferid AND NEW.tradeofferid IS NOT NULL THEN
+    event_type := 'trade.offer_sent';
+  ELSE
+    RETURN NULL;
+  END IF;
+  INSERT INTO event_outbox (type, user_id, goods_id, subject)
+    VALUES (event_type, NEW.seller_id, NEW.goods_id, to_jsonb(NEW));
+  RETURN NULL;
+END $$
