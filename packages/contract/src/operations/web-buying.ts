@@ -76,7 +76,7 @@ export const WebBillOrder = Type.Object({
   trade_offer_trace_url: Type.Null(),
   deliver_expire_timeout: Type.Integer(),
   buyer_send_offer_timeout: Type.Integer(),
-  buyer_cancel_timeout: Type.Null(),
+  buyer_cancel_timeout: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   seller_can_cancel: Type.Boolean(),
   has_bargain: Type.Boolean(),
   buyer_cookie_invalid: Type.Boolean(),

@@ -59,6 +59,25 @@ describe("website purchases: bill_order/deliver/cancel", () => {
     await t.assertLedger();
   });
 
+  test("the bill order tells the buyer when they may cancel: the seconds left, 0 once they may, null when it ended", async () => {
+    const id = await purchase(3);
+    const timeout = async () => {
+      const answer = await t.web(buyer.session, "GET", `/api/market/bill_order/batch/info?bill_orders=${id}`);
+      assert.equal(answer.statusCode, 200, answer.body);
+      return answer.json().data.items[0].buyer_cancel_timeout as number | null;
+    };
+    const atPurchase = await timeout();
+    assert.ok(atPurchase !== null && atPurchase > 29 * 60 && atPurchase <= 30 * 60, `${atPurchase}`);
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 10 * 60 });
+    // The sandbox clock also runs with real time between the reads: a few seconds less at most.
+    const later = (await timeout())!;
+    assert.ok(later <= atPurchase - 10 * 60 && later > atPurchase - 10 * 60 - 60, `${later}`);
+    await t.admin("POST", "/sandbox/clock/advance", { seconds: 21 * 60 });
+    assert.equal(await timeout(), 0);
+    assert.equal((await cancel(buyer, id)).statusCode, 200);
+    assert.equal(await timeout(), null);
+  });
+
   test("happy: after 30 minutes the buyer cancels and is refunded; the sale fails as buyer_cancel", async () => {
     const balanceBefore = (await t.as(buyer.token, "GET", "/api/market/developer/balance")).json();
     const id = await purchase(5);

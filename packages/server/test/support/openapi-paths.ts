@@ -3363,7 +3363,7 @@ export interface components {
       trade_offer_trace_url: null;
       deliver_expire_timeout: number;
       buyer_send_offer_timeout: number;
-      buyer_cancel_timeout: null;
+      buyer_cancel_timeout: number | null;
       seller_can_cancel: boolean;
       has_bargain: boolean;
       buyer_cookie_invalid: boolean;
@@ -3728,7 +3728,7 @@ export interface components {
       trade_offer_trace_url: null;
       deliver_expire_timeout: number;
       buyer_send_offer_timeout: number;
-      buyer_cancel_timeout: null;
+      buyer_cancel_timeout: number | null;
       seller_can_cancel: boolean;
       has_bargain: boolean;
       buyer_cookie_invalid: boolean;
@@ -6813,7 +6813,7 @@ export interface operations {
               trade_offer_trace_url: null;
               deliver_expire_timeout: number;
               buyer_send_offer_timeout: number;
-              buyer_cancel_timeout: null;
+              buyer_cancel_timeout: number | null;
               seller_can_cancel: boolean;
               has_bargain: boolean;
               buyer_cookie_invalid: boolean;

@@ -8,6 +8,15 @@ import { failTrade } from "./settle-trade.ts";
 export const CANCEL_AFTER_MS = 30 * 60 * 1000;
 
 /**
+ * When the buyer's wait for the offer began: when the seller could first deliver, at the sale, or
+ * when a pre-sell item left its trade cooldown (its delivery time started then). The buyer may
+ * cancel `CANCEL_AFTER_MS` later.
+ */
+export function waitingSince(trade: { deliver_by: Date | null; created_at: Date }): number {
+  return trade.deliver_by ? trade.deliver_by.getTime() - DELIVERY_WINDOW_MS : trade.created_at.getTime();
+}
+
+/**
  * Cancels the caller's purchases that have waited at least 30 minutes for the seller's offer,
  * refunding each; every other id lands in `error_list` with the reason.
  */
@@ -50,12 +59,7 @@ export async function cancelPurchaseOrder(ctx: DomainContext, id: string): Promi
         "Invalid State",
         `the order is ${trade.state === "TRADING" ? "being delivered" : "finished"}`,
       );
-    // The wait starts when the seller could first deliver: at the sale, or when a pre-sell
-    // item leaves its trade cooldown (its delivery time started then).
-    const waitingSince = trade.deliver_by
-      ? trade.deliver_by.getTime() - DELIVERY_WINDOW_MS
-      : trade.created_at.getTime();
-    const waited = tx.clock.now().getTime() - waitingSince;
+    const waited = tx.clock.now().getTime() - waitingSince(trade);
     if (waited < CANCEL_AFTER_MS) {
       return fail(
         "Invalid State",

@@ -9,6 +9,7 @@ import type { Selectable } from "kysely";
 import type { TradesTable } from "../../storage/schema.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
+import { CANCEL_AFTER_MS, waitingSince } from "./cancel-purchase-orders.ts";
 
 /** A trade with its listing's cooldown end: what a bill order record is built from. */
 export type BillOrderRow = Selectable<TradesTable> & { tradable_after: Date | null };
@@ -79,7 +80,10 @@ export function toWebBillOrder(trade: BillOrderRow, now: Date) {
     trade_offer_trace_url: null,
     deliver_expire_timeout: waiting && sellerSends ? secondsUntil(trade.deliver_by, now) : 0,
     buyer_send_offer_timeout: waiting && !sellerSends ? secondsUntil(trade.deliver_by, now) : 0,
-    buyer_cancel_timeout: null,
+    // Seconds until the buyer may cancel a purchase still waiting for its offer (0: now).
+    buyer_cancel_timeout: waiting
+      ? Math.max(0, Math.ceil((waitingSince(trade) + CANCEL_AFTER_MS - now.getTime()) / 1000))
+      : null,
     seller_can_cancel: false,
     has_bargain: false,
     buyer_cookie_invalid: false,
