@@ -389,10 +389,16 @@ export const WebGoodsInfo = StrictObject({
 
 /** The real website's listing filters with nothing to filter here: named in a 400, never dropped. */
 export const UNSUPPORTED_SELL_ORDER_FILTERS = ["name_tag", "tier", "paintseed_group"] as const;
-const UnsupportedFilter = Type.String({
+const UnsupportedFilter = Text({
   maxLength: 100,
   description: "a filter of the real website not offered here: refused naming it",
 });
+
+/** A price bound of the listings' filter: an amount with two decimals, or empty for none. */
+const PriceBound = Type.Union([
+  Type.String({ pattern: "^\\d{1,9}\\.\\d{2}$", maxLength: 12, examples: ["12.50"] }),
+  Type.Literal(""),
+]);
 
 /** GET /api/market/goods/sell_order: the listings of one goods (website route). */
 export const getGoodsSellOrders = defineOperation({
@@ -422,7 +428,7 @@ export const getGoodsSellOrders = defineOperation({
     max_fade: Type.Optional(Type.Number({ minimum: 80, maximum: 100 })),
     appid: Type.Optional(Type.Literal(730, { description: "730 (CS2), the only game" })),
     extra_tag_ids: Type.Optional(
-      Type.String({
+      Text({
         maxLength: 100,
         description:
           "sticker search: empty, non_empty, squad_combos (four or more of one kit), or up to 5 comma-separated sticker kit ids (the game's), each optionally as slot_<0-4>_<id>",
@@ -432,8 +438,8 @@ export const getGoodsSellOrders = defineOperation({
     wearless_sticker: Type.Optional(
       Type.Integer({ enum: [0, 1], description: "1: the stickers searched for are unscraped (wear 0)" }),
     ),
-    min_price: Type.Optional(Type.Union([MoneyString, Type.Literal("")])),
-    max_price: Type.Optional(Type.Union([MoneyString, Type.Literal("")])),
+    min_price: Type.Optional(PriceBound),
+    max_price: Type.Optional(PriceBound),
     name_tag: Type.Optional(UnsupportedFilter),
     tier: Type.Optional(UnsupportedFilter),
     paintseed_group: Type.Optional(UnsupportedFilter),

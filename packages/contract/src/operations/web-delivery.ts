@@ -19,7 +19,7 @@ const IgnoredText = Type.Optional(Text({ maxLength: 100 }));
  * and not read: offers here are sent with the cookies uploaded through platform/cookie.
  */
 const SealedSession = Type.Optional(
-  Type.String({
+  Text({
     maxLength: 20_000,
     description: "accepted and not read: the cookies of platform/cookie are used",
   }),
@@ -77,7 +77,9 @@ export const sellerSendOffer = defineOperation({
     bill_orders: BillOrders,
     seller_info: SealedSession,
     steamid: Steamid,
-    last_login_time: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Text({ maxLength: 40 })])),
+    last_login_time: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Text({ maxLength: 40 })]),
+    ),
     game: Type.Optional(Type.Enum(["csgo", "cs2"])),
     csrf_token: IgnoredText,
   }),
