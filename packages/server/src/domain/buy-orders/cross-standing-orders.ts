@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import { listingTakeable } from "../listings/listing-takeable.ts";
+import { takeableByBuyOrder } from "../listings/listing-takeable.ts";
 import { crossBuyOrder } from "./match.ts";
 import { publicBook } from "./public-book.ts";
 
@@ -25,14 +25,7 @@ export async function crossStandingOrders(ctx: DomainContext): Promise<number> {
         selectFrom("listings")
           .select(sql.lit(1).as("one"))
           .whereRef("listings.goods_id", "=", "buy_orders.goods_id")
-          .where(
-            listingTakeable({
-              buyerId: sql.ref("buy_orders.user_id"),
-              maxPrice: sql.ref("buy_orders.price"),
-              at: now,
-              cooldownAllowed: sql.ref("buy_orders.allow_tradable_cooldown"),
-            }),
-          ),
+          .where(takeableByBuyOrder(now)),
       ),
     )
     .orderBy("buy_orders.price", "desc")

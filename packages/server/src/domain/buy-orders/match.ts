@@ -1,5 +1,5 @@
 import type { Fen } from "@skinmarket/contract";
-import { sql, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import { listingMeets } from "./listing-meets.ts";
@@ -8,7 +8,7 @@ import { sellerFee } from "../listings/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
-import { listingTakeable } from "../listings/listing-takeable.ts";
+import { takeableByBuyOrder } from "../listings/listing-takeable.ts";
 import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
 import { findOrderGoods, noteBuyerOrdersChanged, publicBook } from "./public-book.ts";
 import { meetsFilter, specificFilter } from "./specific.ts";
@@ -135,14 +135,7 @@ async function bestEligibleOrder(
       .selectAll("buy_orders")
       .where("buy_orders.goods_id", "=", listing.goods_id)
       .where("buy_orders.price", ">=", listing.price)
-      .where(
-        listingTakeable({
-          buyerId: sql.ref("buy_orders.user_id"),
-          maxPrice: sql.ref("buy_orders.price"),
-          at: now,
-          cooldownAllowed: sql.ref("buy_orders.allow_tradable_cooldown"),
-        }),
-      )
+      .where(takeableByBuyOrder(now))
       .$if(after !== undefined, (query) =>
         query.where((eb) =>
           eb.or([

@@ -20,3 +20,16 @@ export function listingTakeable(input: {
     typeof input.cooldownAllowed === "boolean" ? sql.lit(input.cooldownAllowed) : input.cooldownAllowed;
   return sql<SqlBool>`listing_takeable(listings, ${input.buyerId}, ${maxPrice}, ${input.at}, ${cooldownAllowed})`;
 }
+
+/**
+ * The rule with a buy order as the buyer: the `buy_orders` row of the query takes the listing at
+ * its price, with its own choice about listings in cooldown.
+ */
+export function takeableByBuyOrder(at: Date): RawBuilder<SqlBool> {
+  return listingTakeable({
+    buyerId: sql.ref("buy_orders.user_id"),
+    maxPrice: sql.ref("buy_orders.price"),
+    at,
+    cooldownAllowed: sql.ref("buy_orders.allow_tradable_cooldown"),
+  });
+}
