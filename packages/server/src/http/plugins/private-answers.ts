@@ -8,7 +8,8 @@ import { sessionCookie } from "./auth.ts";
  * or the sandbox admin token, or the website's `session` cookie), refused or not, or when the
  * answer sets a cookie (sign-in, sign-out), unless its route states a policy of its own: only
  * answers that carry no user records do (the market data prebuilt for everyone, `private,
- * no-cache` and revalidated by ETag; the website's page HTML, `no-cache`).
+ * no-cache` and revalidated by ETag; the website's page HTML, `no-cache` for a visitor, while a
+ * signed-in visitor's page, which names them, states `no-store` itself).
  */
 export function registerPrivateAnswers(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {
