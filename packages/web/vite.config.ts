@@ -6,7 +6,7 @@ import { defineConfig, type Plugin } from "vite";
 /**
  * Writes a `.br` and a `.gz` copy of every built script and style sheet, which the server sends
  * to browsers that accept them (`@fastify/static`'s `preCompressed`), and prints the gzipped size
- * of the JavaScript the first page loads against its budget (docs/design.md, "The website").
+ * of the JavaScript the first page loads against its budget (docs/design/website.md#the-website).
  */
 function precompress(): Plugin {
   return {

@@ -52,7 +52,7 @@ type Answer<Operation> = Operation extends Parameters<typeof callOperation>[1]
   ? OperationResponse<Operation>
   : never;
 
-/** The sandbox API (docs/design.md section 10), called with the sandbox admin token. */
+/** The sandbox API (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox), called with the sandbox admin token. */
 export class SandboxClient {
   readonly #options: TransportOptions;
 
@@ -274,7 +274,7 @@ export class SandboxClient {
   }
 
   /**
-   * Starts simulated traders with these settings (docs/design.md section 15); the seed of a
+   * Starts simulated traders with these settings (docs/design/simulation.md#the-living-sandbox); the seed of a
    * stopped simulation resumes it.
    */
   async startSimulation(

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import WebSocket from "ws";
 import { MarketApiError } from "./errors.ts";
 
-/** A message the server sends on the stream (docs/design.md section 14, "The stream protocol"). */
+/** A message the server sends on the stream (docs/design/event-stream.md#the-stream). */
 export type StreamMessage =
   | { type: "welcome"; user_id: string; last_event_id: string; heartbeat_ms: number }
   | { type: "subscribed"; channels: string[]; after: string }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MarketplaceEvent } from "@skinmarket/contract";
 
-/** The header every webhook delivery carries (docs/design.md section 14, "Webhook signature"). */
+/** The header every webhook delivery carries (docs/design/webhooks-and-tools.md#webhook-signature). */
 export const SIGNATURE_HEADER = "Skinmarket-Signature";
 export const EVENT_ID_HEADER = "Skinmarket-Event-Id";
 

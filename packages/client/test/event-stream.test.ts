@@ -21,7 +21,7 @@ async function take(events: AsyncGenerator<MarketplaceEvent>, count: number): Pr
 
 /**
  * `MarketClient.events()` against a fake of the stream's server side (test/fake-stream-server.ts),
- * which speaks the agreed protocol: welcome, subscribe, replay after an id, live events, heartbeats,
+ * which speaks the stream protocol: welcome, subscribe, replay after an id, live events, heartbeats,
  * close codes.
  */
 describe("MarketClient.events", () => {

@@ -12,8 +12,7 @@ interface Subscription {
 }
 
 /**
- * A fake of the server side of the stream, faithful to the agreed protocol (docs/design.md
- * section 14) but nothing more: one `account` channel over an in-memory log. It lets the SDK's
+ * A fake of the server side of the stream, faithful to the stream protocol (docs/design/event-stream.md#the-stream) but nothing more: one `account` channel over an in-memory log. It lets the SDK's
  * client be tested for reconnection, resumption and the watchdog; the real server's own tests
  * cover the real stream.
  */

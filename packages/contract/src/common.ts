@@ -2,13 +2,13 @@ import { Type, type TObjectOptions, type TProperties } from "typebox";
 import { MAX_MONEY_FEN } from "./money.ts";
 
 /**
- * Every input has bounds (docs/design.md section 7, "Bounds of every input"): each number a
+ * Every input has bounds (docs/design/wire-conventions.md#bounds-of-every-input): each number a
  * minimum and a maximum that its column and JavaScript both hold, each text a maximum length and
  * no control characters. The builders below are the only way the operations say "a number" or
  * "a text", and a test of the contract holds every request schema to it.
  */
 
-/** Objects on the wire reject fields they do not name (docs/design.md section 11). */
+/** Objects on the wire reject fields they do not name (docs/design/security.md#security). */
 export function StrictObject<Properties extends TProperties>(
   properties: Properties,
   options: Omit<TObjectOptions, "additionalProperties"> = {},
@@ -41,7 +41,7 @@ export const INTEGER_DIGITS_MAX = 15;
 
 /**
  * An integer the website's tools send as a number or as its decimal text (`5` or `"5"`): one
- * bound for both forms (docs/design.md section 7, "Bounds of every input"). The validator reads
+ * bound for both forms (docs/design/wire-conventions.md#bounds-of-every-input). The validator reads
  * text of plain digits (an optional minus, at most 15 digits) as the number before any check, so
  * the integer's minimum and maximum judge it; the text branch only describes the form and refuses
  * any other text (`"1.5"`, `"abc"`).
@@ -146,7 +146,7 @@ export const RECORD_GAME = "csgo" as const;
 /**
  * `game` wherever CS2 is asked for: `cs2` (the reference's name) or `csgo` (the real website's,
  * which the tools written for it send by default). Both name the same game on every operation
- * and website route; records still carry `RecordGame` (docs/design.md section 7).
+ * and website route; records still carry `RecordGame` (docs/design/wire-conventions.md#wire-conventions).
  */
 export const CS2_GAMES = ["cs2", "csgo"] as const;
 export const Cs2Game = Type.Enum([...CS2_GAMES], { description: "game: cs2 or csgo (the same game)" });

@@ -1,7 +1,7 @@
 import { Type, type Static } from "typebox";
 
 /**
- * The closed set of error codes (docs/design.md section 7). Every failure the service answers
+ * The closed set of error codes (docs/design/wire-conventions.md#wire-conventions). Every failure the service answers
  * carries one of these; `ERROR_HTTP_STATUS` is the single code-to-status mapping.
  */
 export const ERROR_HTTP_STATUS = {

@@ -1,7 +1,7 @@
 import type { MarketplaceEvent } from "./events.ts";
 
 /**
- * The event stream (docs/design.md section 14): a WebSocket at this path, authenticated on the
+ * The event stream (docs/design/event-stream.md#authentication-on-the-upgrade-request): a WebSocket at this path, authenticated on the
  * upgrade request with an API token (`Authorization: Bearer`) or the website session.
  */
 export const EVENT_STREAM_PATH = "/api/market/developer/stream";

@@ -1,5 +1,5 @@
 /**
- * The event types of the event log (docs/design.md section 14). An account's events are private:
+ * The event types of the event log (docs/design/webhooks-and-tools.md#account-events-only). An account's events are private:
  * only its tokens and sessions read them. The market's are public.
  */
 export const ACCOUNT_EVENT_TYPES = [

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from "typebox";
 
 /**
- * Who may call an operation. Every route declares exactly one (docs/design.md section 11):
+ * Who may call an operation. Every route declares exactly one (docs/design/security.md#the-website-routes):
  * - `public`: anyone;
  * - `session`: a signed-in website session (the `session` cookie);
  * - `developer`: a bearer token of a developer or enterprise user;
@@ -11,7 +11,7 @@ import type { Static, TSchema } from "typebox";
 export type AccessLevel = "public" | "session" | "developer" | "enterprise" | "sandbox_admin";
 
 /**
- * How an operation's answers are shaped (docs/design.md section 7): official operations and the
+ * How an operation's answers are shaped (docs/design/wire-conventions.md#idempotent-writes): official operations and the
  * sandbox answer failures as `{code, msg}`, internal (website) routes as `{code, error, extra}`.
  */
 export type Envelope = "official" | "internal" | "sandbox";
@@ -19,7 +19,7 @@ export type Envelope = "official" | "internal" | "sandbox";
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
- * The reference's limits of an operation, per API token (docs/design.md section 7): a rate of
+ * The reference's limits of an operation, per API token (docs/design/wire-conventions.md#limits): a rate of
  * `points` requests per `seconds`, and a daily allowance. Official operations without a rate get
  * the server's default rate.
  */
@@ -69,7 +69,7 @@ export interface OperationDefinition {
   /**
    * A `developer` operation the website may also call with its signed-in session (no
    * `Authorization` header): from a page of the server's own origin, writes with the CSRF token
-   * (docs/design.md section 11). Only for the account's own data the website shows.
+   * (docs/design/security.md#cross-site-request-forgery). Only for the account's own data the website shows.
    */
   readonly sessionToo?: boolean;
 }
@@ -78,8 +78,7 @@ export interface OperationDefinition {
 const USER_ACCESS: ReadonlySet<AccessLevel> = new Set(["session", "developer", "enterprise"]);
 
 /**
- * Whether an operation honours `Idempotency-Key` (docs/design.md section 7, "Decided for
- * idempotent writes"): every write whose caller is a user, whatever its envelope (the website's
+ * Whether an operation honours `Idempotency-Key` (docs/design/wire-conventions.md#idempotent-writes): every write whose caller is a user, whatever its envelope (the website's
  * writes as the official ones), keyed per user. Reads ignore a key (they are safe to repeat);
  * writes without a user to keep the key for (sign-in, the sandbox admin) refuse one.
  */

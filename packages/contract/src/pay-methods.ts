@@ -1,6 +1,5 @@
 /**
- * The website's numeric `pay_method` codes (docs/design.md section 8, "_Decided for the website's
- * buying routes_"). Real tools of the real service send and read its codes: 3 pays from the
+ * The website's numeric `pay_method` codes (docs/design/website-buying-routes.md#the-websites-buying-routes). Real tools of the real service send and read its codes: 3 pays from the
  * marketplace balance (BuffApi's `buff-alipay`, the Alipay side of the real balance) and 1 is the
  * bank card (BuffApi's `buff-bankcard`); in a buy-order book they read 1 as WeChat, 3 as Alipay
  * and 43 as both. Our accounts without a real counterpart take codes no tool knows (101, 102), so

@@ -57,7 +57,7 @@ export type AssetInfo = Static<typeof AssetInfo>;
 /**
  * The platform's price of a goods under both names: the reference renames the real service's
  * `steam_*` fields to `platform_*`, and the tools written for the real service read `steam_*`;
- * every record carries both, with one value (docs/design.md section 7).
+ * every record carries both, with one value (docs/design/wire-conventions.md#wire-conventions).
  */
 export const PlatformPriceFields = { platform_price: MoneyString, steam_price: MoneyString };
 
@@ -96,7 +96,7 @@ export type InventoryItem = Static<typeof InventoryItem>;
 
 /**
  * The figures every listing record carries (the own `on_sale`, the enterprise and the website
- * listings), computed by one function for all three (docs/design.md section 8). The reference
+ * listings), computed by one function for all three (docs/design/official-operations.md#get-apimarketenterprisegoodssell_order). The reference
  * types them as numbers on the enterprise record; the others show the same numbers.
  */
 export const ListingFigureFields = {

@@ -63,7 +63,7 @@ function unboundedParts(schema: Schema, where: string): string[] {
   return problems;
 }
 
-describe("the bounds of every input (docs/design.md section 7)", () => {
+describe("the bounds of every input (docs/design/wire-conventions.md#bounds-of-every-input)", () => {
   test("every number a request carries has a minimum and a maximum, every text a length and no control characters, every list a length", () => {
     const problems = OPERATIONS.flatMap((operation) =>
       (["params", "querystring", "body"] as const).flatMap((part) => {

@@ -5,7 +5,7 @@ import type { DomainContext } from "../src/domain/context.ts";
 import type { MarketChanges } from "../src/domain/market/market-changes.ts";
 import type { Figure } from "./market.ts";
 
-/** The freshness goal of docs/design.md section 12: a change shows within a second. */
+/** The freshness goal of docs/design/performance.md#goals: a change shows within a second. */
 const GOAL_MS = 1000;
 
 /**
@@ -39,7 +39,7 @@ export function startChangeStream(
 
 /**
  * The largest event-loop stall seen while `during` runs, in milliseconds, with two figures that
- * tell the server's own work from the machine's (docs/design.md section 12): `cpuStallMaxMs`, the
+ * tell the server's own work from the machine's (docs/design/performance.md#no-stall-at-start-or-during-a-rebuild): `cpuStallMaxMs`, the
  * most CPU time the server thread used between two ticks of a 5 ms timer (the longest stretch of
  * its own work without a turn for timers), and `idleThreadLagMaxMs`, the largest stall an idle
  * thread of the same process saw meanwhile (time spent waiting for a core on a busy machine).

@@ -72,7 +72,7 @@ function roundsNote(ratios: number[]): string {
 /**
  * `npm run bench -- market`: the whole-market price list against the same bytes served by bare
  * `node:http`, in each encoding, and a single-goods lookup against a Fastify hello-world, both in
- * the same run (docs/design.md section 12), each as the median of alternating rounds. The market is
+ * the same run (docs/design/performance.md#goals), each as the median of alternating rounds. The market is
  * the demo world on the embedded database, its snapshots kept as the server keeps them.
  */
 export async function benchMarket(seconds: number, progress: (line: string) => void): Promise<Figure[]> {
@@ -238,12 +238,12 @@ async function measure(
   return figures;
 }
 
-/** Changes a second streaming in while whole-market answers are measured (docs/design.md section 12). */
+/** Changes a second streaming in while whole-market answers are measured (docs/design/performance.md#goals). */
 const CHANGES_PER_SECOND = 100;
 
 const FRESHNESS_PROBES = 20;
 
-/** The goal of docs/design.md section 12: no event-loop stall over 100 ms. */
+/** The goal of docs/design/performance.md#goals: no event-loop stall over 100 ms. */
 const LAG_GOAL_MS = 100;
 
 /**

@@ -6,7 +6,7 @@ import pg from "pg";
  * is called by a request, with `auto_explain` logging every statement the functions and triggers
  * run (nested statements, trigger times, per-node timing) back to the client. The figures are
  * inflated by the instrumentation and taken without contention; they say where the time goes,
- * not how fast it goes (docs/design.md section 12).
+ * not how fast it goes (docs/design/performance.md#how-the-bench-measures).
  */
 export interface PurchaseTrace {
   purchases: number;

@@ -164,7 +164,7 @@ export async function benchPurchases(
       try {
         const tokens = buyers.map((buyer) => buyer.token);
         // The pool's connections plan their statements on a market with a history and planner
-        // statistics (as a server past its first minute does; section 12).
+        // statistics (as a server past its first minute does; docs/design/performance.md#how-the-bench-measures).
         progress(`warm-up: ${clients} buyers across the market, ${WARM_UP_SECONDS} s, then ANALYZE`);
         const warmUp = await purchaseLoad({
           baseUrl,

@@ -29,7 +29,7 @@ export interface StartFigures {
 }
 
 /**
- * `npm run bench -- start` (issue 19's start and memory goals, docs/design.md section 12):
+ * `npm run bench -- start` (issue 19's start and memory goals, docs/design/performance.md#a-quiet-server-and-its-memory):
  * `skinmarket serve` as `npm start` runs it (its Node flags, the embedded database, the demo
  * market wanted), on a new data directory and then restarted on it. From the moment the port
  * opens, `/healthz` is asked without pause (the next probe 10 ms after each answer) for

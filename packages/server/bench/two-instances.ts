@@ -26,7 +26,7 @@ const PROBES = 20;
 const ANNOUNCE_INTERVAL_MS = 200;
 
 /**
- * Freshness across two instances on one PostgreSQL database (docs/design.md section 12): prices
+ * Freshness across two instances on one PostgreSQL database (docs/design/performance.md#how-the-bench-measures): prices
  * written and counted on instance A (which announces its changes as the server does), answers read
  * from instance B (which hears them and keeps its snapshot fresh as the server does). The
  * database, with the default demo market, is dropped afterwards.

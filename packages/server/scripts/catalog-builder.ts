@@ -18,7 +18,7 @@ export type {
 /**
  * The pure half of `npm run catalog:build`: cs2-lib items plus the committed id mappings in, the
  * catalog file content and the grown mappings out. No I/O, so tests can run it on any input.
- * Rules (docs/design.md section 5, packages/server/catalog/README.md):
+ * Rules (docs/design/domain-model.md#catalog-goods, packages/server/catalog/README.md):
  * - one goods per Steam market hash name; skins expand per exterior their wear range reaches and
  *   per quality that exists; items that cannot be on the Steam market are left out;
  * - goods and tag ids come from append-only TSV mappings: a known name keeps its id forever, a

@@ -6,8 +6,7 @@ import { appOpenApiDocument } from "./app-openapi-document.ts";
 
 /**
  * `npm run lint:openapi` (part of `npm run check`): lints the OpenAPI document the app serves, built
- * in this process, with Redocly's rules and the repository's `redocly.yaml` (docs/design.md section
- * 7). Redocly fails on errors only; here a warning fails too.
+ * in this process, with Redocly's rules and the repository's `redocly.yaml` (docs/design/wire-conventions.md#the-openapi-document). Redocly fails on errors only; here a warning fails too.
  */
 const ROOT = resolve(import.meta.dirname, "../../..");
 const REDOCLY = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");

@@ -4,8 +4,7 @@ import { format, resolveConfig } from "prettier";
 
 /**
  * The TypeScript types openapi-typescript generates from the served OpenAPI document, committed
- * so that `npm run typecheck` holds the typed client's calls to the document (docs/design.md
- * section 7); a test checks the file is fresh.
+ * so that `npm run typecheck` holds the typed client's calls to the document (docs/design/wire-conventions.md#the-openapi-document); a test checks the file is fresh.
  */
 export const OPENAPI_TYPES_FILE = resolve(import.meta.dirname, "../test/support/openapi-paths.ts");
 

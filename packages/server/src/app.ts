@@ -56,7 +56,7 @@ export interface AppDeps {
   sandbox?: {
     clock: OffsetClock;
     adminToken: string;
-    /** Resume a simulation saved as running (the server, at its start: docs/design.md section 15). */
+    /** Resume a simulation saved as running (the server, at its start: docs/design/simulation.md#the-living-sandbox). */
     resumeSimulation?: boolean;
     /** The user's scenario files (`SCENARIOS_DIR`); without it only the built-in ones run by name. */
     scenariosFolder?: string;
@@ -92,7 +92,7 @@ export interface AppDeps {
   eventLog?: EventLog;
   /**
    * Sends webhook deliveries; by default over HTTP, receivers on private addresses allowed only
-   * with `webhookAllowPrivateUrls` (docs/design.md section 11).
+   * with `webhookAllowPrivateUrls` (docs/design/security.md#webhook-receivers-and-secrets).
    */
   webhookSender?: WebhookSender;
   /**
@@ -106,7 +106,7 @@ export interface AppDeps {
   stream?: Partial<StreamSettings>;
   /**
    * Which peers' `X-Forwarded-For` gives `request.ip` (`TRUST_PROXY`); default none: the
-   * connection's peer is the client (docs/design.md section 11).
+   * connection's peer is the client (docs/design/security.md#security).
    */
   trustProxy?: TrustProxy;
 }
@@ -114,14 +114,14 @@ export interface AppDeps {
 /**
  * The largest message a stream client may send (a larger one closes the stream with 1009): a
  * subscription to 100 channels with 100 type patterns fits, and the messages waiting while one is
- * handled are few of these (docs/design.md section 14, inbound).
+ * handled are few of these (docs/design/event-stream.md#inbound, inbound).
  */
 const STREAM_MAX_MESSAGE_BYTES = 16 * 1024;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Secrets never reach the logs (docs/design.md section 11). */
+/** Secrets never reach the logs (docs/design/security.md#webhook-receivers-and-secrets). */
 export const LOG_REDACTIONS = [
   "req.headers.authorization",
   "req.headers.cookie",
@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Set first, so that every answer carries it, refusals and errors included. The hooks on every
   // request are synchronous where they have nothing to wait for: an async hook costs a promise
-  // and a turn of the microtask queue per request (docs/design.md section 12).
+  // and a turn of the microtask queue per request (docs/design/performance.md#the-work-of-every-request).
   app.decorateRequest("route", null as never);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
@@ -253,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
   });
   await app.ready();
-  // A simulation saved as running goes on (docs/design.md section 15).
+  // A simulation saved as running goes on (docs/design/simulation.md#the-living-sandbox).
   if (deps.sandbox?.resumeSimulation) await simulation?.resume();
   return app;
 }

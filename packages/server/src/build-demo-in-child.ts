@@ -27,7 +27,7 @@ const STOPPING_SIGNALS = ["SIGINT", "SIGTERM"] as const;
  * Builds the demo market wanted at a first start in a Node process of its own (`demo-child-main.ts`,
  * the same Node and flags, environment and configuration) and answers whether it built: the build
  * grows PGlite's WebAssembly memory and the C heap, which a process never gives back, so the
- * server's own process must not be the one that builds (docs/design.md section 12). The child opens
+ * server's own process must not be the one that builds (docs/design/performance.md#a-quiet-server-and-its-memory). The child opens
  * the data directory, and so holds its lock, until it exits; the server opens it after. Its log lines
  * and the summary for the person go straight to this process's stdout and stderr. A SIGINT or
  * SIGTERM meanwhile is passed on to it, and the start stops once it has exited.

@@ -33,7 +33,7 @@ export interface Config {
   secretKey: Buffer | undefined;
   sellerFeeBasisPoints: number;
   maxListingPriceFen: number;
-  /** How long the event log keeps events, in days (docs/design.md section 14). */
+  /** How long the event log keeps events, in days (docs/design/events.md#events). */
   eventRetentionDays: number;
   /** Off only for local development (`LIMITS=off`); never off by default. */
   limits: boolean;
@@ -55,7 +55,7 @@ export interface Config {
   trustProxy: TrustProxy;
 }
 
-/** Fastify's `trustProxy` values the configuration gives (docs/design.md section 11). */
+/** Fastify's `trustProxy` values the configuration gives (docs/design/security.md#security). */
 export type TrustProxy = boolean | string[];
 
 export const DEMO_MODES = ["auto", "on", "off"] as const;

@@ -94,7 +94,7 @@ export async function loadCatalogAtStart(ctx: DomainContext, log: Logger): Promi
  * On the embedded database, a demo market wanted at start is built by a process of its own, which
  * has exited before the server opens the database: the build grows PGlite's WebAssembly memory and
  * the C heap, which a process never gives back, and the server would hold them for as long as it
- * runs (docs/design.md section 12).
+ * runs (docs/design/performance.md#a-quiet-server-and-its-memory).
  */
 async function buildDemoApart(config: Config, log: Logger, newEmbeddedDatabase: boolean): Promise<boolean> {
   if (config.databaseUrl || !demoWantedAtStart(config, newEmbeddedDatabase)) return false;
@@ -154,11 +154,11 @@ export async function startServer(
       },
       tokenCache,
       // Receivers on private addresses only when the operator allows them, sandbox or not: a
-      // sandbox user's token must not probe the internal network (docs/design.md section 11).
+      // sandbox user's token must not probe the internal network (docs/design/security.md#webhook-receivers-and-secrets).
       webhookSender: new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivateUrls }),
     };
     // Every commit here may have written events (the triggers of migration 0020): the sequencer
-    // runs after each, after other instances' notices, and once a second (docs/design.md section 14).
+    // runs after each, after other instances' notices, and once a second (docs/design/webhooks-and-tools.md#owed-in-the-sequencers-transaction).
     const eventLog = new EventLog(systemContext);
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
@@ -216,7 +216,7 @@ export async function startServer(
       ...(config.databaseUrl ? { listingsPerChunk: SERVER_LISTINGS_PER_CHUNK } : {}),
       // An update of the goods changed costs tens of milliseconds where a whole rebuild costs
       // seconds: updates run four times as often, so a change is in the whole market well
-      // within a second (docs/design.md section 4).
+      // within a second (docs/design/market-snapshots.md#updates-per-changed-goods).
       updateIntervalMs: config.snapshotIntervalMs / 4,
     });
     const app = await buildApp({
@@ -314,7 +314,7 @@ export async function startServer(
   }
 }
 
-/** Listings a snapshot build reads at a time with a PostgreSQL server (docs/design.md section 4). */
+/** Listings a snapshot build reads at a time with a PostgreSQL server (docs/design/market-snapshots.md#when-a-snapshot-is-rebuilt). */
 export const SERVER_LISTINGS_PER_CHUNK = 20_000;
 
 /** How often at most an instance tells the others that its commits changed the market. */

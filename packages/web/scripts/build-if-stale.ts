@@ -1,6 +1,6 @@
 /**
  * Builds the website when its build is missing or older than any of its sources, so that
- * `npm start` and `npm run dev` on a fresh clone serve the pages (docs/design.md, "The website").
+ * `npm start` and `npm run dev` on a fresh clone serve the pages (docs/design/website.md#the-website).
  * Run before both (`prestart`, `predev`); a build up to date costs a directory walk.
  */
 import { spawnSync } from "node:child_process";

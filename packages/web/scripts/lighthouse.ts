@@ -4,7 +4,7 @@
  * demo market, the catalog seen by a signed-in demo trader (it needs a session), the item page by a
  * visitor. Mobile (Lighthouse's default: a mid-range phone on a throttled network, simulated) and
  * desktop. `SKINMARKET_URL` (with `DATA_DIR`) measures a running server with the demo market
- * instead. The budget is 90 for each (docs/design.md, "The website"); the script exits 1 below it.
+ * instead. The budget is 90 for each (docs/design/website.md#the-website); the script exits 1 below it.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -3,7 +3,7 @@ import { ApiError, official, sandbox } from "./api.ts";
 /**
  * The console acts for a chosen user on the official operations (webhook endpoints and their
  * deliveries, the event log) with an API token it creates for that user through the sandbox API
- * (docs/design.md section 16): what a developer's bot would call, so the console tests those
+ * (docs/design/website.md#the-consoles-events-and-webhooks): what a developer's bot would call, so the console tests those
  * operations too. One token per user and browser tab, kept in this tab's sessionStorage; one
  * revoked meanwhile (the console's own "Revoke") is replaced at the next call.
  */

@@ -8,7 +8,7 @@ import type {
 import { announce, liveEventOf } from "./live.ts";
 
 /**
- * The event stream behind live updates (docs/design.md section 16). While a session is signed in,
+ * The event stream behind live updates (docs/design/website.md#live-updates-from-the-event-stream). While a session is signed in,
  * it is open on the server's own origin (the session cookie authenticates it): `account` always,
  * `book:<id>` while an item page shows goods <id> (`watchGoods`). Each event is announced to the
  * pages (`live.ts`); a lost stream is reopened with backoff and resumed after the last event seen.

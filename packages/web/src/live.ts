@@ -1,7 +1,7 @@
 import type { MarketplaceEvent } from "@skinmarket/contract";
 
 /**
- * Live updates (docs/design.md section 16). Pages say what they show with `onLiveEvent` and
+ * Live updates (docs/design/website.md#live-updates-from-the-event-stream). Pages say what they show with `onLiveEvent` and
  * refresh when told; the event stream (`live-stream.ts`) maps each event it receives with
  * `liveEventOf` and `announce`s it.
  */

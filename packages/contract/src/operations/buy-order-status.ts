@@ -21,7 +21,7 @@ export const getBuyOrderStatus = defineOperation({
   response: BuyOrderStatusSettings,
 });
 
-/** PUT /api/market/developer/buy_order/status (docs/design.md section 8). */
+/** PUT /api/market/developer/buy_order/status (docs/design/website-buying-routes.md#the-websites-buy-order-routes). */
 export const setBuyOrderStatus = defineOperation({
   id: "setBuyOrderStatus",
   limits: { rate: { points: 60, seconds: 60 } },

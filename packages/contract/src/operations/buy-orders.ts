@@ -19,7 +19,7 @@ import { PlatformId } from "./platform.ts";
 
 export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);
 
-/** One constraint on the items a buy order accepts (docs/design.md section 6). */
+/** One constraint on the items a buy order accepts (docs/design/buy-orders.md#placing-supplying-and-cancelling). */
 export const Specific = StrictObject({
   type: Type.Enum(["paintwear", "paintseed", "fade", "phase"]),
   values: Type.Array(Text({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100 }),

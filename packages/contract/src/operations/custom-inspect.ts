@@ -8,7 +8,7 @@ function InternalOk<Data extends Parameters<typeof StrictObject>[0]>(data: Data)
 }
 
 /**
- * One finish of a weapon as the real website's inspect view lists it (docs/design.md section 8):
+ * One finish of a weapon as the real website's inspect view lists it (docs/design/website-goods-routes.md#the-inspect-views-finishes):
  * tools key it by `weapon_name_desc | skin_name` and keep `texture_url`.
  */
 export const InspectSkin = StrictObject({

@@ -6,7 +6,7 @@ import { defineOperation } from "../operation.ts";
 /** An event id: a decimal string, as ids are elsewhere in the reference. */
 export const EventId = Type.String({ pattern: "^\\d{1,18}$", description: "an event id" });
 
-/** One event of the log, as polling, the stream and webhooks deliver it (docs/design.md section 14). */
+/** One event of the log, as polling, the stream and webhooks deliver it (docs/design/webhooks-and-tools.md#webhooks). */
 export const EventRecord = Type.Object({
   id: EventId,
   type: Type.Enum([...EVENT_TYPES]),
@@ -22,7 +22,7 @@ export const EventTypesFilter = Text({
   description: "comma-separated event types; `trade.*` names a family, `*` every type",
 });
 
-/** GET /api/market/developer/events: the caller's events after a given id (docs/design.md section 14). */
+/** GET /api/market/developer/events: the caller's events after a given id (docs/design/events.md#types). */
 export const listEvents = defineOperation({
   id: "listEvents",
   method: "GET",

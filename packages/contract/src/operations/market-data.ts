@@ -56,7 +56,7 @@ export const LiquidityRank = Type.String({ pattern: "^\\d{1,3}\\.\\d{2}%$", exam
 const FloatBound = Type.String({ pattern: "^[01]\\.\\d{2}$", examples: ["0.07"] });
 
 /**
- * Which part of a goods a sales entry describes (docs/design.md section 9): none of these for the
+ * Which part of a goods a sales entry describes (docs/design/market-data.md#market-data): none of these for the
  * whole goods, `min_float`/`max_float` for one fixed paint-wear interval, `tag_id`/`tag_name` for a
  * variant (a Doppler phase or a fade range).
  */

@@ -25,7 +25,7 @@ import {
 } from "../records.ts";
 
 /**
- * The website's goods pages (reference: Internal routes; docs/design.md section 8): goods details,
+ * The website's goods pages (reference: Internal routes; docs/design/website-goods-routes.md#the-websites-goods-pages): goods details,
  * listings, the catalog, price history, recent trades and bookmarks. Answers are exact: a field
  * the reference does not list is refused by the schema checks of the tests.
  */
@@ -264,7 +264,7 @@ export const getGoodsInfo = defineOperation({
 
 /**
  * The largest page of the goods pages' listings and buy-order book: the catalog's, the largest
- * page the real website's tools ask for; 10 by default as there (docs/design.md section 8).
+ * page the real website's tools ask for; 10 by default as there (docs/design/website-goods-routes.md#the-websites-goods-pages).
  */
 export const GOODS_PAGE_SIZE_MAX = 80;
 export const GoodsPageSize = PageSize(GOODS_PAGE_SIZE_MAX, 10);
@@ -457,7 +457,7 @@ export const getGoodsSellOrders = defineOperation({
   }),
 });
 
-/** Sorts of the catalog (docs/design.md section 8). */
+/** Sorts of the catalog (docs/design/official-operations.md#the-30-operations). */
 export const CATALOG_SORTS = [
   "sell_num.desc",
   "price.asc",
@@ -468,7 +468,7 @@ export const CATALOG_SORTS = [
 
 /**
  * The reference's "Catalog item", with the fields the real service's catalog carries and its
- * tools read (docs/design.md section 8): `market_min_price` is a money string as there.
+ * tools read (docs/design/website-goods-routes.md#the-websites-goods-pages): `market_min_price` is a money string as there.
  */
 export const CatalogItem = StrictObject({
   id: Type.Integer(),

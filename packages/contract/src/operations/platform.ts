@@ -21,7 +21,7 @@ export const INVENTORY_SORTS = [
   "float.desc",
 ] as const;
 
-/** GET /api/market/developer/platform/inventory (reference; parameter names: docs/design.md section 8). */
+/** GET /api/market/developer/platform/inventory (reference; parameter names: docs/design/website-account-and-selling-routes.md#the-websites-selling-routes). */
 export const getPlatformInventory = defineOperation({
   id: "getPlatformInventory",
   limits: { rate: { points: 60, seconds: 60 } },

@@ -5,7 +5,7 @@ import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
 import { PlatformId } from "./platform.ts";
 
-/** The sandbox platform (docs/design.md section 10): accounts, items, cookies and trade offers. */
+/** The sandbox platform (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox): accounts, items, cookies and trade offers. */
 const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox platform"] } as const;
 
 const AccountParams = StrictObject({ platformid: PlatformId });

@@ -3,7 +3,7 @@ import { GoodsId, MoneyString, needingOneOf, StrictObject } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { ScenarioDefinition } from "../scenario.ts";
 
-/** The living sandbox (docs/design.md section 15): simulated traders, started and stopped here. */
+/** The living sandbox (docs/design/simulation.md#the-living-sandbox): simulated traders, started and stopped here. */
 const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox"] } as const;
 
 const SimulationSettingsFields = {

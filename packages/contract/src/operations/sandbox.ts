@@ -12,7 +12,7 @@ import {
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 
-/** The sandbox API (docs/design.md section 10): building test worlds, guarded by the admin token. */
+/** The sandbox API (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox): building test worlds, guarded by the admin token. */
 const sandbox = { access: "sandbox_admin", envelope: "sandbox", tags: ["Sandbox"] } as const;
 
 const UserIdParams = StrictObject({ user_id: IdString });

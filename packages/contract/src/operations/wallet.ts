@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { MoneyString } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 
-/** GET /api/market/developer/balance (docs/design.md section 8). */
+/** GET /api/market/developer/balance (docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token). */
 export const getBalance = defineOperation({
   id: "getBalance",
   limits: { rate: { points: 60, seconds: 60 } },
@@ -29,7 +29,7 @@ export const LEDGER_ACCOUNT_NAMES = [
 ] as const;
 export type LedgerAccountName = (typeof LEDGER_ACCOUNT_NAMES)[number];
 
-/** Why money moved: the kind of a ledger entry (docs/design.md section 5). */
+/** Why money moved: the kind of a ledger entry (docs/design/money-and-ledger.md#money-and-the-ledger). */
 export const LEDGER_ENTRY_KINDS = [
   "deposit",
   "withdrawal",
@@ -69,7 +69,7 @@ export const LedgerEntryRecord = Type.Object({
   ),
 });
 
-/** GET /api/market/developer/balance/entries (docs/design.md section 8). */
+/** GET /api/market/developer/balance/entries (docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token). */
 export const listLedgerEntries = defineOperation({
   id: "listLedgerEntries",
   method: "GET",

@@ -7,7 +7,7 @@ const SignedInUser = {
   nickname: Type.String(),
 };
 
-/** POST /account/api/login: web sign-in; answers a `session` cookie (docs/design.md section 8). */
+/** POST /account/api/login: web sign-in; answers a `session` cookie (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes). */
 export const login = defineOperation({
   id: "login",
   method: "POST",
@@ -41,8 +41,7 @@ export const logout = defineOperation({
 const PerGameFlag = Type.Object({ csgo: Type.Boolean(), dota2: Type.Boolean() });
 
 /**
- * The signed-in user under the real service's names (docs/design.md section 8, "Decided for the
- * website's session and account routes"), with our own fields kept for existing clients.
+ * The signed-in user under the real service's names (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes), with our own fields kept for existing clients.
  */
 const SignedInUserInfo = {
   ...SignedInUser,

@@ -13,8 +13,7 @@ import { defineOperation } from "../operation.ts";
 import { BuyOrderPage, OwnBuyOrderRecord, Specific } from "./buy-orders.ts";
 
 /**
- * The website's own buy-order routes (docs/design.md section 8, "Decided for the website's
- * buy-order routes"): create, the orders waiting for supply, cancel, with a signed-in session and
+ * The website's own buy-order routes (docs/design/website-buying-routes.md#the-websites-buy-order-routes): create, the orders waiting for supply, cancel, with a signed-in session and
  * the CSRF token, on the same domain verbs as the official `buy_order` operations. Paths and
  * bodies as real tools send them (a PUBG and a Dota 2 bot of the real service).
  */

@@ -19,8 +19,7 @@ import { AssetInfo } from "../records.ts";
 import { WebGoodsInfo } from "./market-web.ts";
 
 /**
- * The website's buying routes (docs/design.md section 8, "_Decided for the website's buying
- * routes_"): the preview of a purchase, buying one listing, and the bill orders that follow, as
+ * The website's buying routes (docs/design/website-buying-routes.md#the-websites-buying-routes): the preview of a purchase, buying one listing, and the bill orders that follow, as
  * real tools of the real service call them with a signed-in session.
  */
 

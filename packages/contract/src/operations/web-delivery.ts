@@ -6,8 +6,7 @@ import { WebBillOrder } from "./web-buying.ts";
 import { ItemToTrade } from "./web-probes.ts";
 
 /**
- * The website's delivery routes (docs/design.md section 8, "_Decided for the website's delivery
- * routes_"): the seller's list of sales to deliver, the offers either party sends, and the
+ * The website's delivery routes (docs/design/website-buying-routes.md#the-websites-delivery-routes): the seller's list of sales to deliver, the offers either party sends, and the
  * seller's choice that buyers send them, as auto-delivery bots of the real service call them.
  */
 

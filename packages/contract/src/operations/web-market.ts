@@ -5,7 +5,7 @@ import { CATALOG_SORTS, CatalogItem, WebGoodsInfo, WebSellListing, WebUserInfos 
 
 /**
  * The website's market-data routes that the tools written for the real service call
- * (docs/design.md section 8, "Decided for the website's market-data routes"): name suggestions,
+ * (docs/design/website-goods-routes.md#the-websites-market-data-routes): name suggestions,
  * the buying tab, the home page's popular listings and the price trend's two layouts.
  */
 

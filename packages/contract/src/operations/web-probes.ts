@@ -5,8 +5,7 @@ import { WebGoodsInfo } from "./market-web.ts";
 
 /**
  * The website's session routes that real tools call to learn whether a session is alive and to
- * read the account (docs/design.md section 8, "Decided for the website's session and account
- * routes"). Each answers the signed-in user's own state, or the `Login Required` form.
+ * read the account (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes). Each answers the signed-in user's own state, or the `Login Required` form.
  */
 
 /** One item of a trade offer, as the platform names it (`items_to_trade` entry). */
@@ -67,7 +66,7 @@ export const getSteamTrades = defineOperation({
 /** Counts per game, as the real service keys them. */
 const PerGameCount = Type.Object({ csgo: Type.Integer(), dota2: Type.Integer() });
 
-/** The signed-in user's trade counts (docs/design.md section 8), as the notification carries them. */
+/** The signed-in user's trade counts (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes), as the notification carries them. */
 export const NotificationCounts = Type.Object({
   to_deliver_order: Type.Object(PerGameCount.properties, {
     description: "sales still to deliver: offer to send, or out and unanswered (sell_order/to_deliver)",

@@ -19,8 +19,7 @@ import { SellOrderHistoryRecord } from "./purchases.ts";
 import { ON_SALE_SORTS } from "./sell-orders.ts";
 
 /**
- * The website's own selling routes (docs/design.md section 8, "Decided for the website's selling
- * routes"): the signed-in user's inventory, listings and sales, and listing, repricing and
+ * The website's own selling routes (docs/design/website-account-and-selling-routes.md#the-websites-selling-routes): the signed-in user's inventory, listings and sales, and listing, repricing and
  * delisting, on the same domain verbs as the official `sell_order/*` and `platform/inventory`.
  * Bodies accept every field the real tools send (Steamauto, and the others named there); fields
  * our model has no use for are bounded and ignored.

@@ -5,7 +5,7 @@ import { defineOperation } from "../operation.ts";
 import { EventId, EventRecord } from "./events.ts";
 
 /**
- * Webhooks (docs/design.md section 14, "Webhooks"): a user's endpoints receive their account
+ * Webhooks (docs/design/webhooks-and-tools.md#webhooks): a user's endpoints receive their account
  * events as signed POSTs, one event each, in order, at least once.
  */
 const official = { access: "developer", envelope: "official", tags: ["Webhooks"] } as const;

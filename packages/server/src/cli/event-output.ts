@@ -32,7 +32,7 @@ export function describeEvent(event: MarketplaceEvent): string {
 
 /**
  * POSTs an event to a local receiver as a webhook delivery is sent: the event's JSON, signed with
- * `secret` (docs/design.md section 14, "Webhook signature"). Answers what to print: the status,
+ * `secret` (docs/design/webhooks-and-tools.md#webhook-signature). Answers what to print: the status,
  * or why it failed.
  */
 export async function forwardEvent(event: MarketplaceEvent, target: string, secret: string): Promise<string> {

@@ -107,7 +107,7 @@ function looksLikeFile(argument: string): boolean {
 
 /**
  * `skinmarket simulate start|stop|status`: the living sandbox of a running server (simulated
- * traders; docs/design.md section 15), over its sandbox API.
+ * traders; docs/design/simulation.md#the-living-sandbox), over its sandbox API.
  */
 export function simulateCommand(): Command {
   const simulate = withServerOptions(

@@ -22,7 +22,7 @@ import { askingPrice, coverageWeight, popularity, typicalPrice } from "./demo-pr
 import { DemoRandom, WeightedPicker } from "./demo-random.ts";
 
 /**
- * The demo market (docs/design.md section 10, "Decided for the demo market"): a world of traders
+ * The demo market (docs/design/platform-and-sandbox.md#the-demo-market): a world of traders
  * with platform accounts and inventories, listings across the catalog, buy orders in the public
  * book and weeks of completed trades, fixed by a seed. It is written set-based, a batch of rows per
  * statement, in one transaction, and leaves exactly the rows the verbs would have left: a
@@ -201,7 +201,7 @@ export async function buildDemoMarket(
   );
 
   const report = await kysely.transaction().execute(async (tx) => {
-    // A starting picture, not history: the build writes no events (docs/design.md section 14).
+    // A starting picture, not history: the build writes no events (docs/design/events.md#quiet-bulk-writes).
     await sql`SELECT set_config('skinmarket.events', 'off', true)`.execute(tx);
     const world = new DemoWorld(tx, settings, { trades, buyOrders, now, rules, batch, onProgress, secrets });
     await world.check(options.add ?? false);
@@ -754,7 +754,7 @@ class DemoWorld {
             createdAt: plan.listedAt,
           }),
           state: "SOLD",
-          // Its trade is delivered: the item is committed to nothing (docs/design.md section 5).
+          // Its trade is delivered: the item is committed to nothing (docs/design/domain-model.md#the-commitment-rule-for-items).
           trade_ended: true,
           updated_at: plan.boughtAt.toISOString(),
           asset: assetInfo(plan.goods, soldRow),

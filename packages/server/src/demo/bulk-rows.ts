@@ -51,7 +51,7 @@ export async function reserveIds(
  * Drops the foreign keys of `tables` until `restore()` adds them again: each is then checked once
  * over the whole table (PostgreSQL validates a new foreign key with one join) instead of once per
  * row written. PostgreSQL's guide to populating a database recommends it; a demo build of millions
- * spent half its time in the per-row checks (docs/design.md section 12). Both run in the caller's
+ * spent half its time in the per-row checks (docs/design/performance.md#a-demo-of-ten-million-listings). Both run in the caller's
  * transaction: a row that breaks a key fails the whole build, as a per-row check would, and a
  * build that fails leaves every key as it was. Dropping a foreign key locks its table and the
  * table it names until the transaction ends.

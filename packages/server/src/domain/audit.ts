@@ -7,7 +7,7 @@ export interface AuditRecord {
 }
 
 /**
- * What one row may keep (docs/design.md section 11): rows are also written for anonymous callers
+ * What one row may keep (docs/design/security.md#security): rows are also written for anonymous callers
  * (refused credentials), so nothing a caller sends may make one large. Strings are cut to 256
  * characters; details over 2 KiB once cut keep only a note of their size.
  */

@@ -1,4 +1,4 @@
-/** Everything time-dependent reads the time from here (docs/design.md section 3). */
+/** Everything time-dependent reads the time from here (docs/design/architecture.md#layout-and-the-rules-between-parts). */
 export interface Clock {
   now(): Date;
 }

@@ -66,9 +66,9 @@ export interface DomainContext {
    * whether it wrote the liquidity ranks (`noteRanksChanged`).
    */
   changedGoods?: { goods: Set<number>; noted: boolean; ranks?: boolean };
-  /** Tokens recently found valid: requests skip reading them again (docs/design.md section 11). */
+  /** Tokens recently found valid: requests skip reading them again (docs/design/security.md#api-tokens-in-memory). */
   tokenCache?: TokenCache;
-  /** Sends webhook deliveries (docs/design.md section 14); without one, none are sent. */
+  /** Sends webhook deliveries (docs/design/webhooks-and-tools.md#a-slow-receiver-delays-only-its-own-deliveries); without one, none are sent. */
   webhookSender?: WebhookSender;
 }
 

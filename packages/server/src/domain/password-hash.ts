@@ -7,7 +7,7 @@ import { generateSecret } from "./secrets.ts";
 /**
  * Passwords are stored as argon2id hashes in the PHC string form
  * `$argon2id$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<tag>` (salt and tag in unpadded base64),
- * computed by node:crypto's own argon2 (docs/design.md section 11). Hashes of the earlier scheme,
+ * computed by node:crypto's own argon2 (docs/design/security.md#security). Hashes of the earlier scheme,
  * `scrypt$N$r$p$salt$hash`, still verify, and a sign-in that verifies one (or an argon2id hash with
  * other parameters) stores a fresh hash with the current ones. Parameters read from a stored hash
  * are bounded: a value outside the bounds marks the hash corrupt instead of running (a stored
@@ -133,8 +133,7 @@ function within(value: number, [low, high]: readonly [number, number]): boolean 
 /**
  * The pool's threads: one core is left to the event loop, and at most two hash. On this machine's
  * two cores that is one thread: with four sign-in loops, `/healthz` answered at a median of 2-4 ms
- * with one thread and 6-8 ms with two, and two signed in no faster (docs/design.md section 12,
- * _Sign-in off the event loop_). A thread with a hash under way holds about 40 MB (its own heap and
+ * with one thread and 6-8 ms with two, and two signed in no faster (docs/design/performance.md#sign-in-off-the-event-loop). A thread with a hash under way holds about 40 MB (its own heap and
  * argon2id's 19 MiB), so two bound what a burst of sign-ins adds to the server's memory (the goal
  * is 600 MB); further hashes wait in the pool's queue. None at rest: the pool is made at the first
  * hash, and a thread idle for 30 s exits. Idle threads do not keep a process alive (piscina unrefs

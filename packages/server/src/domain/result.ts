@@ -2,7 +2,7 @@ import type { ErrorCode } from "@skinmarket/contract";
 
 /**
  * Expected failures travel as values (`{ ok: false, failure }`); exceptions only abort. The HTTP
- * layer turns a failure into the error body of docs/design.md section 7.
+ * layer turns a failure into the error body of docs/design/wire-conventions.md#wire-conventions.
  */
 export interface Failure {
   code: ErrorCode;

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 /**
  * Secrets kept at rest (uploaded platform cookies, API keys) are sealed with AES-256-GCM: a
  * random 96-bit IV per value and the owning record's id as associated data, so a sealed value
- * copied onto another record does not open (docs/design.md section 11).
+ * copied onto another record does not open (docs/design/security.md#security).
  * Sealed form: `v1.<iv>.<tag>.<ciphertext>`, base64url. The tag is always the full 16 bytes: GCM
  * verifies a shorter tag against as many bytes as it is given, so without a fixed length a forger
  * would need to match only 4 bytes.

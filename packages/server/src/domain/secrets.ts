@@ -43,7 +43,7 @@ export function constantTimeEqual(left: string, right: string): boolean {
 /**
  * The CSRF token of a website session: an HMAC of a fixed label keyed by the session id. Only the
  * holder of the session can know it, it ends with the session, and it reveals nothing of the id
- * (docs/design.md section 11, "Cross-site request forgery").
+ * (docs/design/security.md#cross-site-request-forgery).
  */
 export function csrfTokenOf(sessionId: string): string {
   return createHmac("sha256", sessionId).update("skinmarket csrf_token").digest("base64url");

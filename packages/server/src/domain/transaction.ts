@@ -108,7 +108,7 @@ function committed(
 /**
  * Notes that the open transaction writes listings or buy orders of `goodsIds` (none: it writes
  * no figure of the market): when it commits, the market snapshots re-read those goods alone
- * (docs/design.md section 4). A transaction that notes nothing counts as a change to everything,
+ * (docs/design/market-snapshots.md#updates-per-changed-goods). A transaction that notes nothing counts as a change to everything,
  * so a write that forgets to note its goods costs a whole rebuild, never a stale price.
  */
 export function noteChangedGoods(ctx: DomainContext, goodsIds: Iterable<number>): void {

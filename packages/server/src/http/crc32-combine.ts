@@ -3,7 +3,7 @@
  * of each and the second's length, without reading the bytes again: zlib's `crc32_combine`
  * (zlib 1.2.12 on: multiplication of polynomials modulo the CRC's, over GF(2), bit-reflected).
  * A whole-market answer's gzip trailer is made from the check sums of its parts this way
- * (docs/design.md section 4): a few microseconds a part, where `zlib.crc32` over the whole answer
+ * (docs/design/market-snapshots.md#answers-made-of-parts): a few microseconds a part, where `zlib.crc32` over the whole answer
  * read megabytes at each update.
  */
 

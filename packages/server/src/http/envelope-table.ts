@@ -7,7 +7,7 @@ const OPERATION_METHODS: readonly HTTPMethod[] = ["GET", "POST", "PUT", "DELETE"
 
 /**
  * The envelope of a request answered before Fastify has routed it, or that no route took
- * (docs/design.md section 7, "The envelope of every answer"): headers over 16 KiB (431), a
+ * (docs/design/wire-conventions.md#idempotent-writes): headers over 16 KiB (431), a
  * request too slow to arrive (408), bytes that are not HTTP, a URL that cannot be parsed, an
  * unknown method. It is the envelope of the operation the request's method and path name, found
  * by the router Fastify itself uses (find-my-way, with the server's options), so that a website

@@ -16,7 +16,7 @@ export class HttpFailure extends Error {
 }
 
 /**
- * Renders a failure in the envelope of the route it happened on (docs/design.md section 7):
+ * Renders a failure in the envelope of the route it happened on (docs/design/wire-conventions.md#wire-conventions):
  * official and sandbox routes `{code, msg}`, internal routes `{code, error, extra}`.
  */
 export function sendFailure(

@@ -134,8 +134,7 @@ class Variant {
 }
 
 /**
- * A large JSON answer serialized and compressed once, then sent many times (docs/design.md
- * section 4). It is a sequence of parts (`AnswerPart`), kept apart: the identity answer is their
+ * A large JSON answer serialized and compressed once, then sent many times (docs/design/market-snapshots.md#compressed-only-when-asked-for-older-compressed-bytes-until-the-new-are-ready). It is a sequence of parts (`AnswerPart`), kept apart: the identity answer is their
  * bytes one after the other, the gzip answer their segments. Each answer still ends with fields of
  * its own (the caller's `req_remaining`): the shared parts stop before them, and both compressed
  * forms are cut so that a few bytes per request can be appended without compressing again:
@@ -201,7 +200,7 @@ export class PrebuiltJson {
    * (`variant`'s latest, when there is one), or made now (its text asked for, encoded, hashed and
    * check-summed); other work runs whenever `turnMs` have passed since it last did. A whole-market
    * answer of megabytes made in one turn stalled the event loop for tens of milliseconds on a
-   * quiet machine and hundreds on a busy one (docs/design.md section 12).
+   * quiet machine and hundreds on a busy one (docs/design/performance.md#whole-market-answers-by-parts).
    */
   static async ofParts(
     parts: Iterable<PartSource>,
@@ -312,7 +311,7 @@ export class PrebuiltJson {
   /**
    * The gzip header and the segments of every part (only the parts not deflated yet are
    * compressed), joined: hundreds of kilobytes copied once per answer, where writing a hundred
-   * segments one by one cost every request (docs/design.md section 12).
+   * segments one by one cost every request (docs/design/performance.md#whole-market-answers-by-parts).
    */
   #compressedGzip(): Promise<Buffer> {
     if (this.#gzip) return this.#gzip;
@@ -361,8 +360,7 @@ export class PrebuiltJson {
   /**
    * Starts this answer's brotli compression, unless its variant has one under way or started one
    * less than `brotliIntervalMs` ago: then the newest answer is compressed once the one under way
-   * ends or the interval has passed (brotli's whole answer cannot be made of parts; docs/design.md
-   * section 4).
+   * ends or the interval has passed (brotli's whole answer cannot be made of parts; docs/design/market-snapshots.md#compressed-only-when-asked-for-older-compressed-bytes-until-the-new-are-ready).
    */
   #brotliWhenDue(): void {
     if (this.#brotli) return;

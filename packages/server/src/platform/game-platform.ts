@@ -9,7 +9,7 @@ import type {
 } from "../storage/schema.ts";
 
 /**
- * The game platform as the marketplace needs it (docs/design.md section 10): inventories, session
+ * The game platform as the marketplace needs it (docs/design/platform-and-sandbox.md#the-platform): inventories, session
  * cookies, account setup and trade offers. The sandbox implementation keeps its world in our
  * database, so its calls join the caller's transaction; a real-platform adapter would make HTTP
  * calls behind the same port.

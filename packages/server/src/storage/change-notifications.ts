@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 
-/** The channel on which instances tell each other what changed (docs/design.md section 4). */
+/** The channel on which instances tell each other what changed (docs/design/market-snapshots.md#other-instances). */
 export const CHANGES_CHANNEL = "skinmarket_changes";
 
 /**

@@ -20,7 +20,7 @@ export type DatabaseLocation =
       image?: Blob;
     };
 
-/** The only place that chooses the driver (docs/design.md section 3). */
+/** The only place that chooses the driver (docs/design/architecture.md#test-databases-start-from-templates-made-once-per-run). */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if (location.kind === "postgres") {
     const { openPostgresDatabase } = await import("./postgres.ts");

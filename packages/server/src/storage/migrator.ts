@@ -39,8 +39,7 @@ export interface MigrationReport {
 }
 
 /**
- * Brings a database to the latest version (docs/design.md section 3, "Where the database's
- * functions live"): the numbered migrations not yet run, then each function file of
+ * Brings a database to the latest version (docs/design/architecture.md#where-the-databases-functions-live): the numbered migrations not yet run, then each function file of
  * `functionsDir` whose text differs from the one last applied. `functionsDir` is the checked-in
  * `functions/` folder; tests give another to change a file.
  */

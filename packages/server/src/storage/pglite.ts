@@ -60,7 +60,7 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
  * turn of the event loop: a job or a request that awaits twenty queries in a row held the loop for
  * all twenty (the jobs' round every 5 s: 100-600 ms in which `/healthz` could not be answered).
  * After each query's answer the caller now waits for the loop's next turn, so that I/O waiting
- * since is served between two queries (docs/design.md section 12, _Start_). A turn costs a few
+ * since is served between two queries (docs/design/performance.md#no-stall-at-start-or-during-a-rebuild). A turn costs a few
  * microseconds; PostgreSQL's driver answers on a socket's event and needs no such turn.
  */
 class TurnAfterEachQuery implements KyselyPlugin {

@@ -121,7 +121,7 @@ export interface WebSessionsTable {
   revoked_at: Date | null;
 }
 
-/** Per-user accounts and the system accounts of docs/design.md section 5. */
+/** Per-user accounts and the system accounts of docs/design/money-and-ledger.md#money-and-the-ledger. */
 export type UserAccountKind = "balance" | "margin" | "wallet" | "escrow";
 export type SystemAccountKind = "fees" | "external";
 export type LedgerAccountKind = UserAccountKind | SystemAccountKind;
@@ -328,7 +328,7 @@ export interface TradesTable {
 export type BuyOrderState = "progressing" | "success" | "failed" | "waiting";
 export type BuyOrderPayMethod = "balance" | "margin";
 
-/** One constraint of a buy order on the items it accepts (docs/design.md section 6). */
+/** One constraint of a buy order on the items it accepts (docs/design/buy-orders.md#placing-supplying-and-cancelling). */
 export interface SpecificRow {
   type: "paintwear" | "paintseed" | "fade" | "phase";
   values: string[];
@@ -354,7 +354,7 @@ export interface BuyOrdersTable {
   updated_at: Date;
 }
 
-/** A goods' liquidity percentile of the last 30 days, in hundredths of a percent (docs/design.md section 9). */
+/** A goods' liquidity percentile of the last 30 days, in hundredths of a percent (docs/design/market-data.md#the-market-figures-and-the-other-price-operations). */
 export interface LiquidityRanksTable {
   goods_id: number;
   rank_hundredths: number;
@@ -390,7 +390,7 @@ export interface IdempotencyKeysTable {
   effects: Generated<number>;
 }
 
-/** What a website user bookmarked: a goods or a listing (docs/design.md section 8). */
+/** What a website user bookmarked: a goods or a listing (docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token). */
 export type BookmarkTarget = "goods" | "sell_order";
 
 export interface BookmarksTable {
@@ -402,7 +402,7 @@ export interface BookmarksTable {
 
 /**
  * A change not yet in the event log: written by the triggers of migration 0020 in the transaction
- * of the change, given its event id by the sequencer (docs/design.md section 14).
+ * of the change, given its event id by the sequencer (docs/design/events.md#written-by-the-changes-own-transaction).
  */
 export interface EventOutboxTable {
   seq: Generated<number>;
@@ -432,7 +432,7 @@ export interface MarketPriceMarksTable {
   buy_max: number;
 }
 
-/** A user's webhook receiver (docs/design.md section 14, "Webhooks"). */
+/** A user's webhook receiver (docs/design/webhooks-and-tools.md#webhooks). */
 export interface WebhookEndpointsTable {
   endpoint_id: Generated<number>;
   user_id: number;

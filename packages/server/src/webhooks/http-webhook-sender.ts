@@ -9,7 +9,7 @@ import type { AttemptOutcome, WebhookRequest, WebhookSender } from "../domain/we
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * Webhook POSTs over node:http (docs/design.md sections 11 and 14): no redirects followed (a 3xx
+ * Webhook POSTs over node:http (docs/design/security.md#webhook-receivers-and-secrets and docs/design/webhooks-and-tools.md#attempts): no redirects followed (a 3xx
  * is a failed attempt), a 10 s timeout, the answer's body ignored. Unless `allowPrivate`, the
  * connection is refused when the host is, or resolves to, a loopback, private or link-local
  * address: the check is made on the address connected to (the lookup's answer), so a name that

@@ -12,7 +12,7 @@ const GAME_KIT_ID = 49;
 
 /**
  * Records stored while sticker ids were the catalog library's are rewritten to the game's kit ids
- * by the next catalog load (docs/design.md section 5), on the platform's item and on the listing.
+ * by the next catalog load (docs/design/domain-model.md#catalog-goods), on the platform's item and on the listing.
  */
 describe("a catalog load makes stored sticker ids follow the catalog", () => {
   let t: TestApp;

@@ -80,7 +80,7 @@ function isRunning(pid: number): boolean {
 const lockOwner = async (dataDir: string) =>
   Number((await readFile(join(dataDir, "pglite", "skinmarket.lock"), "utf8")).trim());
 
-/** The first start's demo market is built by a process of its own (docs/design.md section 12). */
+/** The first start's demo market is built by a process of its own (docs/design/performance.md#a-demo-of-ten-million-listings). */
 describeOrSkip("demo market: the first start", { skip: EMBEDDED_ONLY }, () => {
   const started: FirstStart[] = [];
   const firstStart = async () => {

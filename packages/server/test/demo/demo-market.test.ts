@@ -25,7 +25,7 @@ import { openTestDatabase } from "../support/test-database.ts";
 const NOW = new Date("2026-06-01T12:00:00.000Z");
 const SMALL = { listings: 1200, traders: 6, days: 14, now: NOW } as const;
 
-/** The seller's fee by design section 6, worked out apart from the code: 2.5 % rounded up to the fen, at least 0.01. */
+/** The seller's fee by docs/design/purchases-and-trades.md#the-trade-lifecycle, worked out apart from the code: 2.5 % rounded up to the fen, at least 0.01. */
 function expectedFee(priceFen: number): number {
   return Math.max(1, Math.ceil((priceFen * 25) / 1000));
 }
@@ -89,7 +89,7 @@ describe("demo market: the world it builds", () => {
   });
   after(() => first.close());
 
-  test("the ledger invariants of design section 5 hold", async () => {
+  test("the ledger invariants of docs/design/money-and-ledger.md#the-ledger hold", async () => {
     await assertLedgerInvariants(first.db);
     const sums = await sql<{ kind: string; total: string }>`
       SELECT kind, SUM(balance)::text AS total FROM ledger_accounts GROUP BY kind ORDER BY kind

@@ -54,7 +54,7 @@ function boughtIn(body: Record<string, unknown>): number {
 
 /**
  * `kill -9` in the middle of purchase bursts and of a buy order crossing 150 listings, on
- * PostgreSQL, then a restart (docs/design.md section 6, "Recovery at start" and "An idempotency
+ * PostgreSQL, then a restart (docs/design/recovery.md#recovery-at-start and "An idempotency
  * key's life when its request dies"): the ledger and every item are consistent before and after,
  * the crossing is finished by the restart, keys of killed requests let a retry through once their
  * lease passes (no "still being answered", no effect twice), and trades go on.

@@ -50,7 +50,7 @@ class Relay {
 }
 
 /**
- * The client SDK's `events()` against the real stream (docs/design.md section 14): live events of
+ * The client SDK's `events()` against the real stream (docs/design/webhooks-and-tools.md#skinmarket-listen): live events of
  * the account, then, on a new iteration after the last id seen, the events made while it was away
  * replayed first, none twice; and the same within one iteration when the server cuts the
  * connection: it reconnects by itself.

@@ -271,7 +271,7 @@ function requestsOf(routes: RouteOptions[]) {
   );
 }
 
-/** What answers anonymous callers, by design (docs/design.md sections 8 and 11). */
+/** What answers anonymous callers, by design (docs/design/website-goods-routes.md#the-websites-market-data-routes and docs/design/security.md#webhook-receivers-and-secrets). */
 const PUBLIC_ROUTES = [
   "GET /healthz",
   "GET /readyz",

@@ -9,7 +9,7 @@ const STICKER = "Sticker | Crown (Foil)";
 /**
  * A crossing that stopped half-way (the process died between an order's commit and its fills,
  * here a fault inside the database) is finished by the crossing sweep, which runs at start and
- * with the jobs (docs/design.md section 6, "Recovery at start").
+ * with the jobs (docs/design/recovery.md#recovery-at-start).
  */
 describe("crossings left standing are finished", () => {
   let t: TestApp;

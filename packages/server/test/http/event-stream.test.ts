@@ -22,7 +22,7 @@ const eventIds = (messages: readonly StreamMessage[]) =>
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
- * The event stream (docs/design.md section 14) on a listening server, through the `ws` client:
+ * The event stream (docs/design/event-stream.md#shutdown) on a listening server, through the `ws` client:
  * who may open it, what a subscription carries, resuming without gap or duplicate, exactly once
  * under concurrent writes, slow consumers, heartbeats, revocation and shutdown.
  */
@@ -713,7 +713,7 @@ describe("the event stream's inbound bound, on a server in a process of its own"
   const FRAME_BYTES = 16 * 1024;
   /** What the flood sends in all: four times the bound, so that a server that takes it shows. */
   const FLOOD_BYTES = 64 * 1024 * 1024;
-  /** How much the server's resident memory may grow while it is flooded (docs/design.md section 14). */
+  /** How much the server's resident memory may grow while it is flooded (docs/design/event-stream.md#inbound). */
   const GROWTH_BOUND = 16 * 1024 * 1024;
   interface Memory {
     rss: number;

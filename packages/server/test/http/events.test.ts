@@ -24,7 +24,7 @@ interface WireEvent {
 }
 
 /**
- * The event log (docs/design.md section 14): every change a user or the market cares about is an
+ * The event log (docs/design/events.md#written-by-the-changes-own-transaction): every change a user or the market cares about is an
  * event, written in the transaction of the change, read back in commit order with
  * GET /api/market/developer/events. The ledger invariants are checked after every step.
  */
@@ -88,7 +88,7 @@ describe("GET /api/market/developer/events", () => {
     const id = listed.json().sell_orders[assetid!].sell_order_id as string;
     await t.assertLedger();
     // A poll answers once what committed before it is sequenced: each step its own round, so its
-    // own price event (changes sequenced in one round share one, docs/design.md section 14).
+    // own price event (changes sequenced in one round share one, docs/design/events.md#when-rounds-run).
     await lastId(seller.token);
     const repriced = await t.as(seller.token, "PUT", "/api/market/developer/sell_order/items", {
       game: "cs2",
@@ -342,8 +342,7 @@ describe("GET /api/market/developer/events", () => {
 });
 
 /**
- * The events of changes a job or the clock brings about, and of the best bid (docs/design.md
- * section 14): a trade cancelled by its buyer after 30 minutes or by the seller's timeout
+ * The events of changes a job or the clock brings about, and of the best bid (docs/design/webhooks-and-tools.md#attempts): a trade cancelled by its buyer after 30 minutes or by the seller's timeout
  * (`trade.cancelled`), a card payment confirmed (`trade.state_changed`), buy-order funds expiring
  * (`buy_order.expired`), and `market.price_changed` as the highest bid moves. A world of its own,
  * since the sandbox clock moves here; each test's traders are new, so their events are its own.

@@ -149,7 +149,7 @@ describe("requests generated from the OpenAPI document", () => {
 });
 
 /**
- * Whether an answer is in its operation's envelope (docs/design.md section 7): a website answer
+ * Whether an answer is in its operation's envelope (docs/design/wire-conventions.md#bounds-of-every-input): a website answer
  * is `{code: "OK", data, msg: null}` or a failure `{code, error, extra}`; an official or sandbox
  * failure `{code, msg}` (their successes are each operation's own shape, held by its schema).
  */

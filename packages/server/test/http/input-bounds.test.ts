@@ -10,7 +10,7 @@ const PAST_INTEGER = 2 ** 31;
 /** 9999-12-31T23:59:59Z, the last second a time may name. */
 const LAST_SECOND = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 
-/** The bounds of every input (docs/design.md section 7): beyond them, 400 naming the field. */
+/** The bounds of every input (docs/design/wire-conventions.md#bounds-of-every-input): beyond them, 400 naming the field. */
 describe("bounds of every input", () => {
   let t: TestApp;
   let trader: PlatformFixture;

@@ -18,7 +18,7 @@ interface Entry {
 
 /**
  * GET /api/market/developer/balance/entries: every movement of the caller's money, newest first,
- * with the lines on their own accounts and each balance after (docs/design.md section 8). The
+ * with the lines on their own accounts and each balance after (docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token). The
  * ledger invariants are checked after every step that moves money.
  */
 describe("GET /api/market/developer/balance/entries", () => {

@@ -16,7 +16,7 @@ type Entry = {
 const DAY = 86_400;
 
 /**
- * Liquidity ranks (docs/design.md section 9) against figures worked out by hand from the trades
+ * Liquidity ranks (docs/design/market-data.md#the-market-figures-and-the-other-price-operations) against figures worked out by hand from the trades
  * made here: percentiles among the catalog by traded amount (0.7) and quantity (0.3) of the last
  * 30 days, recomputed on demand from the sandbox and daily by a job.
  */
@@ -77,7 +77,7 @@ describe("liquidity ranks", () => {
   };
 
   /**
-   * Each goods' rank text, worked out by hand from the trades this suite makes (design section 9):
+   * Each goods' rank text, worked out by hand from the trades this suite makes (docs/design/market-data.md#market-data):
    * 0.7 × the share of the other goods that traded a smaller amount in the last 30 days, plus 0.3 ×
    * the share that traded fewer units, in hundredths of a percent rounded half up. Of the catalog's
    * N goods, N - 4 traded nothing in the window; the four others traded [0] 2.00 once (its 5.00

@@ -17,7 +17,7 @@ const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
- * The snapshot is updated per changed goods (docs/design.md section 4): a commit names the goods
+ * The snapshot is updated per changed goods (docs/design/market-snapshots.md#updates-per-changed-goods): a commit names the goods
  * it wrote, the update re-reads those alone and keeps every other entry, and a single-goods answer
  * reads the database only for a goods changed since the snapshot. Writes made behind the
  * instance's back (uncounted) tell which goods were read again.

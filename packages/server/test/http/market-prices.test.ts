@@ -31,7 +31,7 @@ function assertShape(operation: OperationDefinition, body: unknown) {
 }
 
 /**
- * The price operations (docs/design.md section 9) against a recomputation from the listings and
+ * The price operations (docs/design/market-data.md#the-market-figures-and-the-other-price-operations) against a recomputation from the listings and
  * buy orders in the database: a small market with paint-wear spread over several intervals, a
  * Doppler's phases, a Fade's ranges, pre-sell listings, and buy orders with and without constraints.
  */

@@ -8,7 +8,7 @@ const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
- * Price answers with the snapshots kept as the server keeps them (docs/design.md section 4): a
+ * Price answers with the snapshots kept as the server keeps them (docs/design/market-snapshots.md#market-snapshots): a
  * change shows in the very next single-goods answer of the instance that made it, although the
  * whole-market snapshot is not rebuilt yet; and a snapshot kept fresh never answers with figures
  * from before a quiet spell.

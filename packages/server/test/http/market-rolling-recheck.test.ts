@@ -18,7 +18,7 @@ const NEWCOMER = "AK-47 | Redline (Minimal Wear)";
 type Entry = { goods_id: number; sales: Array<Record<string, string>> };
 
 /**
- * After the first snapshot the whole market is not read again (docs/design.md section 4): writes
+ * After the first snapshot the whole market is not read again (docs/design/market-snapshots.md#the-rolling-recheck): writes
  * made behind the service's back are found by the rolling recheck, a slice of the catalog a
  * second (a sixtieth of its listings), every goods within a minute; a recomputation of the liquidity ranks reads the ranks
  * alone. The snapshots tell each build (`onBuild`), so the test sees which reads ran.

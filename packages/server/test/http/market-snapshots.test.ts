@@ -48,7 +48,7 @@ function decoded(answer: LightMyRequestResponse): unknown {
 }
 
 /**
- * Whole-market answers come from bytes built once per snapshot (docs/design.md section 4): they
+ * Whole-market answers come from bytes built once per snapshot (docs/design/market-snapshots.md#prebuilt-bytes): they
  * must equal what the serializer would have answered, in every encoding, with each caller's own
  * allowance; the snapshot is rebuilt only after a change, a cooldown's end, or for the rolling
  * recheck (market-rolling-recheck.test.ts).

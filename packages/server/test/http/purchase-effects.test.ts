@@ -14,7 +14,7 @@ const STICKER = "Sticker | Crown (Foil)";
 const BEYOND_INTEGER = 2 ** 31;
 
 /**
- * A purchase answers every effect it made (docs/design.md section 6): the whole request is
+ * A purchase answers every effect it made (docs/design/purchases-and-trades.md#purchases-and-trades): the whole request is
  * resolved before the first unit is bought, and a unit that fails unexpectedly after others were
  * bought still answers what was bought, so the client always learns its `bill_order_ids`.
  */

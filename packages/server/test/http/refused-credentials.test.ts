@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
 import { assertCountedInRedis, limiterStoreOf, REDIS_URL } from "../support/limiter-stores.ts";
 
-/** docs/design.md section 11: 30 refused credentials per client address per 10 minutes. */
+/** docs/design/security.md#security: 30 refused credentials per client address per 10 minutes. */
 const BUDGET = 30;
 const UNKNOWN_TOKEN = `smk_${"A".repeat(43)}`;
 

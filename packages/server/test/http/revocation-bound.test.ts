@@ -7,7 +7,7 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts
 import { testPlatform } from "../support/test-context.ts";
 
 /**
- * The bound docs/design.md section 11 promises: a revocation holds everywhere 1 s after its answer,
+ * The bound docs/design/security.md#the-revocation-bound promises: a revocation holds everywhere 1 s after its answer,
  * because a cached token lives 1 s from the moment the lookup that cached it began.
  */
 const BOUND_MS = TOKEN_CACHE_TTL_MS;

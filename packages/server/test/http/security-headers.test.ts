@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { WEBSITE_PAGES } from "../../src/http/plugins/website.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
-/** docs/design.md section 11: which answers no cache may keep, and which pages no frame may hold. */
+/** docs/design/security.md#headers-that-keep-answers-out-of-caches-and-pages-out-of-frames: which answers no cache may keep, and which pages no frame may hold. */
 describe("security headers", () => {
   let t: TestApp;
   let root: string;

@@ -252,7 +252,7 @@ describe("sell orders: list, delist, reprice, on sale", () => {
       .where("assetid", "=", Number(a))
       .where("state", "=", "ON_SALE")
       .executeTakeFirstOrThrow();
-    // Listed with the defaults (design section 6); a new seller has no delivery record yet, and
+    // Listed with the defaults (docs/design/purchases-and-trades.md#listings); a new seller has no delivery record yet, and
     // an item without stickers asks no sticker premium.
     assert.deepEqual(record, {
       id: String(row.listing_id),

@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts
 import { testPlatform } from "../support/test-context.ts";
 
 /**
- * docs/design.md section 11: per account, 5 failures free, then a hold of 1 s doubling with each
+ * docs/design/security.md#security: per account, 5 failures free, then a hold of 1 s doubling with each
  * further failure up to 15 minutes; per client address, 20 distinct accounts failed free, then the
  * same doubling with each further account.
  */

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 const CROWN = "Sticker | Crown (Foil)";
-/** The game's sticker kit ids, which tools send (docs/design.md section 5). */
+/** The game's sticker kit ids, which tools send (docs/design/domain-model.md#catalog-goods). */
 const HOLO_3DMAX = "Sticker | 3DMAX (Holo) | Katowice 2014";
 const HOLO_3DMAX_KIT = 49;
 

@@ -7,7 +7,7 @@ import { createWebTrader, listNew, type WebTrader } from "../support/web-trader.
 const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
-/** The website's buying routes with a signed-in session (docs/design.md section 8). */
+/** The website's buying routes with a signed-in session (docs/design/website-buying-routes.md#the-websites-buying-delivery-and-buy-order-routes). */
 describe("website buying routes", () => {
   let t: TestApp;
   let seller: WebTrader;

@@ -9,7 +9,7 @@ const ZERO = { csgo: 0, dota2: 0 };
 const ONE = { csgo: 1, dota2: 0 };
 
 /**
- * The auto-delivery loop as a seller's bot runs it (docs/design.md sections 6 and 8, offer modes
+ * The auto-delivery loop as a seller's bot runs it (docs/design/purchases-and-trades.md#offer-modes and docs/design/website-buying-routes.md#the-websites-delivery-routes, offer modes
  * and the delivery routes), through HTTP only: poll the notification, read the sales to deliver,
  * send the offer (seller mode) or wait for the buyer's (buyer mode), the other party accepts on
  * the platform, the trade completes and the counters fall back to zero; then the same with a

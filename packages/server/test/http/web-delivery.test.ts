@@ -11,8 +11,8 @@ const BUYER_SEND = "/api/market/manual_plus/buyer_send_offer";
 const PREFER = "/account/api/prefer/force_buyer_send_offer";
 
 /**
- * The website's delivery routes (docs/design.md section 8) and the offer modes behind them
- * (section 6): who may call, what each refuses and why, and bad input named by its field.
+ * The website's delivery routes (docs/design/website-buying-routes.md#the-websites-delivery-routes) and the offer modes behind them
+ * (docs/design/purchases-and-trades.md#offer-modes): who may call, what each refuses and why, and bad input named by its field.
  */
 describe("website delivery routes: to_deliver, seller_send_offer, buyer_send_offer, force_buyer_send_offer", () => {
   let t: TestApp;

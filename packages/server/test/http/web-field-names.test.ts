@@ -30,7 +30,7 @@ type Catalog = {
 
 /**
  * The real service's field names and catalog fields, which the tools written for it read
- * (docs/design.md sections 7 and 8): `steam_*` beside the reference's `platform_*`, one value.
+ * (docs/design/wire-conventions.md#wire-conventions and docs/design/website-goods-routes.md#the-websites-market-data-routes): `steam_*` beside the reference's `platform_*`, one value.
  */
 describe("website records under the real service's names", () => {
   let t: TestApp;

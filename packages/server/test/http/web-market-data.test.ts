@@ -27,7 +27,7 @@ function assertSchema(schema: TSchema, value: unknown) {
   );
 }
 
-/** The website's market-data routes (docs/design.md section 8) over a market built through the API. */
+/** The website's market-data routes (docs/design/website-goods-routes.md#the-websites-goods-and-market-data-routes) over a market built through the API. */
 describe("website market-data routes", () => {
   let t: TestApp;
   let w: MarketDataWorld;

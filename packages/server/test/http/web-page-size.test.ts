@@ -8,7 +8,7 @@ const REDLINE = "AK-47 | Redline (Field-Tested)";
 const LISTINGS = 12;
 const ORDERS = 12;
 
-/** `page_size` of the goods pages' listings and buy-order book (docs/design.md section 8). */
+/** `page_size` of the goods pages' listings and buy-order book (docs/design/website-goods-routes.md#the-websites-goods-pages). */
 describe("goods/sell_order and goods/buy_order pages honour page_size", () => {
   let t: TestApp;
   let seller: PlatformFixture;

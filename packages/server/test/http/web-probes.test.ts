@@ -12,7 +12,7 @@ interface Trader extends PlatformFixture {
 }
 
 /**
- * The website's session and account routes (docs/design.md section 8): each answers the signed-in
+ * The website's session and account routes (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes): each answers the signed-in
  * user's own state as it changes through a sale, and nothing of anyone else's.
  */
 describe("website session routes: steam_trade, message/notification, asset/get_brief_asset, user/info", () => {

@@ -7,8 +7,7 @@ const STICKER = "Sticker | Crown (Foil)";
 const REDLINE = "AK-47 | Redline (Field-Tested)";
 
 /**
- * The habits of the tools written for the real service (docs/design.md section 7, "Tolerance of
- * the website routes"): empty parameters mean absent, `csgo` and `cs2` name the same game, and
+ * The habits of the tools written for the real service (docs/design/wire-conventions.md#tolerance-of-the-website-routes): empty parameters mean absent, `csgo` and `cs2` name the same game, and
  * `float/items` takes the body those tools send.
  */
 describe("tolerance of what real tools send", () => {

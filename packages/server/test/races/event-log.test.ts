@@ -19,7 +19,7 @@ const COMMITS_PER_WRITER = 40;
 /**
  * Two instances on one database, each running its sequencer after its own commits while both
  * commit at once: every listener of either instance is told every event exactly once, in id order,
- * and the ids follow the order the events became visible (docs/design.md section 14). On the
+ * and the ids follow the order the events became visible (docs/design/events.md#ids-in-commit-order). On the
  * embedded database both logs share one connection; on PostgreSQL each has its own pool and hears
  * the other's rounds through LISTEN/NOTIFY, as two servers do.
  */

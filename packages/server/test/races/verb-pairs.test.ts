@@ -8,7 +8,7 @@ import { usingPostgres } from "../support/test-database.ts";
 
 /**
  * Every pair of item- and money-moving verbs, run at the same moment on the same item and the
- * same money, again and again (docs/design.md section 5, "the commitment rule for items"). After
+ * same money, again and again (docs/design/domain-model.md#the-commitment-rule-for-items). After
  * each round: no item committed twice (on sale and in a live trade, or in two live trades), no
  * listing on sale of an item its seller no longer holds, no answer 5xx, and the ledger invariants.
  *

@@ -15,7 +15,7 @@ import { describeOrSkip } from "../support/describe-or-skip.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
-/** Notices between instances carry the goods a market change touched (docs/design.md section 4). */
+/** Notices between instances carry the goods a market change touched (docs/design/architecture.md#layout-and-the-rules-between-parts). */
 describeOrSkip(
   "change notices name their goods",
   { skip: serverUrl ? false : "needs TEST_DATABASE_URL (PostgreSQL LISTEN/NOTIFY)" },

@@ -14,7 +14,7 @@ import { openTestDatabase, usingPostgres } from "../support/test-database.ts";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- catalog reads, outside the typed schema
 type AnyDb = Kysely<any>;
 
-/** The definition of every function of the database's schema, by name (docs/design.md section 3). */
+/** The definition of every function of the database's schema, by name (docs/design/architecture.md#layout-and-the-rules-between-parts). */
 async function functionDefinitions(db: AnyDb): Promise<Map<string, string>> {
   const { rows } = await sql<{ name: string; definition: string }>`
     SELECT proc.proname AS name, pg_get_functiondef(proc.oid) AS definition

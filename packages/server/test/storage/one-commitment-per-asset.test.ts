@@ -8,7 +8,7 @@ const STICKER = "Sticker | Crown (Foil)";
 const COMMITMENT_INDEX = "listings_one_commitment_per_asset";
 
 /**
- * The commitment rule for items (docs/design.md section 5): an item is on sale, or in one live
+ * The commitment rule for items (docs/design/domain-model.md#the-commitment-rule-for-items): an item is on sale, or in one live
  * sale, or free. The database holds the rule, so it is checked here both through the verbs and by
  * writing the second commitment straight into the table, as a racing writer would.
  */

@@ -3,7 +3,7 @@ import { AcidFadeCalculator, AmberFadeCalculator, FadeCalculator } from "csgo-fa
 import type { TestApp } from "./test-app.ts";
 
 /**
- * The market figures of docs/design.md section 9 recomputed the plain way, from the rows of the
+ * The market figures of docs/design/market-data.md#the-market-figures-and-the-other-price-operations recomputed the plain way, from the rows of the
  * listings and buy orders in the database, to hold the price operations to.
  */
 

@@ -70,7 +70,7 @@ export interface paths {
     };
     /**
      * The event stream: the account's and the market's events as they happen, over a WebSocket
-     * @description A WebSocket (docs/design.md section 14): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.
+     * @description A WebSocket (docs/design/event-stream.md#authentication-on-the-upgrade-request): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.
      *
      *     The client sends JSON text frames: `{"op":"subscribe","channels":["account","market","prices","prices:<goods_id>","book:<goods_id>"],"after":"<event id>","types":["trade.*"]}` (`after` replays from the log first: no gap, no duplicate), `{"op":"unsubscribe","channels":[...]}`, `{"op":"ping"}`.
      *

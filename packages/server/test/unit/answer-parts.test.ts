@@ -8,7 +8,7 @@ import { priceEntry } from "../support/price-entries.ts";
 import { PrebuiltBodies, type PrebuiltOptions, type PrebuiltWork } from "../../src/http/prebuilt-json.ts";
 
 /**
- * A whole-market answer is a sequence of parts of consecutive entries (docs/design.md section 4):
+ * A whole-market answer is a sequence of parts of consecutive entries (docs/design/market-snapshots.md#answers-made-of-parts):
  * a new answer reuses every part whose entries are the same objects, and compresses only in the
  * encodings asked for lately. Not timed: the work done is counted (`onWork`).
  */

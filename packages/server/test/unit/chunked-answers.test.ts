@@ -14,7 +14,7 @@ import { priceEntry } from "../support/price-entries.ts";
 
 /**
  * The work a whole-market answer or a whole rebuild does is cut into parts with turns of the event
- * loop between them (docs/design.md section 12: no stall over 100 ms). Not timed: each test counts
+ * loop between them (docs/design/performance.md#no-stall-at-start-or-during-a-rebuild: no stall over 100 ms). Not timed: each test counts
  * the turns another task got while the work ran.
  */
 

@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import zlib from "node:zlib";
 import { crc32Combine } from "../../src/http/crc32-combine.ts";
 
-/** The gzip trailer of a whole-market answer is combined from its parts' check sums (docs/design.md section 4). */
+/** The gzip trailer of a whole-market answer is combined from its parts' check sums (docs/design/market-snapshots.md#prebuilt-bytes). */
 describe("CRC-32 of joined bytes from the check sums of the pieces", () => {
   test("equals zlib.crc32 of the whole, for empty, short and long pieces", () => {
     for (const [first, second] of [

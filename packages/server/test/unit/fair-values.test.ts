@@ -46,7 +46,7 @@ function correlation(a: readonly number[], b: readonly number[]): number {
   return cov / Math.sqrt(va * vb);
 }
 
-/** Fair values walk with wear respected (docs/design.md section 15, "The step"). */
+/** Fair values walk with wear respected (docs/design/simulation.md#the-step). */
 describe("simulated fair values", () => {
   test("a skin's exteriors are put in order at the start, the others left as they are", () => {
     const goods = market();

@@ -7,7 +7,7 @@ import {
   type ChangedGoods,
 } from "../../src/domain/market/market-changes.ts";
 
-/** Market changes carry their goods (docs/design.md section 4). */
+/** Market changes carry their goods (docs/design/market-snapshots.md#updates-per-changed-goods). */
 describe("market changes per goods", () => {
   test("the goods changed after a version, and everything after a change to everything", () => {
     const changes = new MarketChanges();

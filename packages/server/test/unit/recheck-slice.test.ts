@@ -35,7 +35,7 @@ function round(snapshot: PriceSnapshot, share: number) {
   return slices;
 }
 
-/** The rolling recheck's slices hold a share of the listings, not of the goods (docs/design.md section 4). */
+/** The rolling recheck's slices hold a share of the listings, not of the goods (docs/design/market-snapshots.md#the-rolling-recheck). */
 describe("the rolling recheck's slices", () => {
   test("a round reads every goods once, in id order, each slice a range of ids", () => {
     const slices = round(snapshotOf(1000, { 10: 500, 500: 20 }), 1 / 60);

@@ -6,7 +6,7 @@ import type { GoodsInfo } from "../pages/item.tsx";
 
 /**
  * Places a buy order with float, paint seed, phase and fade conditions, through the website's
- * `buy_order/create` with the session (docs/design.md section 16).
+ * `buy_order/create` with the session (docs/design/website.md#how-the-website-authenticates).
  */
 export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
   const [message, setMessage] = useState("");

@@ -496,7 +496,7 @@ interface OwnBuyOrder {
 /**
  * The user's buy orders waiting for items (`buy_order/wait_supply`), cancelled through
  * `buy_order/cancel`, and online or offline through the official `buy_order/status`, all with the
- * session (docs/design.md section 16).
+ * session (docs/design/website.md#how-the-website-authenticates).
  */
 function MyBuyOrders() {
   const [version, refresh] = useRefresh();

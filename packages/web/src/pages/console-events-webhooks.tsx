@@ -4,7 +4,7 @@ import { t } from "../i18n.ts";
 import { EventLog } from "./console-events.tsx";
 import { WebhooksPanel } from "./console-webhooks.tsx";
 
-/** The console's events and webhooks of one user, chosen here (docs/design.md section 16). */
+/** The console's events and webhooks of one user, chosen here (docs/design/website.md#the-consoles-events-and-webhooks). */
 export function EventsAndWebhooks(props: { adminToken: string }) {
   const [users, setUsers] = useState<Array<{ user_id: string; nickname: string }>>([]);
   const [userId, setUserId] = useState("");

@@ -50,7 +50,7 @@ const KEPT = 200;
 type EventPage = OperationResponse<typeof listEvents>;
 
 /**
- * The live event log of one user (docs/design.md section 16): the user's events as they happen,
+ * The live event log of one user (docs/design/website.md#the-consoles-events-and-webhooks): the user's events as they happen,
  * newest first, each with its `data` record, read with the polling operation as the user (a
  * browser's WebSocket cannot carry a token), on from the last id seen, so a failed read loses
  * nothing. A type filter reads the log again from its start with that filter.

@@ -9,7 +9,7 @@ type Scenarios = Awaited<ReturnType<SandboxClient["listScenarios"]>>["items"];
 const REFRESH_MS = 2000;
 
 /**
- * The console's living-market panel (docs/design.md sections 15 and 16): the simulation's state
+ * The console's living-market panel (docs/design/simulation.md#scenarios and docs/design/website.md#how-the-website-authenticates): the simulation's state
  * (running or not, steps, actions by type, recent actions, goods with their fair values), its
  * scenario and progress, and the controls to start, stop and run a scenario. It calls the sandbox
  * API through the SDK's `SandboxClient`, loaded only when the panel opens, so the first page does

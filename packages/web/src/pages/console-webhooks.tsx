@@ -18,7 +18,7 @@ type Endpoint = OperationResponse<typeof sandboxListWebhookEndpoints>["items"][n
 type Delivery = OperationResponse<typeof listWebhookDeliveries>["items"][number];
 
 /**
- * A user's webhook endpoints (docs/design.md section 16): registered through the sandbox (which
+ * A user's webhook endpoints (docs/design/website.md#the-consoles-events-and-webhooks): registered through the sandbox (which
  * allows receivers on this machine), test events through the sandbox, and the rest (turning off
  * and on, deleting, the delivery log, redelivering) through the official operations as the user.
  */

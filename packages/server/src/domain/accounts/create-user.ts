@@ -25,7 +25,7 @@ export interface CreatedUser {
   tokenId: number;
 }
 
-/** A marketplace user with the ledger accounts of docs/design.md section 5 and a first API token. */
+/** A marketplace user with the ledger accounts of docs/design/domain-model.md#users-and-secrets and a first API token. */
 export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<Result<CreatedUser>> {
   if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin creates users");
   const nickname = (input.nickname ?? `trader-${randomBytes(4).toString("hex")}`).normalize("NFC");

@@ -16,7 +16,7 @@ export interface WebUserInfo {
 
 /**
  * Seller levels by completed sales: 0 none, 1 from 1, 2 from 10, 3 from 100, 4 from 1,000,
- * 5 from 10,000 (docs/design.md section 8).
+ * 5 from 10,000 (docs/design/website-goods-routes.md#the-websites-goods-pages).
  */
 export function sellerLevel(completedSales: number): number {
   return completedSales <= 0 ? 0 : Math.min(5, Math.floor(Math.log10(completedSales)) + 1);

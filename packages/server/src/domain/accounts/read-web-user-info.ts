@@ -5,7 +5,7 @@ import type { SessionUser } from "../sessions/resolve-session.ts";
 const NO_GAME = { csgo: false, dota2: false };
 
 /**
- * The signed-in user as the real website's `user/info` shows it (docs/design.md section 8), our own
+ * The signed-in user as the real website's `user/info` shows it (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes), our own
  * fields (`user_id`, `access_level`, `buy_order_status`, `created_at`) kept beside. `steamid` is the
  * first platform account bound to the user, with its trade URL and whether setup registered its
  * API key. Services this marketplace does not run (phone, avatars, premium, pushes, bargaining,

@@ -5,7 +5,7 @@ import type { BuyOrderSettings } from "./buy-order-settings.ts";
 import { updateUserSettings } from "./update-user-settings.ts";
 
 /**
- * The caller's own buy-order settings (docs/design.md section 8). Fields left out keep their
+ * The caller's own buy-order settings (docs/design/official-operations.md#the-30-operations). Fields left out keep their
  * value; the answer is the settings after the change.
  */
 export async function setBuyOrderStatus(

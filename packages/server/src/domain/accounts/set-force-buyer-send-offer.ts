@@ -4,7 +4,7 @@ import { fail, ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /**
- * The seller's account preference `force_buyer_send_offer` (docs/design.md section 6, offer
+ * The seller's account preference `force_buyer_send_offer` (docs/design/purchases-and-trades.md#offer-modes, offer
  * modes): while it is on, the trades opened on the seller's listings wait for the buyer's offer
  * (migration 0025 reads it when a trade opens); trades already open keep their mode.
  */

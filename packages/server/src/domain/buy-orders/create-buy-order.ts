@@ -24,7 +24,7 @@ export interface CreateBuyOrderInput {
 }
 
 /**
- * Creates a buy order (docs/design.md section 6: ask first, pay later): the funds it may use must
+ * Creates a buy order (docs/design/buy-orders.md#ask-first-pay-later: ask first, pay later): the funds it may use must
  * cover `price × num` now, nothing is reserved, and the order at once buys eligible listings at or
  * below its price, cheapest first. Answers the own buy order record after that.
  */

@@ -8,7 +8,7 @@ import { publicBook } from "./public-book.ts";
 const SWEEP_LIMIT = 1000;
 
 /**
- * Finishes every crossing that no event finished (docs/design.md section 6, "Recovery at start"):
+ * Finishes every crossing that no event finished (docs/design/recovery.md#recovery-at-start):
  * one a crash interrupted between an order's or a listing's commit and its fills, a pre-sell
  * listing whose cooldown ended, a unit given back by a failed fill. Each order of the public book
  * that a listing on sale could fill by price crosses the book as at its creation (cheapest

@@ -6,7 +6,7 @@ import { ok } from "../result.ts";
 import { inTransaction, noteChangedGoods, noteNoMarketChange } from "../transaction.ts";
 import { lockUserAccounts, postJournalEntry } from "../wallet/ledger.ts";
 
-/** Buy-order funds (`margin`) last 150 days from their deposit (docs/design.md section 5). */
+/** Buy-order funds (`margin`) last 150 days from their deposit (docs/design/money-and-ledger.md#money-and-the-ledger). */
 export const MARGIN_LIFETIME_MS = 150 * 24 * 3600 * 1000;
 
 const EXPIRED = "buy-order funds expired";

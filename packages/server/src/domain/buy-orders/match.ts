@@ -15,7 +15,7 @@ import { meetsFilter, specificFilter } from "./specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
 
-/** Buy orders pay from marketplace balance, then buy-order funds (docs/design.md section 6). */
+/** Buy orders pay from marketplace balance, then buy-order funds (docs/design/buy-orders.md#placing-supplying-and-cancelling). */
 const BUY_ORDER_FUNDS: readonly UserAccountKind[] = ["balance", "margin"];
 
 /** Units an order still wants: neither delivered nor on their way. */
@@ -165,8 +165,7 @@ const BOOK_PAGE = 100;
 
 /**
  * Fills one unit of a locked buy order with a listing already marked sold in this transaction:
- * the listing commits the seller's item, so the item is in no other trade (docs/design.md section
- * 5), and an item that left the seller's account has had its listing withdrawn by the platform
+ * the listing commits the seller's item, so the item is in no other trade (docs/design/domain-model.md#the-commitment-rule-for-items), and an item that left the seller's account has had its listing withdrawn by the platform
  * already. The buyer pays the price into escrow, and a trade waits for the seller's offer.
  */
 export async function fill(
@@ -243,7 +242,7 @@ export async function canFill(tx: DomainContext, order: BuyOrderRow): Promise<bo
   return owner.buy_order_status === "online";
 }
 
-/** An owner who cannot pay for a fill loses the order (docs/design.md section 6). */
+/** An owner who cannot pay for a fill loses the order (docs/design/buy-orders.md#ask-first-pay-later). */
 export async function cancelForFunds(ctx: DomainContext, orderId: number, reason: string): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const closed = await tx.db

@@ -4,7 +4,7 @@ import type { DomainContext } from "../context.ts";
 import { noteChangedGoods } from "../transaction.ts";
 
 /**
- * The public buy-order book (docs/design.md section 6): orders in progress that still want units,
+ * The public buy-order book (docs/design/buy-orders.md#placing-supplying-and-cancelling): orders in progress that still want units,
  * of buyers who are online. Matching, market prices, the book page and the price snapshot all read
  * it through this one query.
  */

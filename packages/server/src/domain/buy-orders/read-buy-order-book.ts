@@ -11,7 +11,7 @@ import { findOrderGoods, publicBook } from "./public-book.ts";
 import type { SpecificGoods } from "./specific.ts";
 
 /**
- * How an order pays (docs/design.md section 8): `pay_method` says how the seller is paid, which is
+ * How an order pays (docs/design/website-buying-routes.md#the-websites-buying-routes): `pay_method` says how the seller is paid, which is
  * what the real service's code tells a seller's tool choosing a bid; every fill pays the seller
  * into the marketplace balance, so every order reads 3 (the real code of the balance, which tools
  * read as payable). The text and channels say which of the buyer's accounts the order draws on.
@@ -25,7 +25,7 @@ const PAY_METHODS = {
 /**
  * The public buy-order book of one goods (website route `goods/buy_order`): orders in progress
  * that still want units, best price first and the oldest of equal prices first, as they fill;
- * orders of buyers who are offline are hidden (docs/design.md section 6).
+ * orders of buyers who are offline are hidden (docs/design/buy-orders.md#placing-supplying-and-cancelling).
  */
 export async function readBuyOrderBook(
   ctx: DomainContext,

@@ -3,7 +3,7 @@ import type { DomainContext } from "../context.ts";
 import { noteChangedGoods } from "../transaction.ts";
 
 /**
- * A buy order's fill has finished (docs/design.md section 6): its price leaves `frozen_amount`; a
+ * A buy order's fill has finished (docs/design/buy-orders.md#placing-supplying-and-cancelling): its price leaves `frozen_amount`; a
  * delivered unit counts in `real_num` (the order succeeds when all are delivered), a failed one
  * goes back to the order, which wants it again while it is in progress. Notes the goods: the
  * units the order wants are one of its figures.

@@ -50,7 +50,7 @@ export function fadeCalculatorOf(goods: Pick<SpecificGoods, "market_hash_name">)
     : undefined;
 }
 
-/** Which `specific` types a goods supports (docs/design.md section 6). */
+/** Which `specific` types a goods supports (docs/design/buy-orders.md#placing-supplying-and-cancelling). */
 export function supportedSpecifics(goods: SpecificGoods): Set<SpecificRow["type"]> {
   const types = new Set<SpecificRow["type"]>();
   if (goods.paintwear_min !== null && goods.paintwear_max !== null) types.add("paintwear");

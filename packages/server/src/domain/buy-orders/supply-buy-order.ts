@@ -19,9 +19,9 @@ const CANNOT_PAY = "the buyer cannot pay for it; the buy order was cancelled";
 
 /**
  * A seller fills a chosen buy order with items of their bound platform accounts, each at the
- * order's price in its own transaction (docs/design.md section 6). Each item must meet the order:
+ * order's price in its own transaction (docs/design/buy-orders.md#placing-supplying-and-cancelling). Each item must meet the order:
  * its goods, its `specific` constraints, its cooldown rule; it must be committed to nothing else
- * (neither on sale nor in a trade that is not finished: docs/design.md section 5).
+ * (neither on sale nor in a trade that is not finished: docs/design/domain-model.md#the-commitment-rule-for-items).
  */
 export async function supplyBuyOrder(
   ctx: DomainContext,

@@ -6,7 +6,7 @@ import { gunzip } from "node:zlib";
 /**
  * The committed catalog file (`packages/server/catalog/catalog.json.gz`, written by
  * `npm run catalog:build`, see `packages/server/catalog/README.md`) and its reader.
- * Design: docs/design.md section 5 "Catalog (goods)".
+ * Design: docs/design/domain-model.md#catalog-goods.
  */
 
 export type GoodsType =
@@ -72,7 +72,7 @@ export interface CatalogGoods {
   paintIndex: number | null;
   iconUrl: string;
   /**
-   * Fungible goods without wear or pattern (docs/design.md section 5): stickers, sticker slabs,
+   * Fungible goods without wear or pattern (docs/design/domain-model.md#catalog-goods): stickers, sticker slabs,
    * sealed graffiti, patches, agents, music kits, containers, keys, tools and collectibles.
    * Not standard: weapon skins, knives and gloves (wear and pattern) and charms (each charm has a
    * pattern template that changes its look and price).
@@ -84,7 +84,7 @@ export interface CatalogGoods {
   rarityColor: string | null;
   /**
    * The game's own id of the item's kit, the one inventories and inspect links carry and tools
-   * map against their tables (docs/design.md section 5): the sticker kit id of stickers, patches
+   * map against their tables (docs/design/domain-model.md#catalog-goods): the sticker kit id of stickers, patches
    * and sealed graffiti (49 for "Sticker | 3DMAX (Holo) | Katowice 2014"), the keychain definition
    * index of charms and sticker slabs, the music kit id of music kits; null for skins (their paint
    * index is `paintIndex`) and items without a kit.

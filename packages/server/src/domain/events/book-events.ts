@@ -18,7 +18,7 @@ function inBook(order: BuyOrderRow, ownerOnline: boolean): boolean {
 }
 
 /**
- * The public book's events for buy-order changes (docs/design.md section 14): an order that enters
+ * The public book's events for buy-order changes (docs/design/events.md#types): an order that enters
  * the book is `market.buy_order_added`, one still in it after a change `market.buy_order_changed`,
  * one that left it (filled, cancelled, expired, paused) `market.buy_order_removed`; each carries
  * the record `goods/buy_order` answers for it. Orders of buyers who are offline are not in the

@@ -14,7 +14,7 @@ const SWEEP_INTERVAL_MS = 1000;
 export const CATCH_UP_PAGE = 1000;
 
 /**
- * This instance's view of the event log (docs/design.md section 14). Runs the sequencer after
+ * This instance's view of the event log (docs/design/events.md#when-rounds-run). Runs the sequencer after
  * every commit here (`poke`), when another instance announces a commit, and once a second; and
  * tells its listeners (the stream, webhook deliveries) of every new event exactly once, in id
  * order, whichever instance sequenced it: events another instance sequenced are read from the

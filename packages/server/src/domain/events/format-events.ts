@@ -49,7 +49,7 @@ const LISTING_TO_MARKET: Partial<Record<string, EventType>> = {
 
 /**
  * Turns a batch of outbox rows into events, in order, each carrying the record the REST
- * operations answer for its object (docs/design.md section 14): a listing as `sell_order/on_sale`
+ * operations answer for its object (docs/design/events.md#the-record-carried): a listing as `sell_order/on_sale`
  * answers it (and, for the market's book, as `goods/sell_order` does), a trade as its buyer's
  * `purchase/orders/list` and its seller's `sell_order/history` answer it (one event each), a buy
  * order as `buy_order/list` does (and, for the goods' public book, as `goods/buy_order` does),
@@ -141,7 +141,7 @@ function orderKey(row: OutboxRow): number | undefined {
 /**
  * `rows` with each run of rows of one type that follow one another in their transaction put in
  * order of their object's id (`orderKey`; a balance change's: its user's), so that the same changes
- * give the same events in the same order (a replayed simulation, section 15). The order within a
+ * give the same events in the same order (a replayed simulation, docs/design/simulation.md#scenarios). The order within a
  * run is no order anyone saw: the run's rows were written by one transaction, committed together.
  */
 function inIdOrder(rows: readonly OutboxRow[]): OutboxRow[] {

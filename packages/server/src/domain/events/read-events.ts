@@ -103,7 +103,7 @@ export async function readEventsAfter(
 /**
  * Deletes events older than `EVENT_RETENTION_DAYS` by the marketplace clock, and finished webhook
  * deliveries as old, a batch at a time (a job, under its lock): the log is a window, not an archive
- * (docs/design.md section 14).
+ * (docs/design/webhooks-and-tools.md#webhook-signature).
  */
 export async function purgeOldEvents(ctx: DomainContext): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.rules.eventRetentionDays * 24 * 3600 * 1000);

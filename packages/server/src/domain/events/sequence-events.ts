@@ -8,7 +8,7 @@ import { CHANGES_CHANNEL } from "../../storage/change-notifications.ts";
 import { formatEvents, type NewEvent, type OutboxRow } from "./format-events.ts";
 import { enqueueWebhookDeliveries } from "../webhooks/enqueue.ts";
 
-/** One sequencer at a time across every instance (docs/design.md section 14). */
+/** One sequencer at a time across every instance (docs/design/webhooks-and-tools.md#owed-in-the-sequencers-transaction). */
 export const SEQUENCER_LOCK_KEY = 730_120;
 /** Outbox rows turned into events per round: a round is one transaction, kept short. */
 export const SEQUENCE_BATCH = 1000;

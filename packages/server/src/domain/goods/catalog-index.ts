@@ -37,7 +37,7 @@ export interface CatalogIndex {
 }
 
 /**
- * The catalog page's filters and sorts over every goods (docs/design.md section 8), kept in memory
+ * The catalog page's filters and sorts over every goods (docs/design/website-goods-routes.md#the-websites-goods-pages), kept in memory
  * so that a page reads no aggregate of the listings or trades: the prices and counts come from
  * the price snapshot, the completed trades' counts from one grouped read of the trades. It is
  * built again when the snapshot changes, or when a change was counted since it was built and it is
@@ -125,7 +125,7 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
     "created.desc": newestFirst,
     "transacted_num.desc": (a, b) => b.transacted - a.transacted || newestFirst(a, b),
   };
-  // The buying tab's price is the best buy order (docs/design.md section 8).
+  // The buying tab's price is the best buy order (docs/design/website-goods-routes.md#the-websites-market-data-routes).
   const compareBuying: Record<BuyingSort, (a: CatalogEntry, b: CatalogEntry) => number> = {
     ...compare,
     "buy_num.desc": (a, b) => b.buyNum - a.buyNum || newestFirst(a, b),

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 
-/** Trades completed within this window count as "recently sold" (docs/design.md section 8). */
+/** Trades completed within this window count as "recently sold" (docs/design/website-goods-routes.md#the-websites-goods-pages). */
 export const RECENT_SOLD_DAYS = 7;
 
 /** One goods' live market, as its pages show it; amounts in fen, 0 where there is none. */

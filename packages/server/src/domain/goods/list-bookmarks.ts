@@ -8,7 +8,7 @@ import { catalogPage } from "./list-catalog-goods.ts";
 
 /**
  * The signed-in user's bookmarks of one type, newest first (website route
- * `GET /api/market/goods/bookmark`, docs/design.md section 8): each with its goods as the
+ * `GET /api/market/goods/bookmark`, docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token): each with its goods as the
  * catalog page shows it, and a listing's price and whether it is still on sale (a bookmark
  * outlives the sale).
  */

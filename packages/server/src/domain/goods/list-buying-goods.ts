@@ -3,8 +3,7 @@ import type { BuyingSort, CatalogIndex } from "./catalog-index.ts";
 import { catalogPage, type CatalogQuery } from "./list-catalog-goods.ts";
 
 /**
- * The market's buying tab (website route `GET /api/market/goods/buying`, docs/design.md section
- * 8): the catalog's goods that have buy orders in the public book, as catalog items. Its price is
+ * The market's buying tab (website route `GET /api/market/goods/buying`, docs/design/website-goods-routes.md#the-websites-goods-pages): the catalog's goods that have buy orders in the public book, as catalog items. Its price is
  * the best buy order: `min_price`/`max_price` bound it and the price sorts order by it; the
  * default order puts the goods whose orders want the most units first.
  */

@@ -28,7 +28,7 @@ export interface CatalogQuery {
 }
 
 /**
- * The catalog page (website route `GET /api/market/goods`, docs/design.md section 8): every goods
+ * The catalog page (website route `GET /api/market/goods`, docs/design/website-goods-routes.md#the-websites-goods-pages): every goods
  * of the catalog, found by name (Chinese or English), tags and lowest price, sorted by the live
  * market. Filters and sorts run over the in-memory catalog index (prices as of the price
  * snapshot); each page's figures then come from the same per-goods reads as the goods page.

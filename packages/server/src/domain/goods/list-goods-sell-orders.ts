@@ -45,7 +45,7 @@ export interface GoodsSellOrdersQuery {
 
 /**
  * The listings of one goods (website route `goods/sell_order`), filtered by the choices its goods
- * page offers, which are the buy orders' `specific` constraints (docs/design.md section 8), and
+ * page offers, which are the buy orders' `specific` constraints (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes), and
  * sorted and paged in SQL.
  */
 export async function listGoodsSellOrders(ctx: DomainContext, query: GoodsSellOrdersQuery) {

@@ -18,7 +18,7 @@ export interface InspectSkin {
 const QUALITY_ORDER = sql`CASE quality WHEN 'normal' THEN 0 WHEN 'unusual' THEN 1 ELSE 2 END`;
 
 /**
- * The finishes of one weapon (`custom_inspect/get_skins`, docs/design.md section 8), from the
+ * The finishes of one weapon (`custom_inspect/get_skins`, docs/design/website-goods-routes.md#the-inspect-views-finishes), from the
  * catalog: one entry per paint index among the goods tagged with that weapon (the weapon tag's
  * internal name is the game's class name, `weapon_ak47`), each named by its plain-quality goods
  * of the best exterior. A name no goods carries is refused naming `weapon_name`.

@@ -12,7 +12,7 @@ import { toWebListing } from "./web-listing.ts";
 
 /**
  * The home page's popular listings (website route `GET /api/index/popular_sell_order`,
- * docs/design.md section 8): the goods most traded of all time (the catalog's
+ * docs/design/website-goods-routes.md#the-websites-market-data-routes): the goods most traded of all time (the catalog's
  * `transacted_num.desc` order) that have a tradable listing, the first `POPULAR_COUNT` of them,
  * each shown by its cheapest tradable listing (the oldest of equal prices), as the goods page
  * shows listings. The choice of goods reads the in-memory catalog index; the listings are live.

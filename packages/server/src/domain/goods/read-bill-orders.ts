@@ -6,8 +6,7 @@ import { fail, ok } from "../result.ts";
 import { unknownGoodsMessage } from "./find-goods.ts";
 
 /**
- * The latest completed trades of a goods (website route `goods/bill_order`, docs/design.md
- * section 8), newest first: price, time, how it sold and what the item looked like; nothing
+ * The latest completed trades of a goods (website route `goods/bill_order`, docs/design/website-goods-routes.md#the-websites-goods-pages), newest first: price, time, how it sold and what the item looked like; nothing
  * about buyer or seller (no user ids, platform ids, asset ids or fees).
  */
 export async function readBillOrders(ctx: DomainContext, input: { goodsId: number }) {

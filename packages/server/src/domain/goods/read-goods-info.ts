@@ -23,7 +23,7 @@ const NAME_TAG_TYPES = new Set(["weapon", "knife"]);
 /**
  * The goods page (website route `goods/info`): the catalog's record, the live market and the
  * filters the other goods routes accept, so a page never offers a choice the service refuses
- * (docs/design.md section 8). `bookmarked` is the viewer's.
+ * (docs/design/website-goods-routes.md#the-websites-market-data-routes). `bookmarked` is the viewer's.
  */
 export async function readGoodsInfo(ctx: DomainContext, input: { goodsId: number; viewerId?: number }) {
   const goods = await findGoods(ctx, input.goodsId);

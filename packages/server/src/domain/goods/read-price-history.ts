@@ -14,7 +14,7 @@ export interface DailyMedian {
 
 /**
  * A goods' completed trades as one point per UTC day with trades, over the last `days` days
- * including today, at the start of the day (docs/design.md section 8); the price is the day's
+ * including today, at the start of the day (docs/design/website-goods-routes.md#the-websites-goods-pages); the price is the day's
  * median, the lower middle one for an even count, so every point is a price really paid. Days
  * without trades have no point. Every price-history route answers from this one series.
  */

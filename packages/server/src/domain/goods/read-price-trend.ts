@@ -10,7 +10,7 @@ function header(days: number) {
 
 /**
  * The goods page's price trend as the real website's `price_history/buff` routes answer it
- * (docs/design.md section 8): the daily medians of `goods/price_history`, each point
+ * (docs/design/website-goods-routes.md#the-websites-market-data-routes): the daily medians of `goods/price_history`, each point
  * `[Unix milliseconds, yuan as a number]`, as the tools written for that website parse it.
  */
 async function readTrendPoints(ctx: DomainContext, input: { goodsId: number; days: number }) {

@@ -4,7 +4,7 @@ import { invalidArgument, ok, type Result } from "../result.ts";
 
 /**
  * The sticker search of a goods' listings (`goods/sell_order`'s `extra_tag_ids` and
- * `wearless_sticker`, docs/design.md section 8), as the real website's filter sends it:
+ * `wearless_sticker`, docs/design/website-goods-routes.md#the-websites-goods-pages), as the real website's filter sends it:
  * - `empty`: no sticker; `non_empty`: at least one; `squad_combos`: four or more of one kit;
  * - otherwise up to five comma-separated stickers, each the game's sticker kit id (`49`), or
  *   `slot_<0-4>_<id>` for that sticker in that slot; the item carries every one of them (a kit

@@ -9,7 +9,7 @@ function rank(name: string, text: string): number | undefined {
 }
 
 /**
- * Name suggestions for a typed text (website route `search/suggest`, docs/design.md section 8):
+ * Name suggestions for a typed text (website route `search/suggest`, docs/design/website-goods-routes.md#the-websites-market-data-routes):
  * goods whose Chinese or English name contains it, case-insensitively; exact names first, then
  * names starting with it, then the rest, each group in the catalog's default order (most listings
  * first). Each suggestion shows the name that matched best (the Chinese one when both match as

@@ -28,7 +28,7 @@ const PHASE_COLORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * How a buyer may pay for a listing (docs/design.md section 8): marketplace balance and buy-order
+ * How a buyer may pay for a listing (docs/design/website-buying-routes.md#the-websites-buying-routes): marketplace balance and buy-order
  * funds always, the authorized wallet and a bank card where the seller accepts them; each as the
  * code `goods/buy` takes (`WEB_PAY_METHOD_CODES`).
  */

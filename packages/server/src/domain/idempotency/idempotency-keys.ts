@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../context.ts";
 import type { Failure } from "../result.ts";
 
-/** How long the first answer to a write is kept and replayed (docs/design.md section 7). */
+/** How long the first answer to a write is kept and replayed (docs/design/wire-conventions.md#idempotent-writes). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
- * How long a pending key stays its request's without a sign of life (docs/design.md section 6):
+ * How long a pending key stays its request's without a sign of life (docs/design/recovery.md#an-idempotency-keys-life-when-its-request-dies):
  * every commit of the request and a heartbeat every third of it renew it, so only a request that
  * died (or stalled that long) loses its key to a retry, which then proceeds within this time.
  */

@@ -17,7 +17,7 @@ export interface LiquidityComputation {
 }
 
 /**
- * Recomputes every goods' liquidity rank (docs/design.md section 9): among all goods of the
+ * Recomputes every goods' liquidity rank (docs/design/market-data.md#market-data): among all goods of the
  * catalog, the percentile of its traded amount (weight 0.7) and of its traded quantity (0.3) over
  * the completed trades (`SUCCESS`, by the time they completed) of the last 30 days. A percentile
  * is the share of the other goods that traded strictly less (`percent_rank`), so the most traded
@@ -26,7 +26,7 @@ export interface LiquidityComputation {
  */
 export async function recomputeLiquidityRanks(ctx: DomainContext): Promise<Result<LiquidityComputation>> {
   return inTransaction(ctx, async (tx) => {
-    // Ranks only: the snapshots read the ranks table again, not the market (docs/design.md section 4).
+    // Ranks only: the snapshots read the ranks table again, not the market (docs/design/market-snapshots.md#market-snapshots).
     noteRanksChanged(tx);
     await sql`SELECT pg_advisory_xact_lock(${LIQUIDITY_LOCK_KEY})`.execute(tx.db);
     const computedAt = tx.clock.now();

@@ -5,7 +5,7 @@ import { fail, type Result } from "../result.ts";
 import { constraintName, sqlState } from "../transaction.ts";
 
 /**
- * The commitment rule for items (docs/design.md section 5): an item is committed to at most one
+ * The commitment rule for items (docs/design/domain-model.md#the-commitment-rule-for-items): an item is committed to at most one
  * thing at a time, a listing on sale or a sale whose trade is live (a supply to a buy order is
  * such a sale). The partial unique index of migration 0014 decides every race: the verb whose
  * listing is written second is refused by the database, never by a look taken before its write.

@@ -39,9 +39,9 @@ interface Candidate {
 /**
  * Puts items on sale, each on its own (reference: sell_order/items). An item must be held by a
  * platform account bound to the caller and committed to nothing else (neither on sale nor in a
- * trade that is not finished: docs/design.md section 5); an item in trade cooldown is
+ * trade that is not finished: docs/design/domain-model.md#the-commitment-rule-for-items); an item in trade cooldown is
  * listed as a pre-sell listing. Each item is listed or refused on its own, so one refusal leaves
- * the others listed; the request's items are written by one statement (docs/design.md section 12:
+ * the others listed; the request's items are written by one statement (docs/design/performance.md#how-the-bench-measures:
  * a statement and a commit per item made listing a tenth of the speed of a plain insert).
  */
 export async function listItems(
@@ -103,7 +103,7 @@ const LISTING_REFUSALS = { onSale: "already on sale", inTrade: "in a trade that 
 /**
  * Writes the candidates' listings, each with its audit row (and, by trigger, its event), in one
  * statement: every row is written or skipped on its own, and a skipped row is one whose item the
- * commitment rule's unique index found committed (docs/design.md section 5; a writer racing for
+ * commitment rule's unique index found committed (docs/design/domain-model.md#the-commitment-rule-for-items; a writer racing for
  * the same item is waited for, as a plain insert would be). A skipped item is answered by what
  * holds it; one whose holder was gone by then (its trade ended, its listing withdrawn) is tried
  * again, as the one-by-one path did.

@@ -20,7 +20,7 @@ export interface FiguredListing {
 }
 
 /**
- * The figures of each listing (docs/design.md section 8): its seller's delivery record
+ * The figures of each listing (docs/design/website-goods-routes.md#the-websites-goods-pages): its seller's delivery record
  * (`sellerDeliveryStats`) and its sticker premium (`stickerPremiums`), keyed by listing id. Every
  * record that carries them (the seller's `sell_order/on_sale`, the enterprise and the website
  * `goods/sell_order`) takes them from here, so one listing never shows two sets of figures. A

@@ -5,7 +5,7 @@ import { noteChangedGoods } from "../transaction.ts";
 /**
  * Items that left their seller's account on the platform (traded away outside the marketplace)
  * can no longer be sold: the platform calls this in the transaction that moves them, and their
- * listings on sale are withdrawn (docs/design.md section 10). Listings already sold are left to
+ * listings on sale are withdrawn (docs/design/platform-and-sandbox.md#the-platform). Listings already sold are left to
  * their trades, which fail when the seller cannot deliver. Notes the goods of the listings withdrawn.
  */
 export async function withdrawListingsOfItems(

@@ -13,8 +13,7 @@ export type ChangedGoods = readonly number[] | "ranks" | "all";
 export const MAX_CHANGED_GOODS = 500;
 
 /**
- * What an instance knows of changes to the market since it built a snapshot (docs/design.md
- * section 4). Every transaction committed on this instance counts as a change, with the goods it
+ * What an instance knows of changes to the market since it built a snapshot (docs/design/market-snapshots.md#other-instances). Every transaction committed on this instance counts as a change, with the goods it
  * wrote (a transaction that names none counts as a change to everything: the snapshot does not
  * guess which writes touch listings or buy orders), and so does every announcement heard from
  * another instance. However many goods a change names, they are kept by id: the snapshot re-reads

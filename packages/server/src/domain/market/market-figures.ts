@@ -6,7 +6,7 @@ import type { DomainContext } from "../context.ts";
 import type { MarketCatalog, MarketGoods } from "./market-goods.ts";
 import { coversEntry, fadeRangeOf, FLOAT_INTERVALS, phaseOf, type EntryPart } from "./market-variants.ts";
 
-/** The market figures of docs/design.md section 9, of a whole goods or of one part of it. */
+/** The market figures of docs/design/market-data.md#the-market-figures-and-the-other-price-operations, of a whole goods or of one part of it. */
 export interface Figures {
   /** Cheapest tradable listing; 0 while there is none. */
   minPrice: Fen;

@@ -45,11 +45,11 @@ export async function marketCatalog(ctx: DomainContext): Promise<MarketCatalog> 
   const byName = new Map<string, MarketGoods>();
   // Goods that carry the same tag share one object of it: 37,000 goods carry 270,000 tags of some
   // 800 kinds, and a copy per goods held 40 MB of the server's heap for as long as it ran
-  // (docs/design.md section 12). Nothing changes a tag once read.
+  // (docs/design/performance.md#a-quiet-server-and-its-memory). Nothing changes a tag once read.
   const tags = new Map<number, GoodsTagRow>();
   // A page at a time, other work between pages: the embedded database runs in this thread, and
   // the whole catalog in one result (37,000 goods with their tags) held it for a second under load
-  // (docs/design.md section 12).
+  // (docs/design/performance.md#a-quiet-server-and-its-memory).
   for (let after = -1; ;) {
     const rows = await ctx.db
       .selectFrom("goods")

@@ -4,8 +4,7 @@ import { fadeCalculatorOf } from "../buy-orders/specific.ts";
 import { PHASE_OFFSETS } from "../catalog/phases.ts";
 
 /**
- * The parts of a goods that the float-range price operations describe apart (docs/design.md
- * section 9): the reference's fixed paint-wear intervals, and variants (`tag_id`, `tag_name`):
+ * The parts of a goods that the float-range price operations describe apart (docs/design/market-data.md#the-market-figures-and-the-other-price-operations): the reference's fixed paint-wear intervals, and variants (`tag_id`, `tag_name`):
  * Doppler-style phases, named by the goods' phase tags, and fade ranges of Fade-style skins.
  */
 

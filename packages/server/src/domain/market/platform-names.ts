@@ -3,7 +3,7 @@ import { formatMoney, type Fen } from "@skinmarket/contract";
 /*
  * The reference renames the real service's `steam_*` fields to `platform_*`; the tools written for
  * the real service read `steam_*`. Records carry both names, built here from one value, so that
- * the two can never disagree (docs/design.md section 7).
+ * the two can never disagree (docs/design/wire-conventions.md#wire-conventions).
  */
 
 /** `platform_price` and `steam_price`: the goods' reference price on the platform. */

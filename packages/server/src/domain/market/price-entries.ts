@@ -126,7 +126,7 @@ function fragmentOf(entry: PriceEntry, shape: ItemShape): string {
 /**
  * A price list `{ "info": [...], "stat_time": ... }` serialized as `JSON.stringify` would, without
  * its closing brace (the answer's own fields follow: `PrebuiltJson`), put together from the
- * entries' serialized fragments (docs/design.md section 4).
+ * entries' serialized fragments (docs/design/market-snapshots.md#answers-made-of-parts).
  */
 export function priceListJson(entries: readonly PriceEntry[], statTime: Date, shape: ItemShape): string {
   return [...priceListParts(entries, statTime, shape)].map((part) => part.text()).join("");
@@ -142,7 +142,7 @@ export interface PriceListPart {
   text(): string;
 }
 
-/** Entries a part of `priceListParts` holds on average (docs/design.md section 4). */
+/** Entries a part of `priceListParts` holds on average (docs/design/market-snapshots.md#answers-made-of-parts). */
 export const PRICE_LIST_PART_ENTRIES = 250;
 
 /**
@@ -152,7 +152,7 @@ export const PRICE_LIST_PART_ENTRIES = 250;
  * positions, so a goods entering or leaving the market changes its own part, not every part after
  * it. The first part opens the list, the others start with a comma; the last closes it with the
  * snapshot's `stat_time`. Lazy: an entry's fragment is made (or found) when its part's text is
- * asked for, so that a caller may let other work run between parts (docs/design.md section 12).
+ * asked for, so that a caller may let other work run between parts (docs/design/performance.md#whole-market-answers-by-parts).
  */
 export function* priceListParts(
   entries: readonly PriceEntry[],

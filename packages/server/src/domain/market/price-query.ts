@@ -6,7 +6,7 @@ import { entryOf, isStickerLike, type PriceEntry, type PriceSnapshot } from "./p
 export const HIGH_LIQUIDITY = 8000;
 
 export interface PriceQuery {
-  /** Enterprise operations also take `dota2`, whose catalog is empty (docs/design.md section 7). */
+  /** Enterprise operations also take `dota2`, whose catalog is empty (docs/design/wire-conventions.md#wire-conventions). */
   game?: "cs2" | "csgo" | "dota2";
   goodsId?: number;
   marketHashName?: string;
@@ -21,7 +21,7 @@ export interface PriceSelection {
 }
 
 /**
- * The snapshot entries a price operation answers (docs/design.md section 9). With `goods_id` (which
+ * The snapshot entries a price operation answers (docs/design/market-data.md#get-apimarketitems). With `goods_id` (which
  * wins) or `market_hash_name`: that goods alone, even off the market; unknown goods are `Invalid
  * Argument` naming the field. Without: every goods on the market, less stickers, slabs and sealed
  * graffiti with `include_sticker=0`, or only ranks of at least 80 % with `high_liquidity=1` (which

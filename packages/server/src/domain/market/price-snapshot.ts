@@ -49,7 +49,7 @@ export interface PriceSnapshot {
 /**
  * Every goods of the catalog is read again at least once in this time even without a counted
  * change, a slice each `intervalMs` (the rolling recheck), for writes made behind the service's
- * back (docs/design.md section 4).
+ * back (docs/design/market-snapshots.md#when-a-snapshot-is-rebuilt).
  */
 export const DEFAULT_MAX_AGE_MS = 60_000;
 
@@ -72,7 +72,7 @@ export type SnapshotBuild =
   { kind: "whole" } | { kind: "update"; goods: number; rechecked: number; ranks: boolean };
 
 /**
- * The market's prices as of one moment (docs/design.md section 4): price answers are read from it
+ * The market's prices as of one moment (docs/design/market-snapshots.md#when-a-snapshot-is-rebuilt): price answers are read from it
  * instead of the database. It is out of date once it is at least `intervalMs` old and a change was
  * counted since it was built (`MarketChanges`), once a listing's trade cooldown ended since, and
  * each `intervalMs` for the next slice of the rolling recheck (with `maxAgeMs`; never on the
@@ -377,14 +377,13 @@ function goodsIdsOf(catalog: MarketCatalog): readonly number[] {
 /**
  * Goods an update reads per set of statements: a larger batch (many changed goods, many
  * cooldowns ended at once) is read in slices, with a turn of the event loop between them, rather
- * than the whole market (docs/design.md section 4). Above the recheck's slice (about 620 goods of
+ * than the whole market (docs/design/market-snapshots.md#updates-per-changed-goods). Above the recheck's slice (about 620 goods of
  * the 37,000-goods catalog), so that a recheck with the changes of its second is one set.
  */
 const GOODS_PER_UPDATE = 1000;
 
 /**
- * The snapshot with the figures of `changed` read again from the database now (docs/design.md
- * section 4), a slice of `GOODS_PER_UPDATE` goods at a time, and with `ranks` the liquidity ranks
+ * The snapshot with the figures of `changed` read again from the database now (docs/design/market-snapshots.md#the-rolling-recheck), a slice of `GOODS_PER_UPDATE` goods at a time, and with `ranks` the liquidity ranks
  * read again: the other goods keep their entries (the same objects), and a goods whose figures
  * and rank came out the same keeps its entry too; the snapshot itself when nothing differs.
  * Undefined when the catalog changed since the snapshot was built: the whole market is read then.

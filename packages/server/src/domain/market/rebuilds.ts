@@ -3,7 +3,7 @@ import type { DomainContext } from "../context.ts";
 /**
  * Rebuilds of an in-memory value (a price snapshot, the catalog index), one at a time. While one
  * runs, callers get the value there is when `serveStale` is on, or wait for the new one when it is
- * off (docs/design.md section 4). A failed rebuild is logged and leaves the value there is; the
+ * off (docs/design/market-snapshots.md#when-a-snapshot-is-rebuilt). A failed rebuild is logged and leaves the value there is; the
  * next caller that finds it out of date tries again.
  */
 export class Rebuilds<Value> {

@@ -7,7 +7,7 @@ export const COOKIE_CHECKS_PER_ROUND = 200;
 /**
  * Asks the platform whether stored session cookies still hold, as the real service does before it
  * needs them (a job): cookies the platform no longer accepts are marked `expired` or `invalid`, so
- * the account's owner hears of it at once (`platform.cookie_expired`, docs/design.md section 14)
+ * the account's owner hears of it at once (`platform.cookie_expired`, docs/design/events.md#expired-cookies)
  * rather than when an offer must be sent. Answers how many stopped being valid.
  */
 export async function checkStoredCookies(ctx: DomainContext): Promise<number> {

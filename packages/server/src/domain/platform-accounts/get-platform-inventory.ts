@@ -40,7 +40,7 @@ const NO_PRICES: GoodsPrices = { sellMin: 0, buyMax: 0, buyOrderNum: 0, platform
 /** How long the marketplace's copy of a public inventory is served before it is read again. */
 export const INVENTORY_REFRESH_SECONDS = 300;
 
-/** `state` and `state_text` of an inventory item (docs/design.md section 8). */
+/** `state` and `state_text` of an inventory item (docs/design/website-buying-routes.md#the-websites-buying-routes). */
 const STATES = { tradable: [0, "可交易"], cooldown: [1, "交易冷却中"], onSale: [2, "出售中"] } as const;
 
 interface Row {

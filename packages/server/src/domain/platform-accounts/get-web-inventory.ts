@@ -6,7 +6,7 @@ import { getPlatformInventory, type InventoryQuery } from "./get-platform-invent
 
 /**
  * The website's texts of an item's state and progress, in the English the real website answers
- * and the tools compare with (docs/design.md section 8).
+ * and the tools compare with (docs/design/website-account-and-selling-routes.md#the-websites-selling-routes).
  */
 const TRADABLE = { state: 3, text: "Tradable" } as const;
 const NOT_TRADABLE = { state: 1, text: "Not tradable" } as const;

@@ -49,7 +49,7 @@ export async function resetWorld(
       if (name === "event_ids") continue;
       await sql`ALTER SEQUENCE ${sql.table(name)} RESTART`.execute(tx.db);
     }
-    // Subscribers learn that the world they knew is gone (docs/design.md section 14).
+    // Subscribers learn that the world they knew is gone (docs/design/events.md#the-sandboxs-reset).
     await tx.db
       .insertInto("event_outbox")
       .values({

@@ -5,7 +5,7 @@ import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 
 /**
  * Failed sign-ins are counted per account and per client address in the database, so that every
- * instance holds back the same callers (docs/design.md section 11). Per account every failure
+ * instance holds back the same callers (docs/design/security.md#security). Per account every failure
  * counts; per address each distinct account failed from it in the last day counts once, so that
  * one person mistyping, or hammering one account (which that account's count stops), does not
  * close sign-in for everyone behind a shared address, while trying many accounts (credential

@@ -8,7 +8,7 @@ import { directVerbs } from "./agent-verbs.ts";
 import type { SimulationAction, SimulationEnvironment } from "./simulation-step.ts";
 
 /**
- * Starts a scenario in the simulation (docs/design.md section 15): its effects begin at the next
+ * Starts a scenario in the simulation (docs/design/simulation.md#the-step): its effects begin at the next
  * steps, timed from now by the sandbox clock. The simulation must have been started; a scenario
  * that has not finished must be ended first.
  */

@@ -3,7 +3,7 @@ import type { Result } from "../result.ts";
 
 /**
  * What the simulator needs from the sandbox platform, passed in by whoever starts it (the domain
- * reaches the sandbox's own modules only through ports: docs/design.md section 3). Every call is
+ * reaches the sandbox's own modules only through ports: docs/design/architecture.md#layout-and-the-rules-between-parts). Every call is
  * the sandbox verb its API route calls, with the caller's context.
  */
 export interface SandboxHands {

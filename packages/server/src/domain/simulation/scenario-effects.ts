@@ -26,7 +26,7 @@ import { MIN_FAIR_FEN, orderByWear, readGoodsTraits } from "./fair-values.ts";
 import { createAgent, pickDistinct, typicalPriceOf } from "./start-simulation.ts";
 
 /**
- * Scenarios (docs/design.md section 15, "Scenarios"): a timeline of effects in sandbox time. Each
+ * Scenarios (docs/design/simulation.md#scenarios): a timeline of effects in sandbox time. Each
  * step, after the fair values walked, `advanceScenario` begins the effects whose time has come,
  * applies the active ones for their progress and ends those whose time is over. Effects act
  * through the state the agents read (fair values, behaviour), through agents calling the user

@@ -36,7 +36,7 @@ let validator: ValidateFunction<ScenarioDefinition> | undefined;
 
 /**
  * The scenario's validator, compiled when a file is first read (a compile at import would hold
- * every start, docs/design.md section 12), with the options of the request validator
+ * every start, docs/design/performance.md#no-stall-at-start-or-during-a-rebuild), with the options of the request validator
  * (http/plugins/validation.ts) that bear on a JSON value.
  */
 function scenarioValidator(): ValidateFunction<ScenarioDefinition> {

@@ -4,7 +4,7 @@ import { builtinScenarios, findBuiltinScenario } from "./builtin-scenarios.ts";
 import { readScenarioFolder, type ScenarioFile } from "./scenario-files.ts";
 
 /**
- * The scenarios that run by name (docs/design.md section 15, "Scenarios"): the built-in ones and
+ * The scenarios that run by name (docs/design/simulation.md#scenarios): the built-in ones and
  * the files of the user's scenarios folder (`SCENARIOS_DIR`, default `DATA_DIR/scenarios`), looked
  * at each ask (a file changed since it was last checked is read again), so a file written while
  * the server runs is there at once. A user's file of a

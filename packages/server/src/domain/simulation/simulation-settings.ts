@@ -1,6 +1,6 @@
 import { invalidArgument, ok, type Result } from "../result.ts";
 
-/** What a simulation is started with (docs/design.md section 15). */
+/** What a simulation is started with (docs/design/simulation.md#the-step). */
 export interface SimulationSettings {
   /** Every draw comes from this seed and the step's number. */
   seed: number;

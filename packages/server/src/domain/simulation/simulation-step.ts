@@ -50,7 +50,7 @@ export interface StepReport {
 }
 
 /**
- * A scenario's hold on a step (docs/design.md section 15): called after the fair values moved and
+ * A scenario's hold on a step (docs/design/simulation.md#the-step): called after the fair values moved and
  * before any agent acts, it may change fair values and `state.behaviour` (kept in the state).
  */
 export type StepHook = (state: SimulationState, random: DemoRandom) => void;

@@ -10,7 +10,7 @@ export interface CachedToken {
 }
 
 /**
- * Tokens recently found valid (docs/design.md section 11), so that a request neither reads
+ * Tokens recently found valid (docs/design/security.md#api-tokens-in-memory), so that a request neither reads
  * `api_tokens` nor hashes its token again. Everything is forgotten when a token is revoked, an
  * access level changes or the world is reset: on this instance right after the commit, on the
  * others when they hear the announcement (`tokensChanged`). The lifetime is the bound that holds
@@ -96,8 +96,7 @@ export interface TokenLookup {
 
 /**
  * How long a token found valid is trusted without reading the table again: the bound within which
- * a revocation holds on every instance even if its announcement is lost (docs/design.md section
- * 11). One read per token per second per instance costs nothing measurable.
+ * a revocation holds on every instance even if its announcement is lost (docs/design/security.md#the-revocation-bound). One read per token per second per instance costs nothing measurable.
  */
 export const TOKEN_CACHE_TTL_MS = 1000;
 

@@ -52,7 +52,7 @@ export async function chooseOfferSender(
 }
 
 /**
- * `bill_order/ask_seller_to_send_offer` (docs/design.md section 6, offer modes): the seller sends
+ * `bill_order/ask_seller_to_send_offer` (docs/design/purchases-and-trades.md#offer-modes, offer modes): the seller sends
  * the offers of these purchases. A trade whose offer is out keeps it; a trade the buyer took on
  * returns to the seller, unless the seller asks buyers to send their offers
  * (`force_buyer_send_offer`), which refuses the request and changes nothing.

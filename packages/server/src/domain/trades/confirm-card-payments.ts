@@ -10,7 +10,7 @@ import { failTrade } from "./settle-trade.ts";
 export const CARD_CONFIRMATION_MS = 5000;
 
 /**
- * The card payments job (docs/design.md section 6): a trade in `PAYING` for at least five seconds
+ * The card payments job (docs/design/purchases-and-trades.md#the-trade-lifecycle): a trade in `PAYING` for at least five seconds
  * is paid (the money enters the buyer's escrow from outside and the seller's delivery time starts)
  * or, when the buyer's sandbox card declines, fails with `payment_failed`. Each trade settles in its
  * own transaction, taken with `FOR UPDATE SKIP LOCKED`.

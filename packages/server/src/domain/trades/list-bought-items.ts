@@ -7,8 +7,7 @@ import { fail, ok } from "../result.ts";
 import { billOrderRows, toWebBillOrder } from "./web-bill-order.ts";
 
 /**
- * The caller's purchases as the website lists them (`buy_order/history`, docs/design.md section
- * 8): every item bought, from a listing or by a buy order, newest first, as bill orders with the
+ * The caller's purchases as the website lists them (`buy_order/history`, docs/design/website-buying-routes.md#the-websites-buying-routes): every item bought, from a listing or by a buy order, newest first, as bill orders with the
  * goods they are of in `goods_infos`.
  */
 export async function listBoughtItems(

@@ -6,7 +6,7 @@ import { itemsToTradeOf, sellerDeliveryPending, TRADES_TO_ACT_ON_LIMIT } from ".
 import { billOrderRows, toWebBillOrder } from "./web-bill-order.ts";
 
 /**
- * The website's `sell_order/to_deliver` (docs/design.md section 8): the caller's sales still to
+ * The website's `sell_order/to_deliver` (docs/design/website-buying-routes.md#the-websites-delivery-routes): the caller's sales still to
  * deliver (`sellerDeliveryPending`, what `to_deliver_order` counts), oldest first, at most
  * `TRADES_TO_ACT_ON_LIMIT`, each as its bill order with the item to give and the buyer's trade
  * URL; `tradeofferid` is set once either party's offer is out. Dota 2 has no trades here.

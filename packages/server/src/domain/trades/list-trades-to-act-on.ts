@@ -77,7 +77,7 @@ function textsOf(asSeller: boolean, offerOut: boolean, sellerSends: boolean) {
 }
 
 /**
- * The website's `steam_trade` list (docs/design.md section 8): as seller, the sales to deliver
+ * The website's `steam_trade` list (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes): as seller, the sales to deliver
  * (no offer out yet: `state` 0; offer out: `state` 1), `type` 1; as buyer, the offers to send
  * (`state` 0) and the seller's offers to accept (`state` 1), `type` 2. Purchases still being paid,
  * waiting for the seller's offer, or whose own offer waits for the seller ask nothing of the buyer.

@@ -21,7 +21,7 @@ const STATE_TEXT: Record<string, string> = {
   FAIL: "交易失败",
 };
 
-/** Buyer-facing state: every in-flight state is `PAYING` (docs/design.md section 6). */
+/** Buyer-facing state: every in-flight state is `PAYING` (docs/design/purchases-and-trades.md#the-trade-lifecycle). */
 function buyerState(state: string): "PAYING" | "SUCCESS" | "FAIL" {
   return state === "SUCCESS" || state === "FAIL" ? state : "PAYING";
 }
@@ -95,7 +95,7 @@ function common(trade: TradeRow) {
     goods_id: trade.goods_id,
     price: formatMoney(trade.price),
     seller_send_offer: true,
-    // 1: a listing bought; 2: a buy order filled (docs/design.md section 6).
+    // 1: a listing bought; 2: a buy order filled (docs/design/purchases-and-trades.md#purchases-and-trades).
     type: trade.buy_order_id === null ? 1 : 2,
     ...(trade.tradeofferid !== null ? { tradeofferid: String(trade.tradeofferid) } : {}),
     ...(status !== undefined ? { trade_offer_status: status } : {}),

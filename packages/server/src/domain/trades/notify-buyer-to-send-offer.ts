@@ -4,7 +4,7 @@ import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { chooseOfferSender, lockLivePurchases } from "./ask-seller-to-send-offer.ts";
 
 /**
- * `bill_order/notify_buyer_to_send_offer` (docs/design.md section 6, offer modes): the buyer
+ * `bill_order/notify_buyer_to_send_offer` (docs/design/purchases-and-trades.md#offer-modes, offer modes): the buyer
  * takes on sending the offer of a purchase whose offer is not out yet; they then send it with
  * `manual_plus/buyer_send_offer`, and the seller's `send_offer` is refused from then on.
  */

@@ -6,7 +6,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { lockUserAccounts, postJournalEntry, type UserBalances } from "../wallet/ledger.ts";
 
-/** The seller's delivery time: the offer must be sent within 12 hours (docs/design.md section 6). */
+/** The seller's delivery time: the offer must be sent within 12 hours (docs/design/purchases-and-trades.md#offer-modes). */
 export const DELIVERY_WINDOW_MS = 12 * 3600 * 1000;
 
 /** Which of the buyer's accounts paid how much; `bankcard` is money from outside (a card). */

@@ -6,7 +6,7 @@ import { fail, invalidArgument, ok } from "../result.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 
 /**
- * The order of `pay_methods` (docs/design.md section 8): real tools index it, 0 as the balance
+ * The order of `pay_methods` (docs/design/website-buying-routes.md#the-websites-buying-routes): real tools index it, 0 as the balance
  * (BuffApi's `buff-alipay`) and 2 as the bank card (`buff-bankcard`); 1 and 3 are our buy-order
  * funds and wallet.
  */

@@ -48,7 +48,7 @@ const NOT_TRIED = "not tried: an earlier unit failed inside the service";
  * whose trade URL cannot be found still fails before anything is bought (the first unit writes
  * nothing then), and one that tries no unit looks the trade URL up on its own.
  *
- * No answer hides a unit bought (docs/design.md section 6): the whole request is resolved before
+ * No answer hides a unit bought (docs/design/purchases-and-trades.md#purchases-and-trades): the whole request is resolved before
  * the first unit, and a unit that fails unexpectedly after others were bought ends the purchase
  * with an answer naming them; only a failure before any unit was bought is thrown (a 500 that
  * frees the request's idempotency key).
@@ -181,7 +181,7 @@ interface UnitRow {
  * One unit, as one statement: the database's `purchase_goods_unit` finds the buyer's trade URL
  * when none is known yet and checks the goods, takes the cheapest eligible listing, pays for it
  * from the buyer's accounts into escrow (or leaves a card payment waiting), and opens its trade,
- * or writes nothing (docs/design.md section 12 says why it is a function).
+ * or writes nothing (docs/design/performance.md#the-purchase-path says why it is a function).
  */
 async function buyOne(
   ctx: DomainContext,

@@ -32,7 +32,7 @@ interface ListingUnitRow {
 }
 
 /**
- * Buys one chosen listing (the website's `goods/buy`, docs/design.md section 8) with the payment
+ * Buys one chosen listing (the website's `goods/buy`, docs/design/website-buying-routes.md#the-websites-buying-routes) with the payment
  * of the official purchase (`pay_for_listing`, shared with `purchase_unit`): one statement locks
  * the listing, checks it is still on sale at the price the buyer saw, pays from the one account
  * the buyer chose into escrow (a card payment waits in PAYING), and opens the trade, which waits

@@ -5,7 +5,7 @@ import { fail, ok } from "../result.ts";
 import { offerToAnswer, offerToSend, sellerDeliveryPending } from "./list-trades-to-act-on.ts";
 
 /**
- * The website's notification counts (docs/design.md section 8), read from the trades themselves
+ * The website's notification counts (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes), read from the trades themselves
  * at the moment of the answer, so no kept count can drift from them: `to_deliver_order` counts
  * the sales still to deliver (`sell_order/to_deliver`), `to_send_offer_order` the offers the user
  * must send, `to_accept_offer_order` the offers waiting for the user's answer (the same

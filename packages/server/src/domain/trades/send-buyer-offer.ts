@@ -4,7 +4,7 @@ import { sendTradeOffer } from "./send-trade-offer.ts";
 
 /**
  * The buyer sends the trade offer of a purchase whose offer is theirs to send (the website's
- * `manual_plus/buyer_send_offer`; docs/design.md section 6, offer modes): the offer asks the
+ * `manual_plus/buyer_send_offer`; docs/design/purchases-and-trades.md#offer-modes, offer modes): the offer asks the
  * seller's account for the bought item; the seller accepts it on the platform.
  */
 export async function sendBuyerOffer(

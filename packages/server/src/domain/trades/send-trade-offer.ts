@@ -12,7 +12,7 @@ export function offerMessage(tradeId: number): string {
 }
 
 /**
- * Puts a paid trade's offer out (docs/design.md section 6, offer modes), for either party: the
+ * Puts a paid trade's offer out (docs/design/purchases-and-trades.md#offer-modes, offer modes), for either party: the
  * trade must be the caller's in that role, in `SELLER_TO_SEND_OFFER`, its offer that party's to
  * send, and its delivery time not over; the caller's uploaded cookies must be a live session. The
  * seller's offer gives the item to the buyer's trade URL; the buyer's asks the seller, at the

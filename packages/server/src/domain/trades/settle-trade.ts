@@ -14,7 +14,7 @@ export const IN_FLIGHT_STATES = ["SELLER_TO_SEND_OFFER", "TRADING"] as const;
 
 /**
  * A delivered trade: escrow pays the seller the price less the fee, and the fee account the fee,
- * in one entry with the state change (docs/design.md section 6). Runs inside the caller's
+ * in one entry with the state change (docs/design/purchases-and-trades.md#purchases-and-trades). Runs inside the caller's
  * transaction; the conditional update makes a second settlement of the same trade a no-op.
  */
 export async function completeTrade(

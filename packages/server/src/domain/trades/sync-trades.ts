@@ -8,7 +8,7 @@ const BATCH = 200;
 /**
  * The trades job: trades whose offer was answered are completed or failed, and trades whose offer
  * was not sent in time fail (`seller_timeout`, or `buyer_timeout` when the buyer was to send it;
- * docs/design.md section 6, offer modes). Each trade settles in its own
+ * docs/design/purchases-and-trades.md#offer-modes, offer modes). Each trade settles in its own
  * transaction, taken with `FOR UPDATE SKIP LOCKED`, so several instances never settle one twice.
  */
 export async function syncTrades(ctx: DomainContext): Promise<number> {

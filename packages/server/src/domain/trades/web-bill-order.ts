@@ -37,7 +37,7 @@ function secondsUntil(moment: Date | null, now: Date): number {
 
 /**
  * A trade as the website's bill order (`goods/buy`, `bill_order/batch/info`, `buy_order/history`;
- * docs/design.md section 8): the fields real tools read, each from the trade. `mode` is 1 and
+ * docs/design/website-buying-routes.md#the-websites-buying-routes): the fields real tools read, each from the trade. `mode` is 1 and
  * `is_seller_asked_to_send_offer` true while the seller sends the offer, 2 and false while the
  * buyer does (the listings' `mode` codes); the time left to send it is `deliver_expire_timeout`
  * or `buyer_send_offer_timeout` accordingly; `tradeofferid` is null until an offer is out, as
@@ -70,7 +70,7 @@ export function toWebBillOrder(trade: BillOrderRow, now: Date) {
     state: trade.state,
     state_text: STATE_TEXT[trade.state]!,
     error_text: trade.rollback_by,
-    // 1: a listing bought; 2: a buy order filled (docs/design.md section 6).
+    // 1: a listing bought; 2: a buy order filled (docs/design/purchases-and-trades.md#purchases-and-trades).
     type: trade.buy_order_id === null ? 1 : 2,
     mode: sellerSends ? 1 : 2,
     is_seller_asked_to_send_offer: sellerSends,

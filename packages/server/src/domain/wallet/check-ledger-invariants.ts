@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../storage/schema.ts";
 
 /**
- * The ledger invariants of docs/design.md section 5, read straight from the tables. Tests call
+ * The ledger invariants of docs/design/money-and-ledger.md#money-and-the-ledger, read straight from the tables. Tests call
  * `assertLedgerInvariants` after every step of the flows they drive; operators can run the same
  * check against a live database.
 

@@ -10,7 +10,7 @@ export interface BalanceView {
   frozen_amount: string;
 }
 
-/** The caller's own balances (docs/design.md section 8: `frozen_amount` is their escrow). */
+/** The caller's own balances (docs/design/website-buying-routes.md#the-accounts-own-data-for-the-website-without-an-api-token: `frozen_amount` is their escrow). */
 export async function getBalance(ctx: DomainContext): Promise<Result<BalanceView>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const balances = await readUserBalances(ctx, ctx.actor.userId);

@@ -5,7 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 
 /**
- * The wallet is a double-entry ledger (docs/design.md section 5): every money movement is one
+ * The wallet is a double-entry ledger (docs/design/money-and-ledger.md#money-and-the-ledger): every money movement is one
  * journal entry whose lines sum to zero, and each line changes one account's balance. The
  * `ledger_accounts_balance_not_negative` constraint refuses any line that would overdraw an
  * account, so a concurrent spender can never take a balance below zero.

@@ -9,7 +9,7 @@ const NONE = formatMoney(0);
 
 /**
  * The signed-in user's balances under the real website's names (`asset/get_brief_asset`,
- * docs/design.md section 8). Our accounts map onto them: `balance` is the cash balance, `margin`
+ * docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes). Our accounts map onto them: `balance` is the cash balance, `margin`
  * the buy-order funds (`security_amount`, 保证金), `wallet` the Alipay-type wallet, `escrow` the money
  * frozen in trades. What this marketplace does not have (NetEase pay, pending-divide balances,
  * withdrawals, real-name checks) answers 0.00, 0 or false.

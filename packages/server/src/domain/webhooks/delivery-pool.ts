@@ -4,7 +4,7 @@ import { leaseEndpoints } from "./endpoint-leases.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 
 /**
- * How an instance shares its sending among endpoints (docs/design.md section 14, "Webhooks"): at
+ * How an instance shares its sending among endpoints (docs/design/webhooks-and-tools.md#webhooks): at
  * most `slots` endpoints are sent to at once, each for a lease of at most `budgetMs` (then its
  * remaining deliveries wait for its next lease, behind the endpoints already waiting).
  */

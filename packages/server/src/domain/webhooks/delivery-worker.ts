@@ -6,7 +6,7 @@ import { DEFAULT_DELIVERY_POOL, DeliveryPool, type DeliveryPoolSettings } from "
 const RETRY_LOOK_INTERVAL_MS = 5000;
 
 /**
- * Delivers webhooks on a running server (docs/design.md section 14, "Webhooks"): woken when the
+ * Delivers webhooks on a running server (docs/design/webhooks-and-tools.md#webhooks): woken when the
  * event log tells of new events (the sequencer wrote their deliveries in the same transaction),
  * and on a timer for retries. Its pool leases endpoints as slots free, so a slow receiver delays
  * only its own deliveries; instances share the work through the endpoints' leases.

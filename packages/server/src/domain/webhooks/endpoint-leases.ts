@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 
 /**
- * Leases of webhook endpoints (docs/design.md section 14, "Webhooks"): an instance holds an
+ * Leases of webhook endpoints (docs/design/webhooks-and-tools.md#webhooks): an instance holds an
  * endpoint while it sends to it (`lease_until`, by the database's own time), so any number of
  * instances never POST to one endpoint at once and never send one delivery twice.
  */

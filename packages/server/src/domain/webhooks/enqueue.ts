@@ -5,7 +5,7 @@ import type { StoredEvent } from "../events/sequence-events.ts";
 /**
  * Writes the deliveries the new `events` owe: for each account event, one per enabled endpoint of
  * its user whose types match. Runs in the sequencer's transaction, after the events got their ids
- * (docs/design.md section 14, "Webhooks"): an event that commits is a delivery owed, and one that
+ * (docs/design/webhooks-and-tools.md#webhooks): an event that commits is a delivery owed, and one that
  * rolls back owes none. Market events are not delivered by webhooks.
  */
 export async function enqueueWebhookDeliveries(

@@ -4,7 +4,7 @@ import ipaddr from "ipaddr.js";
 import { invalidArgument, ok, type Result } from "../result.ts";
 
 /**
- * How webhook deliveries are signed and where they may go (docs/design.md sections 11 and 14).
+ * How webhook deliveries are signed and where they may go (docs/design/security.md#webhook-receivers-and-secrets and docs/design/webhooks-and-tools.md#webhook-signature).
  * The signature is the one agreed with the SDK's verifier:
  * `Skinmarket-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the key
  * being the whole secret string's UTF-8 bytes.

@@ -12,7 +12,7 @@ export interface LimiterStoreOptions {
 /**
  * Fixed-window counters per key, in memory or shared in Redis (`rate-limiter-flexible`). When
  * Redis cannot be reached, each counter falls back to an in-memory one of the same size, so the
- * service keeps answering with per-instance limits (docs/design.md section 7), and says so in its
+ * service keeps answering with per-instance limits (docs/design/wire-conventions.md#limits), and says so in its
  * log once per outage.
  */
 export class LimiterStore {
@@ -147,7 +147,7 @@ export class LimiterStore {
   }
 }
 
-/** The day of the distinct-goods allowance: the calendar day in UTC (docs/design.md section 7). */
+/** The day of the distinct-goods allowance: the calendar day in UTC (docs/design/wire-conventions.md#limits). */
 export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }

@@ -6,7 +6,7 @@ import type { LimiterStore } from "./limiter-store.ts";
  * client address: 30 per 10 minutes, counted in the limiter store (memory, or Redis shared by
  * every instance). Each admitted refusal writes an audit row; beyond the budget the answer is 429
  * and nothing is written, so anonymous traffic cannot grow the audit table faster than this
- * (docs/design.md section 11). Valid credentials are never counted.
+ * (docs/design/security.md#security). Valid credentials are never counted.
  */
 export const REFUSED_CREDENTIALS = { points: 30, seconds: 600 } as const;
 

@@ -218,7 +218,7 @@ async function authorizeOther(
 
 /**
  * A refused credential is audited while its client address has refusals left in its budget;
- * beyond it the answer is 429 and nothing is written (docs/design.md section 11).
+ * beyond it the answer is 429 and nothing is written (docs/design/security.md#security).
  */
 async function refuseCredential(
   request: FastifyRequest,

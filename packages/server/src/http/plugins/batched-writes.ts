@@ -8,7 +8,7 @@ export interface BatchedWritesOptions {
 
 /**
  * Answers made ready during one turn of the event loop are handed to their sockets together, at
- * the end of the turn (docs/design.md section 12), at most `maxBatch` at a time.
+ * the end of the turn (docs/design/performance.md#no-stall-at-start-or-during-a-rebuild), at most `maxBatch` at a time.
  *
  * A write to the socket of a client that has gone to sleep waiting for it has to wake that client,
  * and when the client runs on another core of a virtual machine that wake-up costs more than the

@@ -2,7 +2,7 @@ import cors from "@fastify/cors";
 import { OPERATIONS } from "@skinmarket/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-/** What a browser page may send and read (docs/design.md section 11). */
+/** What a browser page may send and read (docs/design/security.md#cross-origin-requests). */
 const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE"];
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-CSRFToken", "X-Request-Id"];
 const EXPOSED_HEADERS = [

@@ -16,7 +16,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * real website: a page of another site can make the browser send the cookie, never read it.
  * The mobile app's writes carry `System-Type: Android` or `iOS` instead: a custom header is proof
  * enough (the custom-request-header defence), since a form cannot send one and a page of another
- * origin can only after a CORS preflight, which allows no `System-Type` (docs/design.md section 11).
+ * origin can only after a CORS preflight, which allows no `System-Type` (docs/design/security.md#cross-site-request-forgery).
  */
 export function refuseForgedWrite(request: FastifyRequest, sessionId: string): Failure | undefined {
   if (SAFE_METHODS.has(request.method)) return undefined;

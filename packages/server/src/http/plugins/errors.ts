@@ -19,7 +19,7 @@ export function registerErrorHandling(app: FastifyInstance, envelopes = new Enve
     }
     const known = describeClientError(error);
     if (known) return sendFailure(reply, envelope, known);
-    // A request whose key a retry took over committed nothing (docs/design.md section 6).
+    // A request whose key a retry took over committed nothing (docs/design/recovery.md#an-idempotency-keys-life-when-its-request-dies).
     if (error instanceof IdempotencyKeyTakenOver)
       return sendFailure(reply, envelope, { code: "Invalid State", message: error.message });
     request.log.error({ err: error }, "request failed");

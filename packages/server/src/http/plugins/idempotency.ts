@@ -30,14 +30,14 @@ declare module "fastify" {
 }
 
 /**
- * Writes accept an `Idempotency-Key` header (docs/design.md section 7), whatever their envelope:
+ * Writes accept an `Idempotency-Key` header (docs/design/wire-conventions.md#idempotent-writes), whatever their envelope:
  * per user (the same for the user's tokens and website sessions), the first answer is stored for
  * 24 hours and replayed, marked `Idempotent-Replayed: true`; the same key with another request is
  * 422 `Idempotency Key Reused`; while the first is still running, a duplicate is 409 `Invalid
  * State`, so a write never runs twice. Failures are said in the route's own envelope. Runs after
  * authentication, validation and the rate limits. A 5xx is never stored: it frees the key when
  * the request committed nothing, else the key answers that changes were committed. A running
- * request holds its key under a lease it renews (docs/design.md section 6): a retry takes over
+ * request holds its key under a lease it renews (docs/design/recovery.md#an-idempotency-keys-life-when-its-request-dies): a retry takes over
  * the key of a request that died. A write without a user to keep the key for (sign-in, the
  * sandbox admin) refuses a key with 400 rather than ignore it.
  */

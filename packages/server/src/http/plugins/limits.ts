@@ -18,7 +18,7 @@ export interface LimitSettings {
 }
 
 /**
- * Official operations obey the reference's limits per API token (docs/design.md section 7). The
+ * Official operations obey the reference's limits per API token (docs/design/wire-conventions.md#limits). The
  * count is taken after authentication and validation, so refused requests cost nothing. Every
  * limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and
  * `RateLimit-Policy`; a request over the limit is 429 `Rate Limit Exceeded` with `Retry-After`.

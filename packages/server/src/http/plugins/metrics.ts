@@ -55,7 +55,7 @@ interface Series {
 /**
  * The request-duration histogram, kept by hand: prom-client's `Histogram` validates and hashes the
  * labels on every observation, even through a bound child, which cost about a microsecond on
- * every request (docs/design.md section 12). Here a request finds its series by route, method and
+ * every request (docs/design/performance.md#the-work-of-every-request). Here a request finds its series by route, method and
  * status, each a lookup of a value it already holds: no label string is built per request (that
  * alone cost more than the rest of an observation).
  */

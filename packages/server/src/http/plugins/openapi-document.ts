@@ -2,8 +2,7 @@ import * as contract from "@skinmarket/contract";
 import { takesIdempotencyKey, type OperationDefinition } from "@skinmarket/contract";
 
 /**
- * How the contract's schemas become the OpenAPI 3.1 document (docs/design.md section 7, "The
- * OpenAPI document"). The schemas describe what a handler sees after validation; the document
+ * How the contract's schemas become the OpenAPI 3.1 document (docs/design/wire-conventions.md#the-openapi-document). The schemas describe what a handler sees after validation; the document
  * describes what a caller sends and receives, so three things are rewritten on the way:
  * - a field with a default is optional to the caller (TypeBox lists it as required, because the
  *   handler always has it once the default is filled in);
@@ -184,7 +183,7 @@ export function describeOperation(operation: OperationDefinition): string {
 }
 
 function limitsText(operation: OperationDefinition): string | undefined {
-  // Limits count API tokens, so only official operations have them (docs/design.md section 7).
+  // Limits count API tokens, so only official operations have them (docs/design/wire-conventions.md#limits).
   if (operation.envelope !== "official") return undefined;
   const { rate, daily, distinctGoods } = operation.limits ?? {};
   const parts = [rate ? `${rate.points} requests per ${rate.seconds} s` : "the server's default rate"];

@@ -3,7 +3,7 @@ import { sessionCookie } from "./auth.ts";
 
 /**
  * Answers that may carry a user's records are never kept by a cache, shared or the browser's
- * (docs/design.md section 11). One rule, decided here for every route: an answer is
+ * (docs/design/security.md#headers-that-keep-answers-out-of-caches-and-pages-out-of-frames). One rule, decided here for every route: an answer is
  * `Cache-Control: no-store` when its request presents a credential (`Authorization`, an API token
  * or the sandbox admin token, or the website's `session` cookie), refused or not, or when the
  * answer sets a cookie (sign-in, sign-out), unless its route states a policy of its own: only

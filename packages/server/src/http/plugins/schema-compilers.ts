@@ -12,7 +12,7 @@ import { createValidatorCompiler } from "./validation.ts";
  * compiles every route's request validators (Ajv) and response serializers (fast-json-stringify)
  * before it listens, in one task: on this service's few hundred schemas, about a second with the
  * event loop held, and memory for routes a deployment never serves. Each is compiled the first time
- * its route needs it (a few milliseconds, once) and kept (docs/design.md section 12).
+ * its route needs it (a few milliseconds, once) and kept (docs/design/performance.md#no-stall-at-start-or-during-a-rebuild).
  * `compileAll()` compiles what is left, so that a test can show that every route's schemas compile.
  */
 export class RouteSchemaCompilers {

@@ -2,7 +2,7 @@ import type { SessionUser } from "../../domain/sessions/resolve-session.ts";
 
 /**
  * The signed-in user written into a page, as the real website's pages embed it and tools read it
- * (docs/design.md section 16): a data block (`type="application/json"`, never run) holding
+ * (docs/design/website.md#the-pages-and-how-they-are-served): a data block (`type="application/json"`, never run) holding
  * `{"user": {"nickname": ..., "id": ...}}` laid out as Python's `json.dumps` lays it out (`": "`
  * and `", "`), since tools test for the text `"user": {"` and `"nickname": "`.
  * Every `<`, `>`, `&`, U+2028 and U+2029 is escaped as `\uXXXX` (valid JSON, the same value), so

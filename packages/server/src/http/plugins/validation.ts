@@ -6,8 +6,7 @@ import { INTEGER_DIGITS_MAX, INTEGER_OR_DIGITS } from "@skinmarket/contract";
 /**
  * Request validation. Query strings and path parameters arrive as text, so their numbers and
  * booleans are read from it first (`readTextValues`), and an empty optional query parameter
- * (`mode=`) is absent, as the real service and the tools written for it take it (docs/design.md
- * section 7); JSON bodies already carry types, so nothing
+ * (`mode=`) is absent, as the real service and the tools written for it take it (docs/design/wire-conventions.md#tolerance-of-the-website-routes); JSON bodies already carry types, so nothing
  * in a body is converted (`true` is not an amount). Unknown fields are refused by the schemas
  * (`additionalProperties: false`), never silently dropped. Numbers must be finite everywhere
  * (`strictNumbers`): JSON.parse reads `1e309` as Infinity, which is no integer and no amount.

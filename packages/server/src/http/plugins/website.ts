@@ -6,14 +6,14 @@ import { resolveSession } from "../../domain/sessions/resolve-session.ts";
 import { sessionCookie } from "./auth.ts";
 import { signedInUserScript } from "./signed-in-user-script.ts";
 
-/** Where `npm run build -w @skinmarket/web` writes the website (docs/design.md, "The website"). */
+/** Where `npm run build -w @skinmarket/web` writes the website (docs/design/website.md#the-website). */
 export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
 
 /**
  * The website's pages: paths the single-page app draws itself. Each answers the same HTML, so a
  * deep link or a reload works; none clashes with the API (`/api/*`, `/account/api/*`, `/sandbox/*`,
  * `/docs*`, `/openapi*`, `/healthz`, `/readyz`, `/metrics`). `/news/` is the real website's page
- * that tools read the signed-in user from (docs/design.md section 16); the app has no news.
+ * that tools read the signed-in user from (docs/design/website.md#the-pages-and-how-they-are-served); the app has no news.
  */
 export const WEBSITE_PAGES = ["/", "/news", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
 

@@ -59,7 +59,7 @@ import { registerWebBuyOrderRoutes } from "./web-buying/web-buy-order-routes.ts"
 export interface RouteOptions extends SessionCookieOptions {
   /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
   sandboxClock: OffsetClock | undefined;
-  /** The simulated traders' runner, with the sandbox on (docs/design.md section 15). */
+  /** The simulated traders' runner, with the sandbox on (docs/design/simulation.md#the-living-sandbox). */
   simulation?: SimulationRunner;
   /** The user's scenario files, which run by name beside the built-in ones (`SCENARIOS_DIR`). */
   scenariosFolder?: string | undefined;
@@ -68,7 +68,7 @@ export interface RouteOptions extends SessionCookieOptions {
   /** The commits the market snapshots watch. */
   marketChanges: MarketChanges;
   snapshotIntervalMs: number;
-  /** Answer from the snapshot there is while a newer one is built (docs/design.md section 4). */
+  /** Answer from the snapshot there is while a newer one is built (docs/design/market-snapshots.md#market-snapshots). */
   snapshotServeStale: boolean;
   /** Built by the caller, or here from the three options above. */
   priceSnapshots?: PriceSnapshots;

@@ -99,7 +99,7 @@ export function textFrame(payload: Buffer): Buffer {
 }
 
 /**
- * Every stream of this instance (docs/design.md section 14): one listener on the event log, and
+ * Every stream of this instance (docs/design/event-stream.md#one-listener-per-process): one listener on the event log, and
  * indexes from a user to their connections with `account`, from a goods to the connections with
  * its `book:` or `prices:` channel, and of those with `market` or `prices`, so that an event costs
  * only the connections it may concern. One timer beats every connection's heartbeat.

@@ -23,7 +23,7 @@ export interface RolledBackTrade {
 }
 
 /**
- * The platform reverses a delivered trade (docs/design.md section 15, "Rollbacks"), in one
+ * The platform reverses a delivered trade (docs/design/simulation.md#scenarios), in one
  * transaction: the item leaves the buyer's account for the seller's under a new assetid (in trade
  * cooldown, as any arrival), a listing of it on sale is withdrawn, and one balanced journal entry
  * takes the seller's income from their balance and the fee from the fee account and pays the

@@ -17,7 +17,7 @@ import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-offers.ts";
 
-/** The game platform kept in our own database (docs/design.md section 10). */
+/** The game platform kept in our own database (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox). */
 export class SandboxPlatform implements GamePlatform {
   async findAssets(
     ctx: DomainContext,
@@ -25,8 +25,7 @@ export class SandboxPlatform implements GamePlatform {
   ): Promise<Array<PlatformAsset & { platformid: string }>> {
     const ids = input.assetids.filter((assetid) => /^\d{1,15}$/.test(assetid)).map(Number);
     if (ids.length === 0) return [];
-    // Read by the primary key alone, whatever the planner's statistics say (docs/design.md section
-    // 12): with `traded_to_assetid IS NULL` in the statement the planner may combine the partial
+    // Read by the primary key alone, whatever the planner's statistics say (docs/design/performance.md#listing-throughput): with `traded_to_assetid IS NULL` in the statement the planner may combine the partial
     // owner index (every item held, hundreds of thousands of entries) with the key, and under stale
     // statistics it did, at 5-270 ms where the key alone takes under 1 ms. An item that changed
     // hands is dropped here instead. The goods' type is a subquery per item, a key lookup each,

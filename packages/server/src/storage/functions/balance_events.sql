@@ -1,5 +1,5 @@
 -- Trigger function of ledger_accounts (ledger_accounts_events, migration 0020): a user's balances
--- after a change, all accounts in one event (docs/design.md section 14).
+-- after a change, all accounts in one event (docs/design/events.md#written-by-the-changes-own-transaction).
 CREATE OR REPLACE FUNCTION balance_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF events_quiet() THEN RETURN NULL; END IF;

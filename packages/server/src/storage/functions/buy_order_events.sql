@@ -1,5 +1,5 @@
 -- Trigger function of buy_orders (buy_orders_events, migration 0020): the event of a buy order's
--- change, written to event_outbox in the transaction of the change (docs/design.md section 14).
+-- change, written to event_outbox in the transaction of the change (docs/design/events.md#written-by-the-changes-own-transaction).
 CREATE OR REPLACE FUNCTION buy_order_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   event_type text;

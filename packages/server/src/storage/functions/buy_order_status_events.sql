@@ -1,5 +1,5 @@
 -- Trigger function of users (users_buy_order_status_events, migration 0020): a user's buy-order
--- status changed (docs/design.md section 14).
+-- status changed (docs/design/events.md#written-by-the-changes-own-transaction).
 CREATE OR REPLACE FUNCTION buy_order_status_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF events_quiet() THEN RETURN NULL; END IF;

@@ -1,5 +1,5 @@
 -- Trigger function of bound_platform_accounts (bound_platform_accounts_events, migration 0020): a
--- platform account's cookies expired (docs/design.md section 14).
+-- platform account's cookies expired (docs/design/events.md#expired-cookies).
 CREATE OR REPLACE FUNCTION cookie_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF events_quiet() THEN RETURN NULL; END IF;

@@ -1,6 +1,6 @@
 -- Sticker, patch and charm entries of an item's JSON with the game's own kit ids (migration 0026):
 -- each entry's `id_key` becomes the catalog's `game_index` of the goods its market hash name
--- names; entries of goods without one stay as they are (docs/design.md section 5, kit ids).
+-- names; entries of goods without one stay as they are (docs/design/domain-model.md#catalog-goods, kit ids).
 CREATE OR REPLACE FUNCTION follow_kit_ids(items jsonb, id_key text) RETURNS jsonb
 LANGUAGE sql STABLE AS $$
   SELECT coalesce(jsonb_agg(

@@ -1,5 +1,4 @@
--- Whether a buyer may take a listing (docs/design.md section 6, "which listings a buyer may
--- take"): on sale, not the buyer's own, at or below the buyer's price, sent by its seller (a
+-- Whether a buyer may take a listing (docs/design/architecture.md#where-the-databases-functions-live): on sale, not the buyer's own, at or below the buyer's price, sent by its seller (a
 -- listing whose buyer must send the offer cannot be traded here), and out of trade cooldown at
 -- p_at unless the buyer accepts a pre-sell listing. Every statement that picks or counts listings
 -- for a buyer asks this function, in SQL (purchase_goods_unit, purchase_unit, purchase_listing)

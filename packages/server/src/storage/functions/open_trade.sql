@@ -1,7 +1,7 @@
 -- The trade of a listing sold in the caller's transaction, with its audit row. A paid trade waits
 -- for the seller's offer, its delivery time running from the end of the item's trade cooldown (a
 -- pre-sell sale) or from now; a card payment waits in PAYING. Only a sold listing that still
--- commits its item gets a trade (docs/design.md section 5, "the commitment rule for items"), so a
+-- commits its item gets a trade (docs/design/domain-model.md#the-commitment-rule-for-items), so a
 -- live trade always stands behind an entry of listings_one_commitment_per_asset.
 CREATE OR REPLACE FUNCTION open_trade(
   p_listing_id bigint, p_buyer_id bigint, p_trade_url text, p_buyer_platformid text,

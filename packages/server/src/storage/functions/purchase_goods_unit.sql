@@ -1,4 +1,4 @@
--- One unit of a purchase of goods (purchase/orders) in one round trip (docs/design.md section 6):
+-- One unit of a purchase of goods (purchase/orders) in one round trip (docs/design/buy-orders.md#placing-supplying-and-cancelling):
 -- - without a trade URL (p_trade_url NULL), the buyer's bound account: the given p_buyer_platformid
 --   or the first bound (then by platformid) that has a trade URL; 'no_account' when the given
 --   platformid is not bound to the buyer, 'no_trade_url' when none has one. The trade URL and

@@ -3,7 +3,7 @@
 -- Rows other buyers hold are skipped (FOR UPDATE SKIP LOCKED) so that buyers of one goods do not
 -- queue behind each other; when every matching listing is held, the unit waits for the cheapest
 -- held one (FOR UPDATE), whose holder may give it up, rather than turn the buyer away while a
--- listing stays on sale (docs/design.md section 6). Outcomes: 'bought', 'none', 'insufficient';
+-- listing stays on sale (docs/design/purchases-and-trades.md#purchases-and-trades). Outcomes: 'bought', 'none', 'insufficient';
 -- o_withdrawn is always 0 (callers keep their shape). The server calls purchase_goods_unit, which
 -- does this and first finds the buyer's trade URL and checks the goods; this one stays for
 -- migration 0019's down.

@@ -1,5 +1,5 @@
 -- Trigger function of trades (trades_events, migration 0020): the event of a trade's change,
--- written to event_outbox in the transaction of the change (docs/design.md section 14).
+-- written to event_outbox in the transaction of the change (docs/design/events.md#written-by-the-changes-own-transaction).
 CREATE OR REPLACE FUNCTION trade_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   event_type text;

@@ -1,6 +1,6 @@
 -- Trigger function of trades (trades_offer_sender, migration 0025): a trade opened on a listing
 -- of a seller who asks buyers to send the offers of their sales is the buyer's to send, whichever
--- verb opened it (docs/design.md section 6, "offer modes"). Buy-order fills stay the seller's.
+-- verb opened it (docs/design/purchases-and-trades.md#offer-modes). Buy-order fills stay the seller's.
 CREATE OR REPLACE FUNCTION trades_offer_sender() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.buy_order_id IS NULL

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Trades (bill orders): one sold listing on its way from seller to buyer (docs/design.md section 6).
+ * Trades (bill orders): one sold listing on its way from seller to buyer (docs/design/purchases-and-trades.md#purchases-and-trades).
  * `paid_from` records which of the buyer's accounts paid how much, so that a refund returns
  * exactly that. A listing has at most one trade that is not failed.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Buy orders (docs/design.md section 6): standing bids that pay on each fill. `frozen_num` and
+ * Buy orders (docs/design/buy-orders.md#placing-supplying-and-cancelling): standing bids that pay on each fill. `frozen_num` and
  * `frozen_amount` count the fills still in flight (their prices wait in the buyer's escrow),
  * `real_num` the delivered ones. A fill is a trade with `buy_order_id`. Listings learn their
  * item's paint seed and paint index, so that a buy order's `specific` constraints are plain

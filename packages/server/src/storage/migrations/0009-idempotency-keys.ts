@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The first answer to an official write sent with an `Idempotency-Key` (docs/design.md section 7),
+ * The first answer to an official write sent with an `Idempotency-Key` (docs/design/wire-conventions.md#idempotent-writes),
  * per user and key, kept for 24 hours. A row is `pending` while its request runs.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Liquidity ranks (docs/design.md section 9): each goods traded in the last 30 days with its
+ * Liquidity ranks (docs/design/market-data.md#the-market-figures-and-the-other-price-operations): each goods traded in the last 30 days with its
  * percentile among the catalog, in hundredths of a percent (8752 is "87.52%"); a goods without a
  * row ranks 0. The one-row state says when they were computed, so that the daily job knows when the
  * next computation is due whichever instance runs it.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Bookmarks of the website (docs/design.md section 8): a signed-in user keeps goods and listings
+ * Bookmarks of the website (docs/design/website-goods-routes.md#the-websites-goods-pages): a signed-in user keeps goods and listings
  * to come back to; the goods pages answer `bookmarked` for the viewer. One row per user and
  * target; a listing's bookmark outlives its sale (the page then no longer shows it). The goods
  * pages also read each goods' completed trades (price history, recent trades, sold counts), so

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Indexes for the listing queries (docs/design.md section 12: over 1,000,000 listings every
+ * Indexes for the listing queries (docs/design/performance.md#the-listing-queries: over 1,000,000 listings every
  * variant reads an index, p99 at most 20 ms). Each is partial on listings on sale (the queries
  * write `state = 'ON_SALE'` as a literal) and ends in the listing id, so that a page in either
  * direction is a forward or backward read with no sort step. Every other column the queries

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The money paths as functions inside the database (docs/design.md section 12, "the purchase
- * path"). A purchased unit is one statement, `purchase_unit`, so a purchase costs one round trip
+ * The money paths as functions inside the database (docs/design/performance.md#the-purchase-path). A purchased unit is one statement, `purchase_unit`, so a purchase costs one round trip
  * instead of seven; the journal entry and the trade it writes are the same functions that the
  * other verbs call (`post_journal_entry`, `open_trade`), so each of those writes lives in one place.
  *
@@ -81,7 +80,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN new_trade_id;
     END $$`,
 
-    // One unit of an immediate-or-cancel purchase, as one statement (docs/design.md section 6):
+    // One unit of an immediate-or-cancel purchase, as one statement (docs/design/buy-orders.md#crossing):
     // the cheapest listing of a standard goods at or below the price that the buyer may have
     // (not their own, not one whose buyer sends the offer, out of trade cooldown), skipping rows
     // other buyers are taking; a listing whose item is already in a live trade is withdrawn and

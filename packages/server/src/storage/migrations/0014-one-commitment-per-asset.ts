@@ -1,8 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * An item is committed to at most one thing at a time (docs/design.md section 5, "the commitment
- * rule for items"): a listing on sale, or a sale whose trade is live; a supply to a buy order is
+ * An item is committed to at most one thing at a time (docs/design/domain-model.md#the-commitment-rule-for-items): a listing on sale, or a sale whose trade is live; a supply to a buy order is
  * a sale from the moment its listing is written. Every trade has its listing, so one partial
  * unique index on listings holds the rule, whichever verbs race: a listing commits its item
  * while it is on sale, and while it is sold and its trade has not ended.

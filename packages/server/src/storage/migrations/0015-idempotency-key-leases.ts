@@ -1,8 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A pending idempotency key is held by its running request under a lease (docs/design.md section
- * 6, "An idempotency key's life when its request dies"): `owner` names the request holding it,
+ * A pending idempotency key is held by its running request under a lease (docs/design/recovery.md#an-idempotency-keys-life-when-its-request-dies): `owner` names the request holding it,
  * `lease_expires_at` is when a retry may take it over unless the request renews it, and `effects`
  * counts the transactions its request committed, each in that transaction. A key whose request
  * died with no effect is taken over by a retry; one with effects gets an answer saying so.

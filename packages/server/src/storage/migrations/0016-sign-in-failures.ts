@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The sign-in throttle (docs/design.md section 11): failed sign-ins counted per account and per
+ * The sign-in throttle (docs/design/security.md#security): failed sign-ins counted per account and per
  * client address, shared by every instance on the database. `throttle_key` is
  * `account:<SHA-256 of the nickname as looked up>` (tried nicknames are not kept in the clear: a
  * password typed into the nickname field would be) or `address:<client address>`.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The website buys one chosen listing (`goods/buy`, docs/design.md section 8); the official
+ * The website buys one chosen listing (`goods/buy`, docs/design/website-buying-routes.md#the-websites-buying-routes); the official
  * purchase buys the cheapest. Both pay the same way, so the payment and the trade move into one
  * function, `pay_for_listing`, that `purchase_unit` (the official unit, unchanged in what it does)
  * and the new `purchase_listing` call: money and items still move in one place.

@@ -6,7 +6,7 @@ import { sql, type Kysely } from "kysely";
  * its listing up (its buyer cannot pay, or its transaction fails): when every matching listing is
  * held, answering "none" would turn away a buyer while a listing stays on sale. So the unit then
  * waits for the cheapest held one (`FOR UPDATE`): once its holder ends, the row is checked again,
- * and a sold one is passed over for the next (docs/design.md section 6).
+ * and a sold one is passed over for the next (docs/design/purchases-and-trades.md#purchases-and-trades).
  */
 function purchaseUnit(waitForHeld: boolean): string {
   const candidate = (lock: string) => `

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * A purchase of goods in one round trip (docs/design.md section 12): before, a request read the
+ * A purchase of goods in one round trip (docs/design/performance.md#the-purchase-path): before, a request read the
  * buyer's trade URL and the goods (two statements) before `purchase_unit`, and each statement's
  * round trip cost the server more than the unit's own work. `purchase_goods_unit` does what
  * `purchase_unit` does, and first what those two reads checked, answering each by name:

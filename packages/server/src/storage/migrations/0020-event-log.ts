@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The event log (docs/design.md section 14). A change to a listing, a trade, a buy order, a user's
+ * The event log (docs/design/events.md#the-record-carried). A change to a listing, a trade, a buy order, a user's
  * balances, a user's buy-order status or a platform account's cookies writes a row to
  * `event_outbox` from a trigger, in the transaction of the change: a change that rolls back leaves
  * no event, and no code path (a verb, a database function such as `purchase_unit`, a job, the

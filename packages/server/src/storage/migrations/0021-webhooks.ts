@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Webhooks (docs/design.md section 14, "Webhooks"). An endpoint is a user's receiver URL with the
+ * Webhooks (docs/design/webhooks-and-tools.md#webhooks). An endpoint is a user's receiver URL with the
  * event types it wants and a signing secret, sealed at rest like the platform cookies. A delivery
  * is one event owed to one endpoint: the sequencer writes it in the transaction that gives the
  * event its id, so every committed event of a user is a delivery owed to each matching endpoint.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * An account's ledger lines in entry order, with their amounts (docs/design.md section 5): the
+ * An account's ledger lines in entry order, with their amounts (docs/design/money-and-ledger.md#money-and-the-ledger): the
  * movements of one user's money, newest first, and each balance after a movement (the balance now
  * less the lines after it) read from the index alone. It serves every lookup of lines by account
  * the old single-column index did.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Listings on sale by the end of their trade cooldown (docs/design.md sections 4 and 12): the
+ * Listings on sale by the end of their trade cooldown (docs/design/market-snapshots.md#when-a-snapshot-is-rebuilt and docs/design/performance.md#no-stall-at-start-or-during-a-rebuild): the
  * price snapshot's next cooldown end, and the goods whose pre-sell listings turned tradable
  * since, are read from this small index (pre-sell listings only) instead of a scan of every
  * listing on sale's goods index: 0.2 s over a million listings, growing with the market, where

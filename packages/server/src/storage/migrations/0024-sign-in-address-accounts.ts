@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The accounts that failed to sign in from each client address (docs/design.md section 11): an
+ * The accounts that failed to sign in from each client address (docs/design/security.md#security): an
  * address's budget counts the distinct accounts tried from it in the last day, not every failure,
  * so that one person mistyping (or one attacker hammering one account, which the account's own
  * throttle stops) does not close sign-in for everyone behind a shared address. Keys are those of

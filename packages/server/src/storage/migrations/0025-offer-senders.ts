@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Who sends a trade's offer (docs/design.md section 6, offer modes): `trades.offer_sender` is the
+ * Who sends a trade's offer (docs/design/purchases-and-trades.md#offer-modes, offer modes): `trades.offer_sender` is the
  * seller's by default, the buyer's when the seller asks buyers to send them
  * (`users.force_buyer_send_offer`, the real service's account preference) or when the buyer takes
  * it on (`bill_order/notify_buyer_to_send_offer`). A buyer's offer on the sandbox platform asks

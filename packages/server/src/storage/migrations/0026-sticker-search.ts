@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The game's own kit ids and the sticker search (docs/design.md sections 5 and 8):
+ * The game's own kit ids and the sticker search (docs/design/domain-model.md#catalog-goods and docs/design/website-goods-routes.md#the-websites-goods-pages):
  * - `goods.game_index`: the sticker kit, keychain or music kit id the game gives the goods'
  *   kit, which items' `sticker_id`/`keychain_id` carry (filled by the next catalog load), and
  *   its index, for the search's look-up of the stickers it is asked for.

@@ -30,7 +30,7 @@ const BILL_ORDER: Shape = {
 };
 
 /**
- * The website's buying routes as real tools call them (docs/design.md section 8, the buying
+ * The website's buying routes as real tools call them (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes, the buying
  * routes): each test sends what the tool's code sends and checks every field it reads.
  */
 describe("replay: the website's buying routes", () => {

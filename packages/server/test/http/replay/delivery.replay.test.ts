@@ -24,7 +24,7 @@ const TO_DELIVER_ITEM: Shape = {
 };
 
 /**
- * The delivery loop's requests as real tools send them (docs/design.md section 8, the delivery
+ * The delivery loop's requests as real tools send them (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes, the delivery
  * routes), each with the tool's own headers and body, and every field it reads checked.
  */
 describe("replay: the delivery routes of real tools", () => {

@@ -12,7 +12,7 @@ const USER_AGENT =
 /**
  * The requests real tools send to the website's session and account routes, replayed as their
  * code sends them, and every field they read checked for presence and type
- * (docs/design.md section 8, "Decided for the website's session and account routes").
+ * (docs/design/website-account-and-selling-routes.md#the-websites-session-and-account-routes).
  */
 describe("replay: the session probes and account reads of real tools", () => {
   let t: TestApp;

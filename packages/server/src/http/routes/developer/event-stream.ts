@@ -5,7 +5,7 @@ import { heldCredential } from "../../plugins/auth.ts";
 import type { EventStreamHub } from "../../stream/event-stream-hub.ts";
 
 const DESCRIPTION = [
-  "A WebSocket (docs/design.md section 14): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.",
+  "A WebSocket (docs/design/event-stream.md#authentication-on-the-upgrade-request): send `Connection: Upgrade`, `Upgrade: websocket`, and an API token (`Authorization: Bearer`) or the website session cookie from a page of the server's own origin or of `CORS_ORIGINS`.",
   'The client sends JSON text frames: `{"op":"subscribe","channels":["account","market","prices","prices:<goods_id>","book:<goods_id>"],"after":"<event id>","types":["trade.*"]}` (`after` replays from the log first: no gap, no duplicate), `{"op":"unsubscribe","channels":[...]}`, `{"op":"ping"}`.',
   'The server sends `welcome`, `subscribed`, `{"type":"event","channel":...,"event":{...}}` (the events of `GET /api/market/developer/events`), `heartbeat` every `heartbeat_ms`, `pong`, `error` (the field named; the stream stays), and `dropped` before closing a client that reads too slowly (4008).',
   "A client message is at most 16 KiB (larger closes with 1009); while one is handled (a replay), at most 100 more and 64 KiB may wait (more closes with 4029).",

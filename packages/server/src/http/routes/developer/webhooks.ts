@@ -28,7 +28,7 @@ function userOf(ctx: DomainContext) {
 }
 const noUser = () => fail("Unauthorized", "a user token is required");
 
-/** The webhook operations (docs/design.md section 14, "Webhooks"). */
+/** The webhook operations (docs/design/webhooks-and-tools.md#webhooks). */
 export function registerWebhookRoutes(app: FastifyInstance): void {
   registerOperation(app, createOperation, async ({ ctx, body }) => {
     const userId = userOf(ctx);

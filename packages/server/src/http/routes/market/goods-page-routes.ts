@@ -21,7 +21,7 @@ function internal<Data>(result: Result<Data>) {
 
 /**
  * The goods page's website routes: details, listings, price history and recent trades. All
- * answer anonymously; a signed-in viewer sees their own bookmarks (docs/design.md section 8).
+ * answer anonymously; a signed-in viewer sees their own bookmarks (docs/design/website-goods-routes.md#the-websites-market-data-routes).
  */
 export function registerGoodsPageRoutes(app: FastifyInstance): void {
   registerOperation(app, getGoodsInfo, async ({ ctx, query, request }) =>

@@ -6,7 +6,7 @@ import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { viewerOf } from "./viewer.ts";
 
-/** GET /api/market/goods: the catalog page, for signed-in users (docs/design.md section 8). */
+/** GET /api/market/goods: the catalog page, for signed-in users (docs/design/website-goods-routes.md#the-websites-market-data-routes). */
 export function registerListCatalogGoods(app: FastifyInstance, catalogs: CatalogIndexes): void {
   registerOperation(app, operation, async ({ ctx, query, request }) => {
     const page = await listCatalogGoods(ctx, await catalogs.current(ctx), {

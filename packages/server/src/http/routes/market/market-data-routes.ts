@@ -23,7 +23,7 @@ function internal<Data>(result: Result<Data>) {
 }
 
 /**
- * The website's market-data routes the real service's tools call (docs/design.md section 8):
+ * The website's market-data routes the real service's tools call (docs/design/website-goods-routes.md#the-websites-market-data-routes):
  * name suggestions and the buying tab for signed-in users, the home page's popular listings and
  * the price trend for anyone.
  */

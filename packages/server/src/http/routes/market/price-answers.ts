@@ -23,7 +23,7 @@ export interface WholeMarket {
 }
 
 /**
- * The price operations' answers (docs/design.md section 4): all read one market snapshot; a
+ * The price operations' answers (docs/design/market-snapshots.md#answers-made-of-parts): all read one market snapshot; a
  * whole-market answer is made once per snapshot and variant, as parts of consecutive entries: a
  * part whose entries an update kept (the same objects) is the previous answer's, bytes and gzip
  * segment, and only the others are made again, over turns of the event loop, compressed off it
@@ -43,7 +43,7 @@ export class PriceAnswers {
    * `variant` describes a whole-market answer; leave it out for an answer that depends on the
    * request. `goods` names the goods of a single-goods
    * answer: their figures are read from the database while the snapshot misses a change
-   * (read-your-writes, docs/design.md section 4).
+   * (read-your-writes, docs/design/market-snapshots.md#read-your-writes).
    */
   answer<Value extends object>(
     ctx: DomainContext,

@@ -1,6 +1,6 @@
 import type { TradeListQuery } from "../../../domain/trades/list-trades.ts";
 
-/** The shared list body of purchase/orders/list and sell_order/history (docs/design.md section 8). */
+/** The shared list body of purchase/orders/list and sell_order/history (docs/design/official-operations.md#the-30-operations). */
 export function listQuery(body: {
   page_num: number;
   page_size: number;

@@ -102,8 +102,7 @@ function scenarioSummary(entry: ScenarioEntry) {
 }
 
 /**
- * The living sandbox's controls: start (or resume), stop, status, scenarios (docs/design.md
- * section 15); `scenariosFolder` holds the user's scenario files, which run by name.
+ * The living sandbox's controls: start (or resume), stop, status, scenarios (docs/design/simulation.md#the-living-sandbox); `scenariosFolder` holds the user's scenario files, which run by name.
  */
 export function registerSandboxSimulation(
   app: FastifyInstance,

@@ -24,7 +24,7 @@ function payMethodOf(code: number | string | undefined) {
 }
 
 /**
- * The website's buy-order routes (docs/design.md section 8) on the official operations' verbs:
+ * The website's buy-order routes (docs/design/website-buying-routes.md#the-websites-buy-order-routes) on the official operations' verbs:
  * the same checks, crossing and records; only the envelope and the tools' field forms differ.
  */
 export function registerWebBuyOrderRoutes(app: FastifyInstance): void {

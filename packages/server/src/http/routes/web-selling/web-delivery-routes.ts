@@ -17,7 +17,7 @@ import { internalAnswer } from "./internal-answer.ts";
 const APPIDS = { csgo: 730, cs2: 730, dota2: 570 } as const;
 
 /**
- * The website's delivery routes (docs/design.md section 8): the sales to deliver, the offers the
+ * The website's delivery routes (docs/design/website-buying-routes.md#the-websites-delivery-routes): the sales to deliver, the offers the
  * seller or the buyer sends (each order through the verb of its side), and the seller's choice
  * that buyers send them. The encrypted sessions tools upload with an offer request are not read:
  * offers go out with the cookies uploaded through platform/cookie.

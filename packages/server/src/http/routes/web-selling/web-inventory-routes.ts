@@ -25,7 +25,7 @@ export function registerWebInventoryRoutes(app: FastifyInstance): void {
     ),
   );
 
-  // Items never leave the platform for the marketplace's keeping (docs/design.md section 8), so the
+  // Items never leave the platform for the marketplace's keeping (docs/design/website-account-and-selling-routes.md#the-websites-selling-routes), so the
   // backpack the real website keeps for bought items is always empty here.
   registerOperation(app, getWebBackpack, ({ query }) =>
     ok({

@@ -10,7 +10,7 @@ import { webPrice } from "./web-price.ts";
  * The website's selling writes, on the official operations' verbs: each item is listed, repriced
  * or delisted on its own, and `data` maps each assetid or sell order id to "OK" or why not.
  * The fields of the tools the marketplace has no use for (income, classid, reward points...) are
- * accepted and ignored (docs/design.md section 8).
+ * accepted and ignored (docs/design/website-account-and-selling-routes.md#the-websites-selling-routes).
  */
 export function registerWebSellOrderWrites(app: FastifyInstance): void {
   registerOperation(app, createWebSellOrders, async ({ ctx, body }) => {
