@@ -23,12 +23,16 @@ import { LimiterStore } from "../src/http/limits/limiter-store.ts";
 import { benchSimulate } from "./simulate.ts";
 import { benchStart } from "./start.ts";
 import { benchListings, type ListingFigures } from "./listings.ts";
+import { loadavg } from "node:os";
+import { benchResults, DEFAULT_RESULTS_FOLDER, machineNow, writeBenchResults } from "./bench-results.ts";
 
 /**
  * `npm run bench`: each figure is a ratio against a baseline measured in the same run on the same
  * machine, so the numbers travel between machines. Absolute figures are printed for context.
  *   --duration <s>   seconds per HTTP measurement (default 5)
  *   --json           print the results as JSON
+ *   --results <dir>  where the results file goes (default bench-results/ at the repository's root)
+ *   --no-results     write no results file
  * BENCH_DATABASE_URL: also measure on that PostgreSQL server. Use a scratch database: the bench
  * migrates it and leaves its users and journal entries behind. BENCH_REDIS_URL: also measure the
  * rate limits counted in that Redis.
@@ -53,12 +57,16 @@ const { values: flags, positionals } = parseArgs({
     existing: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     json: { type: "boolean", default: false },
+    results: { type: "string" },
+    "no-results": { type: "boolean", default: false },
     help: { type: "boolean" },
   },
 });
 if (flags.help) {
   process.stdout.write(
     "usage: npm run bench -- [purchases|market|queries|simulate|events|listings|start] [--duration seconds] [--json]\n" +
+      "          [--results folder | --no-results]: each run writes its figures, machine and goals to\n" +
+      "          bench-results/<date>-<bench>.json at the repository's root (docs/design/performance.md)\n" +
       "  purchases: purchases/s through the API vs pgbench TPC-B on BENCH_DATABASE_URL's server;\n" +
       "          --trace also follows 300 purchases statement by statement (auto_explain: each\n" +
       "          statement's time, foreign-key checks and event triggers); --existing buys on the\n" +
@@ -83,6 +91,8 @@ if (flags.help) {
   process.exit(0);
 }
 const duration = Number(flags.duration);
+const startedAt = new Date();
+const loadAtStart = loadavg();
 const log = { info() {}, warn() {}, error() {} };
 const services = {
   platform: new SandboxPlatform(),
@@ -445,6 +455,27 @@ await catalogFigure();
 report();
 
 function report(): void {
+  print();
+  if (flags["no-results"]) return;
+  const { results: folder, "no-results": _noResults, help: _help, ...options } = flags;
+  const path = writeBenchResults(
+    folder ?? DEFAULT_RESULTS_FOLDER,
+    benchResults({
+      date: startedAt,
+      bench: positionals[0] ?? "http",
+      options,
+      machine: machineNow(loadAtStart),
+      figures,
+      ...(listingQueries ? { listingQueries } : {}),
+      ...(listingWrites
+        ? { extra: { listingWrites: listingWrites.phases.map(({ plans: _plans, ...phase }) => phase) } }
+        : {}),
+    }),
+  );
+  progress(`results written to ${path}`);
+}
+
+function print(): void {
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify({ duration, figures, listingQueries, listingWrites }, null, 2)}\n`,

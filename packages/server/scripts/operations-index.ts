@@ -144,10 +144,10 @@ function designCitations(files: string[]): string[] {
 
 /** The exported name of each operation in the contract (the name a route imports). */
 function exportedNames(): Map<OperationDefinition, string> {
+  const operations: ReadonlySet<unknown> = new Set(contract.OPERATIONS);
   const names = new Map<OperationDefinition, string>();
   for (const [name, value] of Object.entries(contract))
-    if (contract.OPERATIONS.includes(value as OperationDefinition))
-      names.set(value as OperationDefinition, name);
+    if (operations.has(value)) names.set(value as OperationDefinition, name);
   return names;
 }
 
