@@ -8,7 +8,7 @@ import type {
 } from "@skinmarket/contract";
 import { useEffect, useState } from "preact/hooks";
 import { sandbox } from "../api.ts";
-import { Feedback, useAction } from "../components/action-feedback.tsx";
+import { Feedback, useAction } from "../use-data.tsx";
 import { asUser } from "../console-user-token.ts";
 import { dateTime } from "../format.ts";
 import { t } from "../i18n.ts";
