@@ -82,7 +82,7 @@ async function call(
  * Every call names its operation (`web<typeof getGoodsInfo>(...)`), whose answer type the page
  * then reads; without one the method is `never` and the call does not compile.
  */
-interface CallOptions<Operation extends OperationDefinition> {
+export interface CallOptions<Operation extends OperationDefinition> {
   query?: Query;
   body?: OperationBody<Operation>;
 }

@@ -5,7 +5,7 @@ import { settings } from "./config.ts";
 import { language, setLanguage, t } from "./i18n.ts";
 import { AccountPage } from "./pages/account/account-page.tsx";
 import { CatalogPage } from "./pages/catalog/catalog-page.tsx";
-import { ConsolePage } from "./pages/console.tsx";
+import { ConsolePage } from "./pages/console/console-page.tsx";
 import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
 import { ItemPage } from "./pages/item/item-page.tsx";
 import { SignInPage } from "./pages/signin/signin-page.tsx";

@@ -42,7 +42,6 @@ export function Trades(props: { kind: TradeSide }) {
   const answer = trades.value;
   if (!answer)
     return trades.error ? <p role="alert">{trades.error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
-  const goods: Record<string, { name?: string; market_hash_name?: string } | undefined> = answer.goods_infos;
   return (
     <section aria-labelledby="trades-title">
       <div class="row">
@@ -71,7 +70,9 @@ export function Trades(props: { kind: TradeSide }) {
                 <span class="muted small">{dateTime(trade.created_at)}</span>
               </td>
               <td>
-                <a href={`/goods/${trade.goods_id}`}>{goodsName(goods[String(trade.goods_id)])}</a>
+                <a href={`/goods/${trade.goods_id}`}>
+                  {goodsName(answer.goods_infos[String(trade.goods_id)])}
+                </a>
               </td>
               <td class="price">{money(trade.price)}</td>
               <td>
