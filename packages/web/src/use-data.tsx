@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
  * so each page's loading, empty and error states read the same way.
  */
 
-export interface Loaded<T> {
+interface Loaded<T> {
   /** The last answer, `undefined` until the first; kept while a reload runs, so nothing blinks. */
   value: T | undefined;
   /** Why the last load failed, `""` after one that answered. */

@@ -71,6 +71,7 @@ export function EndpointRow(props: {
         </button>
         <label>
           {t("Test event type")}
+          {/* The options are the event types, so the chosen value is one. */}
           <select value={testType} onChange={(event) => setTestType(event.currentTarget.value as EventType)}>
             {EVENT_TYPE_NAMES.map((type) => (
               <option key={type} value={type}>
