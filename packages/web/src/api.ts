@@ -5,6 +5,12 @@
  * token; the sandbox API with the sandbox admin token.
  */
 
+import type { OperationBody, OperationDefinition, OperationResponse } from "@skinmarket/contract";
+
+/** What a website route's envelope carries in `data`, typed by its contract operation. */
+export type WebData<Operation extends OperationDefinition> =
+  OperationResponse<Operation> extends { data: infer Data } ? Data : never;
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -71,15 +77,25 @@ async function call(
   return body;
 }
 
+/**
+ * What a call sends besides its path: the query, and a body typed by the operation's contract.
+ * Every call names its operation (`web<typeof getGoodsInfo>(...)`), whose answer type the page
+ * then reads; without one the method is `never` and the call does not compile.
+ */
+export interface CallOptions<Operation extends OperationDefinition> {
+  query?: Query;
+  body?: OperationBody<Operation>;
+}
+
 /** A website route (internal envelope `{code: "OK", data}`); writes carry the CSRF token. */
-export async function web<T>(
-  method: string,
+export async function web<Operation extends OperationDefinition = never>(
+  method: Operation["method"],
   path: string,
-  options: { query?: Query; body?: unknown } = {},
-): Promise<T> {
+  options: CallOptions<Operation> = {},
+): Promise<WebData<Operation>> {
   const answer = (await call(method, path, { ...options, headers: csrfHeader(method) })) as {
     code: string;
-    data: T;
+    data: WebData<Operation>;
     msg?: string;
   };
   if (answer.code !== "OK") throw new ApiError(200, answer.code, answer.msg ?? answer.code);
@@ -91,12 +107,15 @@ export async function web<T>(
  * account's money movements, buy orders online or offline, sending a trade offer): the session
  * cookie, and on writes the CSRF token, in place of an API token. Answers the official body.
  */
-export async function own<T>(
-  method: string,
+export async function own<Operation extends OperationDefinition = never>(
+  method: Operation["method"],
   path: string,
-  options: { query?: Query; body?: unknown } = {},
-): Promise<T> {
-  return (await call(method, path, { ...options, headers: csrfHeader(method) })) as T;
+  options: CallOptions<Operation> = {},
+): Promise<OperationResponse<Operation>> {
+  return (await call(method, path, {
+    ...options,
+    headers: csrfHeader(method),
+  })) as OperationResponse<Operation>;
 }
 
 /** A write with the session echoes the `csrf_token` cookie in `X-CSRFToken`. */
@@ -106,21 +125,27 @@ function csrfHeader(method: string): Record<string, string> {
 }
 
 /** An official operation with an API token (`Authorization: Bearer smk_...`). */
-export async function official<T>(
-  method: string,
+export async function official<Operation extends OperationDefinition = never>(
+  method: Operation["method"],
   path: string,
   token: string,
-  options: { query?: Query; body?: unknown } = {},
-): Promise<T> {
-  return (await call(method, path, { ...options, headers: { authorization: `Bearer ${token}` } })) as T;
+  options: CallOptions<Operation> = {},
+): Promise<OperationResponse<Operation>> {
+  return (await call(method, path, {
+    ...options,
+    headers: { authorization: `Bearer ${token}` },
+  })) as OperationResponse<Operation>;
 }
 
 /** The sandbox API with the sandbox admin token. */
-export async function sandbox<T>(
-  method: string,
+export async function sandbox<Operation extends OperationDefinition = never>(
+  method: Operation["method"],
   path: string,
   adminToken: string,
-  options: { query?: Query; body?: unknown } = {},
-): Promise<T> {
-  return (await call(method, path, { ...options, headers: { authorization: `Bearer ${adminToken}` } })) as T;
+  options: CallOptions<Operation> = {},
+): Promise<OperationResponse<Operation>> {
+  return (await call(method, path, {
+    ...options,
+    headers: { authorization: `Bearer ${adminToken}` },
+  })) as OperationResponse<Operation>;
 }

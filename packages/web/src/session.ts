@@ -1,12 +1,8 @@
-import { ApiError, web } from "./api.ts";
+import type { getUserInfo, login, logout } from "@skinmarket/contract";
+import { ApiError, web, type WebData } from "./api.ts";
 import { Store } from "./store.ts";
 
-export interface User {
-  user_id: string;
-  nickname: string;
-  steamid: string;
-  trade_url: string;
-}
+export type User = WebData<typeof getUserInfo>;
 
 /** The signed-in user, `null` for a visitor, `undefined` until the first answer. */
 export const currentUser = new Store<User | null | undefined>(undefined);
@@ -21,7 +17,7 @@ const USER_RETRIES_MS = [250, 500, 1000, 2000];
 export async function loadUser(): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      currentUser.set(await web<User>("GET", "/account/api/user/info"));
+      currentUser.set(await web<typeof getUserInfo>("GET", "/account/api/user/info"));
       return;
     } catch (error) {
       const delay = USER_RETRIES_MS[attempt];
@@ -35,13 +31,13 @@ export async function loadUser(): Promise<void> {
 }
 
 export async function signIn(nickname: string, password: string): Promise<void> {
-  await web("POST", "/account/api/login", { body: { nickname, password } });
+  await web<typeof login>("POST", "/account/api/login", { body: { nickname, password } });
   await loadUser();
 }
 
 export async function signOut(): Promise<void> {
   try {
-    await web("POST", "/account/api/logout");
+    await web<typeof logout>("POST", "/account/api/logout");
   } finally {
     currentUser.set(null);
   }

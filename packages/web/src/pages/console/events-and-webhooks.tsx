@@ -1,27 +1,24 @@
-import { useEffect, useState } from "preact/hooks";
-import { sandbox } from "../api.ts";
-import { t } from "../i18n.ts";
-import { EventLog } from "./console-events.tsx";
-import { WebhooksPanel } from "./console-webhooks.tsx";
+import type { sandboxListUsers } from "@skinmarket/contract";
+import { useState } from "preact/hooks";
+import { sandbox } from "../../api.ts";
+import { t } from "../../i18n.ts";
+import { useLoad } from "../../use-data.tsx";
+import { EventLog } from "./event-log.tsx";
+import { WebhooksPanel } from "./webhooks-panel.tsx";
 
 /** The console's events and webhooks of one user, chosen here (docs/design/website.md#the-consoles-events-and-webhooks). */
 export function EventsAndWebhooks(props: { adminToken: string }) {
-  const [users, setUsers] = useState<Array<{ user_id: string; nickname: string }>>([]);
   const [userId, setUserId] = useState("");
   const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    sandbox<{ items: Array<{ user_id: string; nickname: string }> }>(
-      "GET",
-      "/sandbox/users",
-      props.adminToken,
-      {
+  // The ids offered as one types, read again when the field takes focus; a failed read offers none.
+  const listed = useLoad(
+    () =>
+      sandbox<typeof sandboxListUsers>("GET", "/sandbox/users", props.adminToken, {
         query: { page_size: 500 },
-      },
-    )
-      .then((answer) => setUsers(answer.items))
-      .catch(() => setUsers([]));
-  }, [version]);
+      }).catch(() => ({ items: [], total_page: 0 })),
+    [version],
+  );
+  const users = listed.value?.items ?? [];
 
   return (
     <section aria-labelledby="events-title" class="panel">

@@ -1,53 +1,13 @@
-import type { EventType, listEvents, MarketplaceEvent, OperationResponse } from "@skinmarket/contract";
+import type { listEvents, MarketplaceEvent } from "@skinmarket/contract";
 import { useEffect, useState } from "preact/hooks";
-import { asUser } from "../console-user-token.ts";
-import { dateTime } from "../format.ts";
-import { t } from "../i18n.ts";
-
-/**
- * Every event type (the contract's `EVENT_TYPES`), restated so that the page does not bundle the
- * contract's schemas; the check below fails to compile when the contract adds a type.
- */
-export const EVENT_TYPE_NAMES = [
-  "listing.created",
-  "listing.repriced",
-  "listing.changed",
-  "listing.withdrawn",
-  "listing.sold",
-  "trade.created",
-  "trade.state_changed",
-  "trade.offer_sent",
-  "trade.delivered",
-  "trade.cancelled",
-  "trade.rolled_back",
-  "buy_order.created",
-  "buy_order.changed",
-  "buy_order.filled",
-  "buy_order.state_changed",
-  "buy_order.cancelled",
-  "buy_order.expired",
-  "buy_order.status_changed",
-  "balance.changed",
-  "platform.cookie_expired",
-  "market.price_changed",
-  "market.listing_added",
-  "market.listing_repriced",
-  "market.listing_removed",
-  "market.buy_order_added",
-  "market.buy_order_changed",
-  "market.buy_order_removed",
-  "market.reset",
-] as const satisfies readonly EventType[];
-export type EveryEventTypeListed = [Exclude<EventType, (typeof EVENT_TYPE_NAMES)[number]>] extends [never]
-  ? true
-  : never;
-true satisfies EveryEventTypeListed;
+import { dateTime } from "../../format.ts";
+import { t } from "../../i18n.ts";
+import { EVENT_TYPE_NAMES } from "./event-types.ts";
+import { asUser } from "./user-token.ts";
 
 /** How often the log asks for new events, and how many it keeps on screen. */
 const POLL_MS = 1000;
 const KEPT = 200;
-
-type EventPage = OperationResponse<typeof listEvents>;
 
 /**
  * The live event log of one user (docs/design/website.md#the-consoles-events-and-webhooks): the user's events as they happen,
@@ -70,7 +30,7 @@ export function EventLog(props: { adminToken: string; userId: string }) {
     const read = async () => {
       try {
         for (;;) {
-          const page = await asUser<EventPage>(
+          const page = await asUser<typeof listEvents>(
             props.adminToken,
             props.userId,
             "GET",

@@ -1,12 +1,11 @@
-import { useState } from "preact/hooks";
-import { t } from "../i18n.ts";
-import { navigate } from "../router.ts";
-import { signIn } from "../session.ts";
+import { t } from "../../i18n.ts";
+import { navigate } from "../../router.ts";
+import { signIn } from "../../session.ts";
+import { Feedback, useAction } from "../../use-data.tsx";
 
 /** Sign in with nickname and password (`/account/api/login`), which sets the session cookie. */
 export function SignInPage(props: { next: string | null }) {
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [, error, run, busy] = useAction();
   return (
     <form
       class="panel narrow"
@@ -14,16 +13,11 @@ export function SignInPage(props: { next: string | null }) {
       onSubmit={async (event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
-        setBusy(true);
-        setError("");
-        try {
+        await run(async () => {
           await signIn(String(form.get("nickname") ?? ""), String(form.get("password") ?? ""));
           navigate(props.next && props.next.startsWith("/") ? props.next : "/");
-        } catch (failure) {
-          setError((failure as Error).message);
-        } finally {
-          setBusy(false);
-        }
+          return "";
+        });
       }}
     >
       <h1 id="signin-title">{t("Sign in")}</h1>
@@ -38,7 +32,7 @@ export function SignInPage(props: { next: string | null }) {
       <button type="submit" class="primary" disabled={busy}>
         {t("Sign in")}
       </button>
-      {error ? <p role="alert">{error}</p> : null}
+      <Feedback message="" error={error} />
       <p class="muted small">
         {t("Accounts are made in the sandbox: the console, or `npm run skinmarket -- admin user create`.")}
       </p>

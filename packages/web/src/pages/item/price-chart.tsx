@@ -1,6 +1,8 @@
+import type { getBuffPriceHistory } from "@skinmarket/contract";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { web } from "../api.ts";
-import { t } from "../i18n.ts";
+import { web } from "../../api.ts";
+import { t } from "../../i18n.ts";
+import { useLoad } from "../../use-data.tsx";
 
 /**
  * The daily median price of completed trades (`goods/price_history/buff`), drawn with uPlot,
@@ -8,18 +10,16 @@ import { t } from "../i18n.ts";
  */
 export function PriceChart(props: { goodsId: number }) {
   const [days, setDays] = useState(30);
-  const [points, setPoints] = useState<Array<[number, number]> | null>(null);
-  const [error, setError] = useState("");
+  const history = useLoad(
+    () =>
+      web<typeof getBuffPriceHistory>("GET", "/api/market/goods/price_history/buff", {
+        query: { game: "csgo", goods_id: props.goodsId, days },
+      }),
+    [props.goodsId, days],
+  );
+  const points = history.value?.price_history;
+  const error = history.error;
   const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    setPoints(null);
-    web<{ price_history: Array<[number, number]> }>("GET", "/api/market/goods/price_history/buff", {
-      query: { game: "csgo", goods_id: props.goodsId, days },
-    })
-      .then((answer) => setPoints(answer.price_history))
-      .catch((failure: Error) => setError(failure.message));
-  }, [props.goodsId, days]);
 
   useEffect(() => {
     if (!points || points.length === 0 || !box.current) return;

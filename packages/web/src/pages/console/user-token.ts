@@ -1,4 +1,5 @@
-import { ApiError, official, sandbox } from "./api.ts";
+import type { OperationDefinition, OperationResponse, sandboxCreateToken } from "@skinmarket/contract";
+import { ApiError, type CallOptions, official, sandbox } from "../../api.ts";
 
 /**
  * The console acts for a chosen user on the official operations (webhook endpoints and their
@@ -20,23 +21,27 @@ function stored(): Record<string, string> {
 async function userToken(adminToken: string, userId: string, fresh: boolean): Promise<string> {
   const tokens = stored();
   if (!fresh && tokens[userId]) return tokens[userId];
-  const issued = await sandbox<{ token: string }>("POST", `/sandbox/users/${userId}/tokens`, adminToken);
+  const issued = await sandbox<typeof sandboxCreateToken>(
+    "POST",
+    `/sandbox/users/${userId}/tokens`,
+    adminToken,
+  );
   sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ ...tokens, [userId]: issued.token }));
   return issued.token;
 }
 
 /** An official operation as user `userId`. */
-export async function asUser<T>(
+export async function asUser<Operation extends OperationDefinition = never>(
   adminToken: string,
   userId: string,
-  method: string,
+  method: Operation["method"],
   path: string,
-  options: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
-): Promise<T> {
+  options: CallOptions<Operation> = {},
+): Promise<OperationResponse<Operation>> {
   try {
-    return await official<T>(method, path, await userToken(adminToken, userId, false), options);
+    return await official<Operation>(method, path, await userToken(adminToken, userId, false), options);
   } catch (failure) {
     if (!(failure instanceof ApiError) || failure.status !== 401) throw failure;
-    return official<T>(method, path, await userToken(adminToken, userId, true), options);
+    return official<Operation>(method, path, await userToken(adminToken, userId, true), options);
   }
 }

@@ -1,24 +1,22 @@
-import { useState } from "preact/hooks";
-import { Feedback } from "./action-feedback.tsx";
-import { web } from "../api.ts";
-import { t } from "../i18n.ts";
-import type { GoodsInfo } from "../pages/item.tsx";
+import type { createWebBuyOrder, OperationBody } from "@skinmarket/contract";
+import { web } from "../../api.ts";
+import { t } from "../../i18n.ts";
+import { Feedback, useAction } from "../../use-data.tsx";
+import type { GoodsInfo } from "./item-page.tsx";
 
 /**
  * Places a buy order with float, paint seed, phase and fade conditions, through the website's
  * `buy_order/create` with the session (docs/design/website.md#how-the-website-authenticates).
  */
 export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
-  const [message, setMessage] = useState("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [message, error, run, busy] = useAction();
   const info = props.info;
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const field = (name: string) => String(form.get(name) ?? "").trim();
-    const specific: Array<{ type: string; values: string[] }> = [];
+    const specific: NonNullable<OperationBody<typeof createWebBuyOrder>["specific"]> = [];
     if (field("min_wear") || field("max_wear"))
       specific.push({
         type: "paintwear",
@@ -37,11 +35,8 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
     if (field("phase")) specific.push({ type: "phase", values: [field("phase")] });
     if (field("min_fade") || field("max_fade"))
       specific.push({ type: "fade", values: [field("min_fade") || "80", field("max_fade") || "100"] });
-    setBusy(true);
-    setError("");
-    setMessage("");
-    try {
-      const order = await web<{ id: string; state: string }>("POST", "/api/market/buy_order/create", {
+    await run(async () => {
+      const order = await web<typeof createWebBuyOrder>("POST", "/api/market/buy_order/create", {
         body: {
           game: "csgo",
           goods_id: info.id,
@@ -51,13 +46,9 @@ export function BuyOrderForm(props: { info: GoodsInfo; onPlaced: () => void }) {
           allow_tradable_cooldown: form.get("cooldown") === "on" ? 1 : 0,
         },
       });
-      setMessage(t("Buy order {id} placed ({s}).", { id: order.id, s: order.state }));
       props.onPlaced();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
+      return t("Buy order {id} placed ({s}).", { id: order.id, s: order.state });
+    });
   };
 
   return (

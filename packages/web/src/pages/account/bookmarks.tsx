@@ -1,0 +1,50 @@
+import type { listBookmarks, removeBookmark } from "@skinmarket/contract";
+import { web, type WebData } from "../../api.ts";
+import { goodsName, money } from "../../format.ts";
+import { t } from "../../i18n.ts";
+import { useAction, useLoad } from "../../use-data.tsx";
+import { useLiveRefresh } from "./live-refresh.tsx";
+
+type Bookmark = WebData<typeof listBookmarks>["items"][number];
+
+/** The user's bookmarked goods, newest first (`GET /api/market/goods/bookmark`), each removable. */
+export function Bookmarks() {
+  const [version, refresh] = useLiveRefresh();
+  const bookmarks = useLoad(
+    () =>
+      web<typeof listBookmarks>("GET", "/api/market/goods/bookmark", {
+        query: { game: "csgo", type: "goods", page_size: 80 },
+      }),
+    [version],
+  );
+  const [, removeError, run] = useAction();
+  const remove = (item: Bookmark) =>
+    run(async () => {
+      await web<typeof removeBookmark>("DELETE", "/api/market/goods/bookmark", {
+        body: { type: "goods", id: item.id },
+      });
+      refresh();
+      return "";
+    });
+  const items = bookmarks.value?.items;
+  const error = removeError || bookmarks.error;
+  if (!items) return error ? <p role="alert">{error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
+  return (
+    <section aria-labelledby="bookmarks-title">
+      <h2 id="bookmarks-title">{t("Bookmarks")}</h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {items.length === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
+      <ul aria-labelledby="bookmarks-title">
+        {items.map((item) => (
+          <li key={item.id} class="row">
+            <a href={`/goods/${item.goods.id}`}>{goodsName(item.goods)}</a>
+            <span class="price">{money(item.goods.sell_min_price)}</span>
+            <button type="button" onClick={() => remove(item)}>
+              {t("Remove bookmark of {name}", { name: goodsName(item.goods) })}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import type { cancelWebPurchase, getWebSellHistory, listBoughtItems, sendOffer } from "@skinmarket/contract";
+import { own, web } from "../../api.ts";
+import { dateTime, goodsName, money } from "../../format.ts";
+import { t } from "../../i18n.ts";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
+import { useLiveRefresh } from "./live-refresh.tsx";
+import { nextStep, STATE_NAMES, type Trade, type TradeList, type TradeSide } from "./trade-steps.ts";
+
+function loadTrades(kind: TradeSide): Promise<TradeList> {
+  const query = { game: "csgo", page_size: 50 };
+  return kind === "purchases"
+    ? web<typeof listBoughtItems>("GET", "/api/market/buy_order/history", { query })
+    : web<typeof getWebSellHistory>("GET", "/api/market/sell_order/history", { query });
+}
+
+/** Purchases (`buy_order/history`) or sales (`sell_order/history`), each with its state and next step. */
+export function Trades(props: { kind: TradeSide }) {
+  const [version, refresh] = useLiveRefresh();
+  const trades = useLoad(() => loadTrades(props.kind), [version, props.kind]);
+  const [message, actionError, run] = useAction();
+
+  const sendTradeOffer = (trade: Trade) =>
+    run(async () => {
+      await own<typeof sendOffer>("POST", "/api/market/developer/sell_order/send_offer", {
+        body: { order_id: trade.id },
+      });
+      refresh();
+      return t("Offer sent for {id}.", { id: trade.id });
+    });
+
+  // The server says whether 30 minutes have passed; the page offers the button while the seller owes the offer.
+  const cancelPurchase = (trade: Trade) =>
+    run(async () => {
+      await web<typeof cancelWebPurchase>("POST", "/api/market/bill_order/deliver/cancel", {
+        body: { game: "csgo", bill_order_id: trade.id },
+      });
+      refresh();
+      return t("Purchase {id} cancelled; the money is back.", { id: trade.id });
+    });
+
+  const title = props.kind === "purchases" ? t("Purchases") : t("Sales");
+  const answer = trades.value;
+  if (!answer)
+    return trades.error ? <p role="alert">{trades.error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
+  return (
+    <section aria-labelledby="trades-title">
+      <div class="row">
+        <h2 id="trades-title">{title}</h2>
+        <button type="button" onClick={refresh}>
+          {t("Refresh")}
+        </button>
+      </div>
+      {answer.items.length === 0 ? <p class="muted">{t("None yet.")}</p> : null}
+      <table aria-label={title}>
+        <thead>
+          <tr>
+            <th scope="col">{t("Trade")}</th>
+            <th scope="col">{t("Item")}</th>
+            <th scope="col">{t("Price")}</th>
+            <th scope="col">{t("State")}</th>
+            <th scope="col">{t("What happens next")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {answer.items.map((trade: Trade) => (
+            <tr key={trade.id}>
+              <td>
+                {trade.id}
+                <br />
+                <span class="muted small">{dateTime(trade.created_at)}</span>
+              </td>
+              <td>
+                <a href={`/goods/${trade.goods_id}`}>
+                  {goodsName(answer.goods_infos[String(trade.goods_id)])}
+                </a>
+              </td>
+              <td class="price">{money(trade.price)}</td>
+              <td>
+                <span class={`state state-${trade.state.toLowerCase()}`}>
+                  {t(STATE_NAMES[trade.state] ?? trade.state)}
+                </span>
+              </td>
+              <td>
+                {nextStep(trade, props.kind)}
+                {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                  <button type="button" onClick={() => cancelPurchase(trade)}>
+                    {t("Cancel purchase {id}", { id: trade.id })}
+                  </button>
+                ) : null}
+                {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                  <button type="button" onClick={() => sendTradeOffer(trade)}>
+                    {t("Send offer")}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Feedback message={message} error={actionError || trades.error} />
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import type { listCatalogGoods } from "@skinmarket/contract";
+import { useState } from "preact/hooks";
+import { ApiError, web } from "../../api.ts";
+import { ItemImage } from "../../components/item-image.tsx";
+import { goodsName, money } from "../../format.ts";
+import { language, t } from "../../i18n.ts";
+import { navigate } from "../../router.ts";
+import { currentUser } from "../../session.ts";
+import { useStore } from "../../store.ts";
+import TAGS from "../../tags.json";
+import { useLoad } from "../../use-data.tsx";
+import { FILTERS, readQuery, SORTS, urlOf } from "./catalog-query.ts";
+import { PopularListings } from "./popular-listings.tsx";
+import { SearchBox } from "./search-box.tsx";
+
+/** The catalog: every goods, searched, filtered, sorted and paged by the server (signed in). */
+export function CatalogPage(props: { query: URLSearchParams }) {
+  const user = useStore(currentUser);
+  const [refused, setRefused] = useState(false);
+  useStore(language);
+  // The catalog is asked for at once, beside the user's own record: a visitor's 401 shows the
+  // popular listings instead, without a round trip spent on finding out who is there first.
+  if (user === null || refused) return <PopularListings />;
+  return <Catalog query={props.query} onRefused={() => setRefused(true)} />;
+}
+
+function Catalog(props: { query: URLSearchParams; onRefused: () => void }) {
+  const values = readQuery(props.query);
+  const key = urlOf(values);
+  const catalog = useLoad(
+    () =>
+      web<typeof listCatalogGoods>("GET", "/api/market/goods", {
+        query: { game: "csgo", page_size: 24, sort_by: "sell_num.desc", ...values },
+      }).catch((failure: unknown) => {
+        if (failure instanceof ApiError && failure.status === 401) props.onRefused();
+        throw failure;
+      }),
+    [key],
+  );
+  const page = catalog.value;
+  const error = catalog.error;
+
+  const update = (changes: Record<string, string>) => {
+    const next = { ...values, ...changes };
+    if (!("page_num" in changes)) delete next.page_num;
+    navigate(urlOf(next));
+  };
+
+  return (
+    <div class="catalog">
+      <h1>{t("Market")}</h1>
+      <SearchBox initial={values.search ?? ""} onSearch={(search) => update({ search })} />
+      <form
+        class="filters"
+        aria-label={t("Filters")}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          update({
+            min_price: String(form.get("min_price") ?? ""),
+            max_price: String(form.get("max_price") ?? ""),
+          });
+        }}
+      >
+        {FILTERS.map(([key, label]) => (
+          <label key={key}>
+            {t(label)}
+            <select
+              value={values[key] ?? ""}
+              onChange={(event) => update({ [key]: event.currentTarget.value })}
+            >
+              <option value="">{t("Any")}</option>
+              {(TAGS as Record<string, Array<{ name: string; zh: string; en: string }>>)[key]!.map((tag) => (
+                <option key={tag.name} value={tag.name}>
+                  {language.value === "zh" ? tag.zh : tag.en}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+        <label>
+          {t("Min price")}
+          <input name="min_price" inputMode="decimal" size={7} defaultValue={values.min_price ?? ""} />
+        </label>
+        <label>
+          {t("Max price")}
+          <input name="max_price" inputMode="decimal" size={7} defaultValue={values.max_price ?? ""} />
+        </label>
+        <button type="submit">{t("Apply prices")}</button>
+        <label>
+          {t("Sort by")}
+          <select
+            value={values.sort_by ?? "sell_num.desc"}
+            onChange={(event) => update({ sort_by: event.currentTarget.value })}
+          >
+            {SORTS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {t(label)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      {error ? <p role="alert">{error}</p> : null}
+      {page ? (
+        <>
+          <p class="muted count" aria-live="polite">
+            {t("{n} goods", { n: page.total_count })}
+          </p>
+          <ul class="grid" aria-label={t("Goods")}>
+            {page.items.map((item) => (
+              <li key={item.id} class="card">
+                <a href={`/goods/${item.id}`}>
+                  <ItemImage
+                    iconUrl={item.goods_info.icon_url}
+                    name={goodsName(item)}
+                    rarity={item.goods_info.info.tags.rarity?.internal_name}
+                  />
+                  <span class="name">{goodsName(item)}</span>
+                </a>
+                <span class="price">
+                  {Number(item.sell_min_price) > 0 ? money(item.sell_min_price) : t("No listings")}
+                </span>
+                <span class="muted small">
+                  {t("{n} on sale", { n: item.sell_num })} · {t("{n} traded", { n: item.transacted_num })}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <nav class="pager" aria-label={t("Pages")}>
+            <button
+              type="button"
+              disabled={page.page_num <= 1}
+              onClick={() => update({ page_num: String(page.page_num - 1) })}
+            >
+              {t("Previous")}
+            </button>
+            <span>{t("Page {n} of {m}", { n: page.page_num, m: Math.max(page.total_page, 1) })}</span>
+            <button
+              type="button"
+              disabled={page.page_num >= page.total_page}
+              onClick={() => update({ page_num: String(page.page_num + 1) })}
+            >
+              {t("Next")}
+            </button>
+          </nav>
+        </>
+      ) : error ? null : (
+        <p aria-busy="true">{t("Loading…")}</p>
+      )}
+    </div>
+  );
+}

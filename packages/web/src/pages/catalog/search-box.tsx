@@ -1,0 +1,89 @@
+import type { searchSuggest } from "@skinmarket/contract";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { web, type WebData } from "../../api.ts";
+import { t } from "../../i18n.ts";
+import { navigate } from "../../router.ts";
+
+type Suggestion = WebData<typeof searchSuggest>["suggestions"][number];
+
+/** The search field with suggestions as one types (`search/suggest`), an ARIA combobox. */
+export function SearchBox(props: { initial: string; onSearch: (text: string) => void }) {
+  const [text, setText] = useState(props.initial);
+  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
+  const [active, setActive] = useState(-1);
+  const timer = useRef<number | undefined>(undefined);
+
+  useEffect(() => setText(props.initial), [props.initial]);
+
+  const suggest = (value: string) => {
+    window.clearTimeout(timer.current);
+    if (!value.trim()) return setSuggestions([]);
+    timer.current = window.setTimeout(() => {
+      web<typeof searchSuggest>("GET", "/api/market/search/suggest", { query: { game: "csgo", text: value } })
+        .then((answer) => {
+          setSuggestions(answer.suggestions);
+          setActive(-1);
+        })
+        .catch(() => setSuggestions([]));
+    }, 150);
+  };
+
+  return (
+    <form
+      role="search"
+      class="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const chosen = suggestions[active];
+        setSuggestions([]);
+        if (chosen) navigate(`/goods/${chosen.goods_ids}`);
+        else props.onSearch(text.trim());
+      }}
+    >
+      <input
+        type="search"
+        role="combobox"
+        list={undefined}
+        aria-label={t("Search the market")}
+        aria-expanded={suggestions.length > 0}
+        aria-controls="suggestions"
+        aria-autocomplete="list"
+        aria-activedescendant={active >= 0 ? `suggestion-${active}` : undefined}
+        placeholder={t("Search by name, in English or Chinese")}
+        value={text}
+        autocomplete="off"
+        onInput={(event) => {
+          setText(event.currentTarget.value);
+          suggest(event.currentTarget.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown") setActive((index) => Math.min(index + 1, suggestions.length - 1));
+          else if (event.key === "ArrowUp") setActive((index) => Math.max(index - 1, -1));
+          else if (event.key === "Escape") setSuggestions([]);
+          else return;
+          event.preventDefault();
+        }}
+      />
+      <button type="submit">{t("Search")}</button>
+      {suggestions.length > 0 ? (
+        <ul id="suggestions" role="listbox" aria-label={t("Suggestions")} class="suggestions">
+          {suggestions.map((suggestion, index) => (
+            <li
+              key={suggestion.goods_ids}
+              id={`suggestion-${index}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                setSuggestions([]);
+                navigate(`/goods/${suggestion.goods_ids}`);
+              }}
+            >
+              {suggestion.option}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </form>
+  );
+}
