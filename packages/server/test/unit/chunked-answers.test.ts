@@ -9,7 +9,8 @@ import {
   type PriceEntry,
   type PriceSnapshot,
 } from "../../src/domain/market/price-snapshot.ts";
-import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { PrebuiltBodies } from "../../src/http/prebuilt-bodies.ts";
+import { PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 import { priceEntry } from "../support/price-entries.ts";
 
 /**

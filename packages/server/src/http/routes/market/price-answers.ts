@@ -3,7 +3,8 @@ import { priceListParts, type ItemShape } from "../../../domain/market/price-ent
 import type { PriceSelection } from "../../../domain/market/price-query.ts";
 import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
 import { ok, type Result } from "../../../domain/result.ts";
-import { PrebuiltBodies, type PrebuiltJson, type PrebuiltOptions } from "../../prebuilt-json.ts";
+import { PrebuiltBodies } from "../../prebuilt-bodies.ts";
+import type { PrebuiltJson, PrebuiltOptions } from "../../prebuilt-json.ts";
 
 /** The goods a single-goods price request names, by id or by name. */
 export interface NamedGoods {
