@@ -8,7 +8,7 @@ import { PriceSnapshots, type SnapshotBuild } from "../../src/domain/market/pric
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
-import type { StreamSettings } from "../../src/http/stream/event-stream-hub.ts";
+import type { StreamSettings } from "../../src/http/stream/stream-settings.ts";
 import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
