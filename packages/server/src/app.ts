@@ -8,7 +8,7 @@ import type { TrustProxy } from "./config.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
-import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
+import type { PriceSnapshots } from "./domain/market/price-snapshots.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import type { WebhookSender } from "./domain/webhooks/webhook-sender.ts";

@@ -4,7 +4,7 @@ import type { LimitSettings } from "../../src/http/plugins/limits.ts";
 import { buildApp } from "../../src/app.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
-import { PriceSnapshots, type SnapshotBuild } from "../../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots, type SnapshotBuild } from "../../src/domain/market/price-snapshots.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
