@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Socket } from "node:net";
 import { buildApp } from "../src/app.ts";
 import { EventLog } from "../src/domain/events/event-log.ts";
-import { textFrame } from "../src/http/stream/event-stream-hub.ts";
+import { textFrame } from "../src/http/stream/wire-frame.ts";
 import { listenForChanges, type ChangeListener } from "../src/storage/change-notifications.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
 import { OffsetClock } from "../src/domain/clock.ts";

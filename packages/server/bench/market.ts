@@ -8,7 +8,7 @@ import { createUser } from "../src/domain/accounts/create-user.ts";
 import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { MarketChanges } from "../src/domain/market/market-changes.ts";
-import { PriceSnapshots } from "../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "../src/domain/market/price-snapshots.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";

@@ -1,12 +1,10 @@
 import { sql, type CompiledQuery } from "kysely";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
-import {
-  buildSnapshot,
-  DEFAULT_MAX_AGE_MS,
-  recheckSlice,
-  updateSnapshot,
-} from "../src/domain/market/price-snapshot.ts";
+import { buildSnapshot } from "../src/domain/market/build-price-snapshot.ts";
+import { DEFAULT_MAX_AGE_MS } from "../src/domain/market/price-snapshots.ts";
+import { recheckSlice } from "../src/domain/market/recheck-slice.ts";
+import { updateSnapshot } from "../src/domain/market/update-price-snapshot.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { SERVER_LISTINGS_PER_CHUNK } from "../src/server.ts";

@@ -5,7 +5,7 @@ import { loadCatalog } from "../src/domain/catalog/load-catalog.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
 import { MarketChanges, batched } from "../src/domain/market/market-changes.ts";
-import { PriceSnapshots } from "../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "../src/domain/market/price-snapshots.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";

@@ -8,7 +8,7 @@ import type { TrustProxy } from "./config.ts";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
-import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
+import type { PriceSnapshots } from "./domain/market/price-snapshots.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import type { WebhookSender } from "./domain/webhooks/webhook-sender.ts";
@@ -35,11 +35,8 @@ import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
 import websocket from "@fastify/websocket";
 import { registerEventStream } from "./http/routes/developer/event-stream.ts";
-import {
-  DEFAULT_STREAM_SETTINGS,
-  EventStreamHub,
-  type StreamSettings,
-} from "./http/stream/event-stream-hub.ts";
+import { EventStreamHub } from "./http/stream/event-stream-hub.ts";
+import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from "./http/stream/stream-settings.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
 import { registerWebsite } from "./http/plugins/website.ts";
 import type { DatabaseHandle } from "./storage/database.ts";

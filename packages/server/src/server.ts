@@ -26,7 +26,7 @@ import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
 import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
 import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
-import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "./domain/market/price-snapshots.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";

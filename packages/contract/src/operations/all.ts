@@ -101,16 +101,9 @@ import {
   cancelWebPurchase,
 } from "./web-buying.ts";
 import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
-import {
-  addBookmark,
-  listBookmarks,
-  getBillOrders,
-  getGoodsInfo,
-  getGoodsSellOrders,
-  getPriceHistory,
-  listCatalogGoods,
-  removeBookmark,
-} from "./market-web.ts";
+import { addBookmark, listBookmarks, removeBookmark } from "./web-bookmarks.ts";
+import { getGoodsInfo } from "./web-goods-details.ts";
+import { getBillOrders, getGoodsSellOrders, getPriceHistory, listCatalogGoods } from "./web-goods-pages.ts";
 import {
   cancelWebSellOrders,
   changeWebSellOrders,
@@ -127,7 +120,7 @@ import {
   listBuyingGoods,
   listGoodsBuying,
   searchSuggest,
-} from "./web-market.ts";
+} from "./web-market-data.ts";
 import { getInspectSkins } from "./custom-inspect.ts";
 
 /** Every operation of the contract: the server registers each, the OpenAPI document lists each. */

@@ -14,7 +14,7 @@ import {
   Cs2Game,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { GoodsPageSize, WebUserInfos } from "./market-web.ts";
+import { GoodsPageSize, WebUserInfos } from "./web-shapes.ts";
 import { PlatformId } from "./platform.ts";
 
 export const BuyOrderState = Type.Enum(["progressing", "success", "failed", "waiting"]);

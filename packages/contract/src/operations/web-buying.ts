@@ -16,7 +16,7 @@ import {
 import { defineOperation } from "../operation.ts";
 import { WEB_PAY_METHOD_CODES } from "../pay-methods.ts";
 import { AssetInfo } from "../records.ts";
-import { WebGoodsInfo } from "./market-web.ts";
+import { WebGoodsInfo } from "./web-shapes.ts";
 
 /**
  * The website's buying routes (docs/design/website-buying-routes.md#the-websites-buying-routes): the preview of a purchase, buying one listing, and the bill orders that follow, as

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { IdString, InternalOk, StrictObject, Text } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { WebGoodsInfo } from "./market-web.ts";
+import { WebGoodsInfo } from "./web-shapes.ts";
 import { WebBillOrder } from "./web-buying.ts";
 import { ItemToTrade } from "./web-probes.ts";
 

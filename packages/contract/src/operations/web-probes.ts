@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { InternalOk, MoneyString, RecordGame } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { WebGoodsInfo } from "./market-web.ts";
+import { WebGoodsInfo } from "./web-shapes.ts";
 
 /**
  * The website's session routes that real tools call to learn whether a session is alive and to

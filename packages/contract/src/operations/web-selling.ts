@@ -13,7 +13,7 @@ import {
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo, PlatformPriceFields } from "../records.ts";
-import { WebGoodsInfo, WebSellListing, WebUserInfos } from "./market-web.ts";
+import { WebGoodsInfo, WebSellListing, WebUserInfos } from "./web-shapes.ts";
 import { INVENTORY_SORTS } from "./platform.ts";
 import { SellOrderHistoryRecord } from "./purchases.ts";
 import { ON_SALE_SORTS } from "./sell-orders.ts";

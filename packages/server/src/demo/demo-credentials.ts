@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { DemoMarketReport, DemoTrader } from "./build-demo-market.ts";
+import type { DemoMarketReport } from "./build-demo-market.ts";
+import type { DemoTrader } from "./demo-world.ts";
 
 /** Where the demo traders' passwords and tokens are written, beside the embedded database. */
 export const DEMO_CREDENTIALS_FILE = "demo-traders.json";

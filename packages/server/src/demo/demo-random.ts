@@ -21,6 +21,9 @@ export function hash32(...values: number[]): number {
   return h >>> 0;
 }
 
+/** Streams of the demo market's generator: each kind of thing draws from its own. */
+export const STREAM = { trader: 1, coverage: 2, trade: 3, listing: 4, buyOrder: 5 } as const;
+
 /** A small, fast generator (sfc32) for the draws of one thing. */
 export class DemoRandom {
   #a: number;

@@ -13,7 +13,8 @@ import type { DomainContext } from "../domain/context.ts";
 import type { Result } from "../domain/result.ts";
 import { HttpFailure } from "./failure.ts";
 import { describeOperation } from "./plugins/openapi-document.ts";
-import { PrebuiltJson, sendPrebuilt } from "./prebuilt-json.ts";
+import { PrebuiltJson } from "./prebuilt-json.ts";
+import { sendPrebuilt } from "./send-prebuilt.ts";
 
 export interface OperationInput<Operation extends OperationDefinition> {
   params: OperationParams<Operation>;

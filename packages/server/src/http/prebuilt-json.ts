@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import negotiate from "@fastify/accept-negotiator";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  BROTLI_LAST_EMPTY,
+  finalStoredBlock,
+  GZIP_HEADER,
+  storedBlock,
+  uncompressedMetaBlock,
+} from "./compressed-blocks.ts";
 import { crc32Combine } from "./crc32-combine.ts";
 
 const deflateRaw = promisify(zlib.deflateRaw);
@@ -11,12 +15,6 @@ const brotliCompress = promisify(zlib.brotliCompress);
 
 export type ContentEncoding = "br" | "gzip" | "identity";
 type Compressed = Exclude<ContentEncoding, "identity">;
-const ENCODINGS: ContentEncoding[] = ["br", "gzip", "identity"];
-
-/** A gzip member header: deflate, no name, no time, unknown OS (RFC 1952). */
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
-/** The last, empty brotli meta-block: ISLAST = 1, ISLASTEMPTY = 1 (RFC 7932 section 9.2). */
-const BROTLI_LAST_EMPTY = Buffer.from([0x03]);
 
 /**
  * A consecutive part of an answer's text, which is a function of `made` alone: a part whose `made`
@@ -101,7 +99,7 @@ class AnswerPart {
  * the latest answer, the newest answer whose bytes are ready in each encoding, and the brotli
  * compressions under way.
  */
-class Variant {
+export class PrebuiltVariant {
   readonly recentMs: number;
   readonly brotliIntervalMs: number;
   readonly now: () => number;
@@ -155,16 +153,16 @@ export class PrebuiltJson {
   readonly #length: number;
   readonly #crc: number;
   readonly #number: number;
-  readonly #variant: Variant;
+  readonly #variant: PrebuiltVariant;
   /** The gzip header and the parts' segments, joined once they are all ready. */
   #gzip: Promise<Buffer> | undefined;
   #brotli: Promise<Buffer> | undefined;
-  /** When a newer answer of its variant took its place (`Variant.now`): its content is as old. */
+  /** When a newer answer of its variant took its place (`PrebuiltVariant.now`): its content is as old. */
   #replacedAt: number | undefined;
   /** The encodings whose bytes are ready (identity always is). */
   readonly #ready = new Set<ContentEncoding>(["identity"]);
 
-  private constructor(parts: readonly AnswerPart[], variant: Variant, number = ++variant.sequence) {
+  private constructor(parts: readonly AnswerPart[], variant: PrebuiltVariant, number = ++variant.sequence) {
     this.#parts = parts;
     this.#variant = variant;
     this.#number = number;
@@ -188,8 +186,8 @@ export class PrebuiltJson {
   }
 
   /** An answer already serialized, without its closing brace, as one part. */
-  static ofJson(json: string, options: PrebuiltOptions | Variant = {}): PrebuiltJson {
-    const variant = options instanceof Variant ? options : new Variant(options);
+  static ofJson(json: string, options: PrebuiltOptions | PrebuiltVariant = {}): PrebuiltJson {
+    const variant = options instanceof PrebuiltVariant ? options : new PrebuiltVariant(options);
     variant.onWork("part");
     return new PrebuiltJson([new AnswerPart([json], json)], variant);
   }
@@ -204,10 +202,10 @@ export class PrebuiltJson {
    */
   static async ofParts(
     parts: Iterable<PartSource>,
-    options: PrebuiltOptions | Variant = {},
+    options: PrebuiltOptions | PrebuiltVariant = {},
     turnMs = PART_TURN_MS,
   ): Promise<PrebuiltJson> {
-    const variant = options instanceof Variant ? options : new Variant(options);
+    const variant = options instanceof PrebuiltVariant ? options : new PrebuiltVariant(options);
     const number = ++variant.sequence;
     // The parts of the latest answer, by the last value each is made of (in a price list, its
     // last entry: one part holds it).
@@ -391,156 +389,4 @@ export class PrebuiltJson {
 /** Lets the event loop run what waits (I/O, timers, other requests) before going on. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Deflate blocks holding `bytes` as they are, not final (so more blocks may follow), after a
- * flush that left the stream on a byte boundary: BFINAL = 0 and BTYPE = 00 padded to the byte,
- * LEN and its one's complement NLEN, little-endian, then the bytes (RFC 1951 section 3.2.4).
- */
-function storedBlock(bytes: Buffer): Buffer {
-  return storedBlocks(bytes, false);
-}
-
-/** The last deflate block holding `bytes` as they are (see `storedBlock`): BFINAL = 1. */
-function finalStoredBlock(bytes: Buffer): Buffer {
-  if (bytes.length > 65_535) throw new RangeError("a tail holds at most 65,535 bytes");
-  return storedBlocks(bytes, true);
-}
-
-function storedBlocks(bytes: Buffer, final: boolean): Buffer {
-  const blocks: Buffer[] = [];
-  for (let start = 0; start === 0 || start < bytes.length; start += 65_535) {
-    const block = bytes.subarray(start, start + 65_535);
-    const header = Buffer.alloc(5);
-    header[0] = final && start + 65_535 >= bytes.length ? 0x01 : 0x00;
-    header.writeUInt16LE(block.length, 1);
-    header.writeUInt16LE(~block.length & 0xffff, 3);
-    blocks.push(header, block);
-  }
-  return Buffer.concat(blocks);
-}
-
-/**
- * A brotli meta-block holding `bytes` as they are: ISLAST = 0, MNIBBLES = 4 nibbles, MLEN - 1,
- * ISUNCOMPRESSED = 1, padded to the byte boundary, then the bytes (RFC 7932 section 9.2).
- */
-function uncompressedMetaBlock(bytes: Buffer): Buffer {
-  if (bytes.length < 1 || bytes.length > 65_536) throw new RangeError("a tail holds 1 to 65,536 bytes");
-  const bits = ((bytes.length - 1) << 3) | (1 << 19);
-  return Buffer.concat([Buffer.from([bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff]), bytes]);
-}
-
-/**
- * The prebuilt answers of the current snapshots: one per snapshot and variant (operation and the
- * parameters that shape a whole-market answer), built on first use and dropped with the snapshot.
- * A variant's new answer reuses the parts of the one it replaces that did not change.
- */
-export class PrebuiltBodies {
-  readonly #bySnapshot = new WeakMap<object, Map<string, PrebuiltJson>>();
-  /** Answers being built (`build`), per snapshot and variant. */
-  readonly #pending = new WeakMap<object, Map<string, Promise<PrebuiltJson>>>();
-  readonly #variants = new Map<string, Variant>();
-  readonly #options: PrebuiltOptions;
-
-  constructor(options: PrebuiltOptions = {}) {
-    this.#options = options;
-  }
-
-  get(snapshot: object, variant: string): PrebuiltJson | undefined {
-    return this.#bySnapshot.get(snapshot)?.get(variant);
-  }
-
-  /** The answer of `variant` for `snapshot` while it is being built (`build`). */
-  building(snapshot: object, variant: string): Promise<PrebuiltJson> | undefined {
-    return this.#pending.get(snapshot)?.get(variant);
-  }
-
-  /**
-   * The answer of `variant` for `snapshot`, made of `parts` over turns of the event loop
-   * (`PrebuiltJson.ofParts`, reusing the parts of the variant's latest answer) unless it is built
-   * or being built already: callers meanwhile share the one build.
-   */
-  build(snapshot: object, variant: string, parts: () => Iterable<PartSource>): Promise<PrebuiltJson> {
-    let pending = this.#pending.get(snapshot);
-    if (!pending) this.#pending.set(snapshot, (pending = new Map()));
-    const started = pending.get(variant);
-    if (started) return started;
-    const built = PrebuiltJson.ofParts(parts(), this.#variant(variant)).then(
-      (prebuilt) => {
-        const kept = this.#store(snapshot, variant, prebuilt);
-        pending.delete(variant);
-        return kept;
-      },
-      (error: unknown) => {
-        pending.delete(variant);
-        throw error;
-      },
-    );
-    pending.set(variant, built);
-    return built;
-  }
-
-  /** `body`: the answer, or its JSON already serialized without the closing brace; one part. */
-  put(snapshot: object, variant: string, body: object | string): PrebuiltJson {
-    const json = typeof body === "string" ? body : JSON.stringify(body).slice(0, -1);
-    return this.#store(snapshot, variant, PrebuiltJson.ofJson(json, this.#variant(variant)));
-  }
-
-  #variant(key: string): Variant {
-    let variant = this.#variants.get(key);
-    if (!variant) this.#variants.set(key, (variant = new Variant(this.#options)));
-    return variant;
-  }
-
-  #store(snapshot: object, variant: string, prebuilt: PrebuiltJson): PrebuiltJson {
-    // The same bytes as the latest answer: that one, with what is compressed of it already.
-    const kept = prebuilt.adopt();
-    const stored = kept.sameAs(prebuilt) ? kept : prebuilt;
-    let bodies = this.#bySnapshot.get(snapshot);
-    if (!bodies) this.#bySnapshot.set(snapshot, (bodies = new Map()));
-    bodies.set(variant, stored);
-    return stored;
-  }
-}
-
-/**
- * Sends a prebuilt answer in the best encoding the client accepts (the newest one whose bytes in
- * that encoding are ready, while this one's are compressed), or `304 Not Modified` when
- * `If-None-Match` names the validator of the answer sent.
- */
-export async function sendPrebuilt(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  latest: PrebuiltJson,
-  tail: Record<string, unknown>,
-): Promise<FastifyReply> {
-  const accepted = request.headers["accept-encoding"];
-  const encoding = (accepted ? negotiate(accepted, ENCODINGS) : null) ?? "identity";
-  const body = latest.forEncoding(encoding);
-  reply.header("etag", body.etag);
-  reply.header("vary", "accept-encoding");
-  // Each answer carries the caller's own allowance: shared caches must not keep it.
-  reply.header("cache-control", "private, no-cache");
-  if (matchesValidator(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
-  const chunks = await body.chunks(encoding, tail);
-  if (encoding !== "identity") reply.header("content-encoding", encoding);
-  reply.header("content-type", "application/json; charset=utf-8");
-  reply.header(
-    "content-length",
-    chunks.reduce((total, chunk) => total + chunk.length, 0),
-  );
-  // The chunks are written as they are: joining them would copy the shared parts (hundreds of
-  // kilobytes compressed, megabytes plain) into a new buffer on every answer.
-  return reply.send(Readable.from(chunks, { objectMode: false }));
-}
-
-/** `If-None-Match` by the weak comparison of RFC 9110 section 13.1.2. */
-function matchesValidator(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = etag.replace(/^W\//, "");
-  return header
-    .split(",")
-    .map((tag) => tag.trim())
-    .some((tag) => tag === "*" || tag.replace(/^W\//, "") === opaque);
 }

@@ -3,7 +3,8 @@ import { after, before, describe, test } from "node:test";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
 import { ok } from "../../src/domain/result.ts";
 import { inTransaction } from "../../src/domain/transaction.ts";
-import { PriceSnapshots, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import type { PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "../../src/domain/market/price-snapshots.ts";
 import {
   createReadyTrader,
   goodsIdOf,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import type { SnapshotBuild } from "../../src/domain/market/price-snapshot.ts";
+import type { SnapshotBuild } from "../../src/domain/market/price-snapshots.ts";
 import {
   createReadyTrader,
   goodsIdOf,

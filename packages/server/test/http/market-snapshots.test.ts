@@ -11,7 +11,7 @@ import {
 import type { LightMyRequestResponse } from "fastify";
 import { Value } from "typebox/value";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
-import { PriceSnapshots } from "../../src/domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "../../src/domain/market/price-snapshots.ts";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";

@@ -5,7 +5,8 @@ import { toUnixSeconds } from "../../src/domain/clock.ts";
 import { priceListParts, toItemPrice } from "../../src/domain/market/price-entries.ts";
 import type { PriceEntry } from "../../src/domain/market/price-snapshot.ts";
 import { priceEntry } from "../support/price-entries.ts";
-import { PrebuiltBodies, type PrebuiltOptions, type PrebuiltWork } from "../../src/http/prebuilt-json.ts";
+import { PrebuiltBodies } from "../../src/http/prebuilt-bodies.ts";
+import type { PrebuiltOptions, PrebuiltWork } from "../../src/http/prebuilt-json.ts";
 
 /**
  * A whole-market answer is a sequence of parts of consecutive entries (docs/design/market-snapshots.md#answers-made-of-parts):

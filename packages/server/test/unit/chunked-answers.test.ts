@@ -4,12 +4,10 @@ import { gunzipSync } from "node:zlib";
 import { toUnixSeconds } from "../../src/domain/clock.ts";
 import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
 import { priceListJson, priceListParts, type ItemShape } from "../../src/domain/market/price-entries.ts";
-import {
-  keepUnchangedEntries,
-  type PriceEntry,
-  type PriceSnapshot,
-} from "../../src/domain/market/price-snapshot.ts";
-import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { keepUnchangedEntries } from "../../src/domain/market/build-price-snapshot.ts";
+import type { PriceEntry, PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import { PrebuiltBodies } from "../../src/http/prebuilt-bodies.ts";
+import { PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 import { priceEntry } from "../support/price-entries.ts";
 
 /**

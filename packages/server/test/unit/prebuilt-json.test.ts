@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { PrebuiltBodies, PrebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { PrebuiltBodies } from "../../src/http/prebuilt-bodies.ts";
+import { PrebuiltJson } from "../../src/http/prebuilt-json.ts";
 
 const body = {
   info: Array.from({ length: 3000 }, (_, index) => ({

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { NO_FIGURES } from "../../src/domain/market/market-figures.ts";
 import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
-import { recheckSlice, type PriceEntry, type PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import type { PriceEntry, PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
+import { recheckSlice } from "../../src/domain/market/recheck-slice.ts";
 
 /** A snapshot of a catalog of goods ids 1-`goods`, with `listed` of them holding that many listings. */
 function snapshotOf(goods: number, listed: Record<number, number>): PriceSnapshot {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as wsModule from "ws";
-import { textFrame } from "../../src/http/stream/event-stream-hub.ts";
+import { textFrame } from "../../src/http/stream/wire-frame.ts";
 
 /** `ws`'s frame parser (exported by `ws`, not declared by its types). */
 interface FrameReceiver {

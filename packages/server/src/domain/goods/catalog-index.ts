@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import type { MarketChanges } from "../market/market-changes.ts";
 import type { MarketGoods } from "../market/market-goods.ts";
-import type { PriceSnapshot, PriceSnapshots } from "../market/price-snapshot.ts";
+import type { PriceSnapshot } from "../market/price-snapshot.ts";
+import type { PriceSnapshots } from "../market/price-snapshots.ts";
 import { Rebuilds } from "../market/rebuilds.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];

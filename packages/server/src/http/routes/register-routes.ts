@@ -28,7 +28,7 @@ import { registerPriceRoutes } from "./market/price-routes.ts";
 import { registerSandboxLiquidity } from "./sandbox/liquidity.ts";
 import { registerGetEnterpriseSellOrders } from "./market/get-enterprise-sell-orders.ts";
 import { PriceAnswers } from "./market/price-answers.ts";
-import { PriceSnapshots } from "../../domain/market/price-snapshot.ts";
+import { PriceSnapshots } from "../../domain/market/price-snapshots.ts";
 import { CatalogIndexes } from "../../domain/goods/catalog-index.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";

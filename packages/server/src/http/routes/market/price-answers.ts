@@ -1,9 +1,11 @@
 import type { DomainContext } from "../../../domain/context.ts";
 import { priceListParts, type ItemShape } from "../../../domain/market/price-entries.ts";
 import type { PriceSelection } from "../../../domain/market/price-query.ts";
-import type { PriceSnapshot, PriceSnapshots } from "../../../domain/market/price-snapshot.ts";
+import type { PriceSnapshot } from "../../../domain/market/price-snapshot.ts";
+import type { PriceSnapshots } from "../../../domain/market/price-snapshots.ts";
 import { ok, type Result } from "../../../domain/result.ts";
-import { PrebuiltBodies, type PrebuiltJson, type PrebuiltOptions } from "../../prebuilt-json.ts";
+import { PrebuiltBodies } from "../../prebuilt-bodies.ts";
+import type { PrebuiltJson, PrebuiltOptions } from "../../prebuilt-json.ts";
 
 /** The goods a single-goods price request names, by id or by name. */
 export interface NamedGoods {

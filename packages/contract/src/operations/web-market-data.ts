@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { Cs2Game, GoodsId, MoneyInput, PageNum, PageSize, StrictObject, Text } from "../common.ts";
 import { defineOperation } from "../operation.ts";
-import { CATALOG_SORTS, CatalogItem, WebGoodsInfo, WebSellListing, WebUserInfos } from "./market-web.ts";
+import { CATALOG_SORTS, CatalogItem, WebGoodsInfo, WebSellListing, WebUserInfos } from "./web-shapes.ts";
 
 /**
  * The website's market-data routes that the tools written for the real service call
