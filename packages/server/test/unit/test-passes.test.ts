@@ -6,9 +6,10 @@ import { test } from "node:test";
 /**
  * CI runs every suite on the embedded database (`npm test`) and then only the server's suites
  * that reach a database on PostgreSQL (`npm run test:pg`: `packages/server/test/` except `unit/`
- * and `cli/`; docs/design.md, testing). The rule holds only while the folders say the truth:
- * nothing the PostgreSQL pass leaves out may open a database, unless it starts `skinmarket` on
- * the embedded database only (`EMBEDDED_ONLY`), which the PostgreSQL pass would skip anyway.
+ * and `cli/`; docs/design.md section 3, _what CI runs where_). The rule holds only while the
+ * folders say the truth: nothing the PostgreSQL pass leaves out may open a database, unless it
+ * starts `skinmarket` on the embedded database only (`EMBEDDED_ONLY`), which the PostgreSQL pass
+ * would skip anyway.
  */
 const ROOT = join(import.meta.dirname, "../../../..");
 /** Modules through which a suite opens a database or starts a server that opens one. */
