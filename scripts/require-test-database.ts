@@ -1,8 +1,11 @@
 import pg from "pg";
 
 /**
- * `npm run test:pg` runs every suite against a real PostgreSQL server. Each test file creates its
- * own database there and drops it afterwards, so the URL needs a role that may create databases.
+ * `npm run test:pg` runs the suites that reach a database against a real PostgreSQL server: the
+ * server's, except `unit/` (no database) and `cli/` (the command on the embedded database only);
+ * the contract's, the client's and the website's suites touch no database of their own and run in
+ * `npm test` only (docs/design/architecture.md#what-ci-runs-where). Each test file creates its own
+ * database there and drops it afterwards, so the URL needs a role that may create databases.
  */
 const url = process.env.TEST_DATABASE_URL;
 if (!url) {

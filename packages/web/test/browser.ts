@@ -1,11 +1,10 @@
 import { spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MarketClient, SandboxClient } from "@skinmarket/client";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
-import { freePort, startSkinmarket } from "../../server/test/support/skinmarket-process.ts";
+import { freePort, seededDataDir, startSkinmarket } from "../../server/test/support/skinmarket-process.ts";
 
 export { CHROMIUM, NO_CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
 
@@ -42,9 +41,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `skinmarket serve` on a new embedded database in a folder of its own, sandbox on. */
+/** `skinmarket serve` on an embedded database of its own (migrated, the catalog loaded), sandbox on. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), "skinmarket-web-"));
+  const dataDir = await seededDataDir("skinmarket-web-");
   const port = await freePort();
   const { server, url } = await startSkinmarket([], {
     PORT: String(port),

@@ -46,11 +46,19 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
     driver: "pglite",
     description: dataDir ? `PGlite in ${dataDir}` : "PGlite in memory",
     // Kysely's PGlite driver closes the PGlite instance it was given, but only once a query has
-    // started the driver: a handle closed before any query closes the instance itself.
+    // started the driver: a handle closed before any query closes the instance itself. The
+    // instance is closed even when Kysely's teardown fails: an open one keeps PostgreSQL's own
+    // timers (set from inside the WebAssembly module, referenced) and so the process alive.
     close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
-      await unlock();
+      try {
+        await db.destroy();
+      } finally {
+        try {
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          await unlock();
+        }
+      }
     },
   };
 }

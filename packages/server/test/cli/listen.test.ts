@@ -1,16 +1,20 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { verifyWebhookSignature } from "@skinmarket/client";
 import type { MarketplaceEvent } from "@skinmarket/contract";
 import { FAKE_TOKEN, FakeStreamServer } from "../../../client/test/fake-stream-server.ts";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
-import { freePort, runSkinmarket, spawnSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
+import {
+  freePort,
+  runSkinmarket,
+  seededDataDir,
+  spawnSkinmarket,
+  startSkinmarket,
+} from "../support/skinmarket-process.ts";
 
 /** A running `skinmarket listen`: its output so far, and a way to wait for a line. */
 class Listener {
@@ -55,7 +59,7 @@ describeOrSkip("skinmarket listen", { skip: EMBEDDED_ONLY }, () => {
     new Listener(spawnSkinmarket(["listen", "--url", url, ...args], env));
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-listen-"));
+    dataDir = await seededDataDir("skinmarket-listen-");
     ({ server, url } = await startSkinmarket(["--port", "0", "--data-dir", dataDir], {}));
     const created = await admin(["--json", "user", "create", "--nickname", "listener"]);
     assert.equal(created.code, 0, created.stderr);

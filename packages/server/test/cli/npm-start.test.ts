@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
+import { seededDataDir } from "../support/skinmarket-process.ts";
 
 const ROOT = join(import.meta.dirname, "../../../..");
 
@@ -24,7 +24,7 @@ function portAnswers(port: number): Promise<boolean> {
 describeOrSkip("npm start", { skip: EMBEDDED_ONLY }, () => {
   let dataDir: string;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-npm-start-"));
+    dataDir = await seededDataDir("skinmarket-npm-start-");
   });
   let serverPid: number | undefined;
   after(async () => {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
+import { seededDataDir } from "../support/skinmarket-process.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/main.ts");
 
@@ -50,7 +50,7 @@ describeOrSkip("serve's output", { skip: EMBEDDED_ONLY }, () => {
   let second: Start;
   let token: string;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-output-"));
+    dataDir = await seededDataDir("skinmarket-output-");
     first = await serveOnce(dataDir, { LOG_FORMAT: "json" });
     token = (await readFile(join(dataDir, "sandbox-admin-token"), "utf8")).trim();
     // As the demo market leaves it; only its presence is told.

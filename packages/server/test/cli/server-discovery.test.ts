@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { freePort, runSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
+import { freePort, runSkinmarket, seededDataDir, startSkinmarket } from "../support/skinmarket-process.ts";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 /** `skinmarket admin` finds the server the way `serve` was configured, and says where it looked. */
@@ -18,7 +18,7 @@ describeOrSkip("a client command finds its server", { skip: EMBEDDED_ONLY }, () 
   let adminToken: string;
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-discovery-"));
+    dataDir = await seededDataDir("skinmarket-discovery-");
     // Commands run from a directory with no ./data, so only what a test gives them counts.
     elsewhere = await mkdtemp(join(tmpdir(), "skinmarket-elsewhere-"));
     port = await freePort();

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
-import { runSkinmarket, startSkinmarket } from "../support/skinmarket-process.ts";
+import { runSkinmarket, seededDataDir, startSkinmarket } from "../support/skinmarket-process.ts";
 
 /** `skinmarket simulate` against a running server, and a restart that resumes the simulation. */
 describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
@@ -14,7 +13,7 @@ describeOrSkip("skinmarket simulate", { skip: EMBEDDED_ONLY }, () => {
   const simulate = (args: string[]) => runSkinmarket(["simulate", ...args], { env: { DATA_DIR: dataDir } });
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "skinmarket-simulate-"));
+    dataDir = await seededDataDir("skinmarket-simulate-");
     server = (await startSkinmarket(["--port", "0", "--data-dir", dataDir], { DATABASE_URL: "" })).server;
   });
 

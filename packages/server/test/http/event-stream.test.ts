@@ -13,7 +13,7 @@ import {
 import { RefusedUpgrade, StreamClient, type StreamMessage } from "../support/stream-client.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 import { highestEventId } from "../support/event-ids.ts";
-import { TEST_TEMPLATES_VARIABLE } from "../support/test-database.ts";
+import { TEST_TEMPLATES_VARIABLE } from "../support/test-templates.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 /** The ids of the events among `messages`, in the order they arrived. */

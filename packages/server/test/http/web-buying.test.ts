@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { goodsIdOf } from "../support/platform-world.ts";
+import { goodsIdOf, uploadCookies } from "../support/platform-world.ts";
 import { createTestApp, type TestApp, type WebSession } from "../support/test-app.ts";
 import { createWebTrader, listNew, type WebTrader } from "../support/web-trader.ts";
 
@@ -333,6 +333,25 @@ describe("website buying routes", () => {
     });
     assert.equal(resent.statusCode, 200, resent.body);
     await t.assertLedger();
+  });
+
+  test("a party whose stored cookies the platform stopped accepting is flagged in the bill order, and clears on upload", async () => {
+    const [id] = await listNew(t, seller, { market_hash_name: STICKER }, [1.5]);
+    const order = (await buy(buyer.session, id!, 1.5)).json().data;
+    assert.equal(order.buyer_cookie_invalid, false);
+    assert.equal(order.seller_cookie_invalid, false);
+    const expired = await t.admin("POST", `/sandbox/platform/accounts/${seller.platformid}/cookies/expire`);
+    assert.equal(expired.statusCode, 200, expired.body);
+    await t.admin("POST", "/sandbox/jobs/run");
+    for (const session of [buyer.session, seller.session]) {
+      const item = (await batch(session, order.id)).json().data.items[0];
+      assert.equal(item.seller_cookie_invalid, true, "the check marked the seller's cookies");
+      assert.equal(item.buyer_cookie_invalid, false, "the buyer's cookies still hold");
+    }
+    const fresh = (await t.admin("POST", `/sandbox/platform/accounts/${seller.platformid}/cookies`)).json()
+      .cookies;
+    assert.equal((await uploadCookies(t, seller, fresh)).statusCode, 200);
+    assert.equal((await batch(buyer.session, order.id)).json().data.items[0].seller_cookie_invalid, false);
   });
 
   test("listings and the buy-order book carry pay_method codes no tool misreads", async () => {

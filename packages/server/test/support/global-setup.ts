@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -11,7 +11,8 @@ import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts"
 import type { Database } from "../../src/storage/schema.ts";
 import { CHROMIUM } from "./describe-or-skip.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
-import { prepared, TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-database.ts";
+import { prepared } from "./test-database.ts";
+import { TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-templates.ts";
 
 /**
  * `node --test --test-global-setup=...` (the `test` and `test:pg` scripts): before any test file
@@ -27,7 +28,7 @@ export async function globalSetup(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const made: TestTemplates = serverUrl
     ? { postgres: await postgresTemplates(serverUrl) }
-    : { pglite: await pgliteImages() };
+    : await pgliteTemplates();
   process.env[TEST_TEMPLATES_VARIABLE] = JSON.stringify(made);
 }
 
@@ -71,6 +72,23 @@ async function requireServices(): Promise<void> {
   }
   if (missing.length > 0)
     throw new Error(`CI=true and a service the suites need is missing: ${missing.join("; ")}`);
+}
+
+/**
+ * The PGlite images, and a server's data directory made from the one with the catalog: suites that
+ * start `skinmarket serve` for what it does after its first start copy it (`seededDataDir`)
+ * instead of migrating and loading the catalog in every process they start.
+ */
+async function pgliteTemplates(): Promise<TestTemplates> {
+  const images = await pgliteImages();
+  const dataDir = join(folder!, "data-dir");
+  await mkdir(dataDir);
+  const pglite = await PGlite.create({
+    dataDir: join(dataDir, "pglite"),
+    loadDataDir: new Blob([await readFile(images.catalog)]),
+  });
+  await pglite.close();
+  return { pglite: images, dataDir };
 }
 
 async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {

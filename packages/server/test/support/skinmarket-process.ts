@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { cp, mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { templates } from "./test-templates.ts";
 
 export const MAIN = join(import.meta.dirname, "../../src/main.ts");
 
@@ -81,4 +84,18 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
   });
+}
+
+/**
+ * A new data directory for `skinmarket serve`, in the system's temporary folder: under the tests'
+ * global setup its embedded database is a copy of one already migrated and holding the catalog,
+ * as a server leaves it after its first start; a file run on its own gets an empty one, which the
+ * server fills at its start. For suites about what a server does once started; a suite about the
+ * first start itself (the demo market's, the README's `npm start`) takes an empty folder.
+ */
+export async function seededDataDir(prefix: string): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const seed = templates().dataDir;
+  if (seed) await cp(seed, dataDir, { recursive: true });
+  return dataDir;
 }

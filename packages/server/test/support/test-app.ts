@@ -113,6 +113,7 @@ export async function createTestApp(
     stoppedClock?: boolean;
   } = {},
 ): Promise<TestApp> {
+  if (openApps === 0) timersBeforeApps = referencedTimers();
   const database = await openTestDatabase({ catalog: options.catalog ?? false });
   const stoppedAt = Date.now();
   const clock = options.stoppedClock ? new OffsetClock(() => stoppedAt) : new OffsetClock();
@@ -225,9 +226,46 @@ export async function createTestApp(
       }),
     assertLedger: () => assertLedgerInvariants(database.db),
     async close() {
-      await app.close();
-      await database.close();
+      try {
+        await app.close();
+      } finally {
+        await database.close();
+        openApps -= 1;
+      }
+      if (openApps === 0) await checkNoTimerLeft();
     },
   };
+  openApps += 1;
   return testApp;
 }
+
+/** Test apps open in this process, and the referenced timers there were before the first opened. */
+let openApps = 0;
+let timersBeforeApps = 0;
+
+function referencedTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+}
+
+/**
+ * Once the last app and its database are closed, nothing they started may keep the process
+ * alive: a referenced timer left behind holds a test file's process open after its tests passed.
+ * Sockets destroyed by the close finish closing (and clear their timers) over the next turns of
+ * the event loop, and a client of an unreachable Redis ends its last attempt within a second or
+ * two, so the count has up to 3 s to settle; a timer left behind stays. Unreferenced
+ * timers are not counted, as they hold nothing. A timer found fails the file through its exit code
+ * rather than by throwing here, so that the test's own cleanup after the close still runs.
+ */
+async function checkNoTimerLeft(): Promise<void> {
+  for (let turn = 0; turn < SETTLE_TURNS && referencedTimers() > timersBeforeApps; turn++)
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_TURN_MS));
+  const left = referencedTimers() - timersBeforeApps;
+  if (left === 0) return;
+  process.exitCode = 1;
+  process.stderr.write(
+    `test-app: ${left} referenced timer(s) still active after the test app and its database closed: ${process.getActiveResourcesInfo().join(", ")}\n`,
+  );
+}
+
+const SETTLE_TURNS = 60;
+const SETTLE_TURN_MS = 50;

@@ -5,27 +5,11 @@ import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts
 import { migrateToLatest } from "../../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
+import { templates } from "./test-templates.ts";
 
 export interface TestDatabaseOptions {
   /** The committed catalog loaded (as `loadCatalog` loads it at a server's start). */
   catalog?: boolean;
-}
-
-/**
- * The starting points `global-setup.ts` makes once per test run, in the environment variable
- * below (JSON): for PGlite, files holding dumped data directories; for PostgreSQL, template
- * databases. Each is a database migrated to the latest version, without and with the catalog.
- */
-export interface TestTemplates {
-  pglite?: { migrated: string; catalog: string };
-  postgres?: { migrated: string; catalog: string };
-}
-
-export const TEST_TEMPLATES_VARIABLE = "SKINMARKET_TEST_TEMPLATES";
-
-function templates(): TestTemplates {
-  const value = process.env[TEST_TEMPLATES_VARIABLE];
-  return value ? (JSON.parse(value) as TestTemplates) : {};
 }
 
 /** Each image is read once per test process, however many databases the file opens. */

@@ -6,13 +6,20 @@ import {
   type AssetInfo,
 } from "@skinmarket/contract";
 import type { Selectable } from "kysely";
-import type { TradesTable } from "../../storage/schema.ts";
+import type { CookieState, TradesTable } from "../../storage/schema.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { CANCEL_AFTER_MS, waitingSince } from "./cancel-purchase-orders.ts";
 
-/** A trade with its listing's cooldown end: what a bill order record is built from. */
-export type BillOrderRow = Selectable<TradesTable> & { tradable_after: Date | null };
+/**
+ * A trade with its listing's cooldown end and the state of each party's stored platform cookies
+ * (null: none stored, or the account is no longer bound): what a bill order record is built from.
+ */
+export type BillOrderRow = Selectable<TradesTable> & {
+  tradable_after: Date | null;
+  buyer_cookie_state: CookieState | null;
+  seller_cookie_state: CookieState | null;
+};
 
 const STATE_TEXT: Record<string, string> = {
   PAYING: "支付中",
@@ -22,13 +29,38 @@ const STATE_TEXT: Record<string, string> = {
   FAIL: "交易失败",
 };
 
-/** The trades and their listings' cooldown ends, as one query the bill-order readers narrow. */
+/**
+ * The trades, their listings' cooldown ends and both parties' cookie states, as one query the
+ * bill-order readers narrow.
+ */
 export function billOrderRows(ctx: DomainContext) {
   return ctx.db
     .selectFrom("trades")
     .innerJoin("listings", "listings.listing_id", "trades.listing_id")
+    .leftJoin(
+      "bound_platform_accounts as buyer_account",
+      "buyer_account.platformid",
+      "trades.buyer_platformid",
+    )
+    .leftJoin(
+      "bound_platform_accounts as seller_account",
+      "seller_account.platformid",
+      "trades.seller_platformid",
+    )
     .selectAll("trades")
-    .select("listings.tradable_after");
+    .select([
+      "listings.tradable_after",
+      "buyer_account.cookie_state as buyer_cookie_state",
+      "seller_account.cookie_state as seller_cookie_state",
+    ]);
+}
+
+/**
+ * Cookies the platform stopped accepting (`expired` or `invalid`, as the cookie check marks them):
+ * the party must upload new ones before an offer can be sent for it. None stored is not invalid.
+ */
+function cookiesInvalid(state: CookieState | null): boolean {
+  return state !== null && state !== "valid";
 }
 
 function secondsUntil(moment: Date | null, now: Date): number {
@@ -86,8 +118,8 @@ export function toWebBillOrder(trade: BillOrderRow, now: Date) {
       : null,
     seller_can_cancel: false,
     has_bargain: false,
-    buyer_cookie_invalid: false,
-    seller_cookie_invalid: false,
+    buyer_cookie_invalid: cookiesInvalid(trade.buyer_cookie_state),
+    seller_cookie_invalid: cookiesInvalid(trade.seller_cookie_state),
     transact_time: trade.state === "SUCCESS" ? toUnixSeconds(trade.updated_at) : null,
     created_at: toUnixSeconds(trade.created_at),
     updated_at: toUnixSeconds(trade.updated_at),

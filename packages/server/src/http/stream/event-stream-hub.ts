@@ -30,6 +30,12 @@ export class EventStreamHub {
   readonly #eventLog: EventLog;
   readonly settings: StreamSettings;
   readonly #connections = new Set<StreamConnection>();
+  /**
+   * Every accepted socket until it closes, those of streams already ended (dropped, credentials
+   * ended) included: a client that never answers their close would keep `ws`'s referenced close
+   * timer, and so the process, alive after `close`, which destroys them.
+   */
+  readonly #sockets = new Set<WebSocket>();
   readonly #byUser = new Map<number, Set<StreamConnection>>();
   readonly #byGoods = new Map<number, Set<StreamConnection>>();
   /** The goods each connection is indexed under in `#byGoods`, to take it out again. */
@@ -131,7 +137,11 @@ export class EventStreamHub {
   ): void {
     const connection = new StreamConnection(this, socket, options);
     this.#connections.add(connection);
-    socket.once("close", () => this.forget(connection));
+    this.#sockets.add(socket);
+    socket.once("close", () => {
+      this.#sockets.delete(socket);
+      this.forget(connection);
+    });
     connection.start();
   }
 
@@ -308,6 +318,7 @@ export class EventStreamHub {
     this.#joined.clear();
     const closing = [...this.#connections].map((connection) => connection.shutDown());
     await Promise.all(closing);
+    for (const socket of this.#sockets) socket.terminate();
   }
 }
 
