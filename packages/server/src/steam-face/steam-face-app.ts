@@ -3,7 +3,11 @@ import { createSecureContext, type SecureContext } from "node:tls";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DomainContext } from "../domain/context.ts";
 import type { LeafCertificate } from "./certificate-authority.ts";
+import { PasswordKey } from "./password-key.ts";
+import { authenticationRoutes } from "./routes/authentication-routes.ts";
+import { loginRoutes } from "./routes/login-routes.ts";
 import { queryTimeRoutes } from "./routes/query-time-routes.ts";
+import { acceptSteamForms } from "./steam-forms.ts";
 import { hostOf, isSteamHost, type SteamHost } from "./steam-hosts.ts";
 
 export interface SteamFaceDeps {
@@ -64,7 +68,13 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
         .send(message ?? "Bad Request");
     return reply.code(500).type("text/plain; charset=utf-8").send(`Internal Error (request ${request.id})`);
   });
+  acceptSteamForms(app);
+  // Made on the first login, not at start: a face nobody logs into costs no key generation.
+  let passwordKey: Promise<PasswordKey> | undefined;
+  const currentPasswordKey = () => (passwordKey ??= PasswordKey.create());
   await app.register(queryTimeRoutes(deps.ctx));
+  await app.register(authenticationRoutes(deps.ctx, currentPasswordKey));
+  await app.register(loginRoutes(deps.ctx));
   await app.ready();
   return app;
 }
