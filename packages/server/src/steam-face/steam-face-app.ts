@@ -5,6 +5,7 @@ import type { DomainContext } from "../domain/context.ts";
 import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
+import { communityRoutes } from "./routes/community-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
 import { queryTimeRoutes } from "./routes/query-time-routes.ts";
 import { acceptSteamForms } from "./steam-forms.ts";
@@ -75,6 +76,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(queryTimeRoutes(deps.ctx));
   await app.register(authenticationRoutes(deps.ctx, currentPasswordKey));
   await app.register(loginRoutes(deps.ctx));
+  await app.register(communityRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -12,7 +12,9 @@ import {
 } from "../../src/steam-face/certificate-authority.ts";
 import { buildSteamFaceApp } from "../../src/steam-face/steam-face-app.ts";
 import { listenSteamFace } from "../../src/steam-face/steam-face-listener.ts";
-import { openTestContext } from "./test-context.ts";
+import { OffsetClock } from "../../src/domain/clock.ts";
+import { silentLog, testPlatform } from "./test-context.ts";
+import { openTestDatabase } from "./test-database.ts";
 
 export interface SteamFaceWorld {
   ctx: DomainContext;
@@ -30,8 +32,15 @@ export interface SteamFaceWorld {
  * The Steam face on a free port over a fresh test database, reached as a bot reaches it without
  * root: by Steam's names through the face's proxy, trusting the face's CA.
  */
-export async function openSteamFaceWorld(): Promise<SteamFaceWorld> {
-  const { ctx, database } = await openTestContext({ kind: "system" });
+export async function openSteamFaceWorld(options: { catalog?: boolean } = {}): Promise<SteamFaceWorld> {
+  const database = await openTestDatabase(options);
+  const ctx: DomainContext = {
+    db: database.db,
+    clock: new OffsetClock(),
+    actor: { kind: "system" },
+    log: silentLog,
+    ...testPlatform(),
+  };
   const dataDir = await mkdtemp(join(tmpdir(), "skinmarket-steam-face-"));
   const authority = await loadCertificateAuthority(dataDir);
   const app = await buildSteamFaceApp({ ctx, leaves: await issueLeafCertificates(authority) });
