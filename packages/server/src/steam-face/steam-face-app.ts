@@ -6,7 +6,9 @@ import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
+import { econServiceRoutes } from "./routes/econ-service-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
+import { tradeOfferRoutes } from "./routes/trade-offer-routes.ts";
 import { queryTimeRoutes } from "./routes/query-time-routes.ts";
 import { acceptSteamForms } from "./steam-forms.ts";
 import { hostOf, isSteamHost, type SteamHost } from "./steam-hosts.ts";
@@ -77,6 +79,8 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(authenticationRoutes(deps.ctx, currentPasswordKey));
   await app.register(loginRoutes(deps.ctx));
   await app.register(communityRoutes(deps.ctx));
+  await app.register(econServiceRoutes(deps.ctx));
+  await app.register(tradeOfferRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { get } from "node:https";
 import { after, before, describe, test } from "node:test";
-import request from "request";
-import { EAuthTokenPlatformType, LoginSession } from "steam-session";
-import SteamCommunity from "steamcommunity";
-import SteamTotp from "steam-totp";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import {
@@ -12,6 +8,7 @@ import {
   describePlatformAccount,
 } from "../../src/platform/sandbox/platform-accounts.ts";
 import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { signInBot } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 /** The fields of steamcommunity's CEconItem that the tests read. */
@@ -20,32 +17,6 @@ interface InventoryItem {
   market_hash_name: string;
   tradable: boolean;
   asset_properties?: Array<{ propertyid: number; int_value?: string; float_value?: string }>;
-}
-
-/** A bot's session: steam-session logs in (agent: proxy + CA), steamcommunity gets the cookies. */
-async function signIn(
-  world: SteamFaceWorld,
-  account: SteamCredentials,
-): Promise<{ community: SteamCommunity; cookies: string[] }> {
-  const session = new LoginSession(EAuthTokenPlatformType.WebBrowser, { agent: world.agent });
-  const authenticated = new Promise<void>((resolve, reject) => {
-    session.once("authenticated", () => resolve());
-    session.once("error", reject);
-  });
-  await session.startWithCredentials({
-    accountName: account.accountName,
-    password: account.password,
-    steamGuardCode: SteamTotp.generateAuthCode(account.sharedSecret),
-  });
-  await authenticated;
-  const cookies = await session.getWebCookies();
-  // steamcommunity's own `request`, pointed at the face through its proxy and trusting its CA.
-  const community = new SteamCommunity({
-    // @types/steamcommunity types this option as a request, where the library takes request's API.
-    request: request.defaults({ proxy: world.proxyUrl, ca: world.authority.certPem }),
-  } as unknown as ConstructorParameters<typeof SteamCommunity>[0]);
-  community.setCookies(cookies);
-  return { community, cookies };
 }
 
 /** The community's `steamLoginSecure=...` pair, as a browser sends it back. */
@@ -95,7 +66,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
   after(() => world.close());
 
   test("the own inventory: every item with its description, wear and seed as asset properties", async () => {
-    const { community } = await signIn(world, seller);
+    const { community } = await signInBot(world, seller);
     const [items, total] = await new Promise<[InventoryItem[], number]>((resolve, reject) =>
       community.getUserInventoryContents(
         seller.platformid,
@@ -103,12 +74,8 @@ describe("the community pages and the inventory, read by steamcommunity unchange
         2,
         false,
         "english",
-        // @types/steamcommunity gives this callback the error alone; the library passes
-        // (error, inventory, currency, total count).
-        (...answer: unknown[]) =>
-          answer[0]
-            ? reject(answer[0] as Error)
-            : resolve([answer[1] as InventoryItem[], answer[3] as number]),
+        (error, inventory, _currency, count) =>
+          error ? reject(error) : resolve([inventory as InventoryItem[], count]),
       ),
     );
     assert.equal(total, 3);
@@ -124,7 +91,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
 
   test("pages by start_assetid, more_items and last_assetid", async () => {
     // The account's inventory is private: its owner's session cookie reads it.
-    const cookie = loginCookie((await signIn(world, seller)).cookies);
+    const cookie = loginCookie((await signInBot(world, seller)).cookies);
     const first = JSON.parse(
       (await communityPage(world, `/inventory/${seller.platformid}/730/2?count=2`, cookie)).body,
     );
@@ -156,7 +123,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
     const raw = await communityPage(world, `/inventory/${other.value.platformid}/730/2`);
     assert.equal(raw.status, 403);
     assert.equal(raw.body, "null");
-    const { community } = await signIn(world, seller);
+    const { community } = await signInBot(world, seller);
     await assert.rejects(
       new Promise((resolve, reject) =>
         community.getUserInventoryContents(other.value.platformid, 730, 2, false, "english", (error) =>
@@ -168,7 +135,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
   });
 
   test("/my leads to the profile, whose privacy page gives the account's trade URL", async () => {
-    const { community } = await signIn(world, seller);
+    const { community } = await signInBot(world, seller);
     const url = await new Promise<string>((resolve, reject) =>
       community.getTradeURL((error, tradeUrl) => (error ? reject(error) : resolve(tradeUrl))),
     );
@@ -178,7 +145,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
   });
 
   test("the home page names the signed-in account in g_steamID, and says false when signed out", async () => {
-    const cookie = loginCookie((await signIn(world, seller)).cookies);
+    const cookie = loginCookie((await signInBot(world, seller)).cookies);
     const signedIn = (await communityPage(world, "/", cookie)).body;
     assert.match(signedIn, new RegExp(`g_steamID = "${seller.platformid}";`));
     assert.ok(signedIn.includes(seller.accountName));
