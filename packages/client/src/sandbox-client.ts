@@ -9,6 +9,7 @@ import {
   sandboxCreatePlatformAccount,
   sandboxDeclineOffer,
   sandboxExpirePlatformCookies,
+  sandboxShowSteamSecrets,
   sandboxGetPlatformAccount,
   sandboxGrantItems,
   sandboxIssuePlatformCookies,
@@ -184,6 +185,11 @@ export class SandboxClient {
   async expirePlatformCookies(platformid: string): Promise<Answer<typeof sandboxExpirePlatformCookies>> {
     return (await callOperation(this.#options, sandboxExpirePlatformCookies, { params: { platformid } }))
       .body;
+  }
+
+  /** The account's secrets on the Steam face (login name, password, shared and identity secrets). */
+  async steamSecrets(platformid: string): Promise<Answer<typeof sandboxShowSteamSecrets>> {
+    return (await callOperation(this.#options, sandboxShowSteamSecrets, { params: { platformid } })).body;
   }
 
   async grantItems(

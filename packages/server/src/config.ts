@@ -53,6 +53,11 @@ export interface Config {
    * CIDRs.
    */
   trustProxy: TrustProxy;
+  /**
+   * The port of the sandbox's Steam face (`STEAM_FACE_PORT`: Steam's hosts over TLS, and a proxy
+   * to them; docs/design/steam-face.md#one-port-two-ways-in); undefined: the face is off.
+   */
+  steamFacePort: number | undefined;
 }
 
 /** Fastify's `trustProxy` values the configuration gives (docs/design/security.md#security). */
@@ -129,6 +134,8 @@ export const CONFIG_VARIABLES = {
     "true|false: allow webhook receivers on loopback, private and link-local addresses, sandbox or not (default false)",
   TRUST_PROXY:
     "false, true, or comma-separated proxy addresses and CIDRs (also loopback, linklocal, uniquelocal): the peers whose X-Forwarded-For gives the client address (default false: the connection's peer is the client)",
+  STEAM_FACE_PORT:
+    "port of the sandbox's Steam face: Steam's hosts over TLS, and an HTTPS proxy to them (`skinmarket steam env` prints how a bot reaches it) (default none: the face is off)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -207,7 +214,20 @@ export function loadConfig(
     webhookAllowPrivateUrls: trueFalse(source, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
     imageBaseUrl: imageBaseUrl(source),
     trustProxy: trustProxy(source),
+    steamFacePort: steamFacePort(source, databaseUrl),
   };
+}
+
+/** The Steam face plays Steam for the sandbox's own world, so it runs only beside the sandbox. */
+function steamFacePort(source: ConfigSource, databaseUrl: string | undefined): number | undefined {
+  if (optional(source, "STEAM_FACE_PORT") === undefined) return undefined;
+  const port = integer(source, "STEAM_FACE_PORT", 0, 0, 65_535);
+  if (!onOff(source, "SANDBOX", databaseUrl === undefined))
+    throw new ConfigError(
+      "STEAM_FACE_PORT",
+      "the Steam face serves the sandbox's world: set SANDBOX=on or unset it",
+    );
+  return port;
 }
 
 /** The names proxy-addr (Fastify's `trustProxy`) gives to address ranges. */

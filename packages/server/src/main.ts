@@ -5,6 +5,7 @@ import { adminCommand } from "./cli/admin-commands.ts";
 import { simulateCommand } from "./cli/simulate-command.ts";
 import { demoCommand } from "./cli/demo-command.ts";
 import { listenCommand } from "./cli/listen-command.ts";
+import { steamCommand } from "./cli/steam-command.ts";
 import {
   commanderMessage,
   EXIT_FAILURE,
@@ -67,6 +68,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--webhook-allow-private-urls <true|false>", "WEBHOOK_ALLOW_PRIVATE_URLS"],
   ["--image-base-url <url>", "IMAGE_BASE_URL"],
   ["--trust-proxy <value>", "TRUST_PROXY"],
+  ["--steam-face-port <port>", "STEAM_FACE_PORT"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
@@ -98,6 +100,7 @@ withConfigFlags(
 ).action(async function (this: Command) {
   const config = configFrom(this);
   await checkPortFree(config.host, config.port);
+  if (config.steamFacePort) await checkPortFree(config.host, config.steamFacePort);
   const log = createLogger(config);
   if (envFile) log.info({ path: envFile }, `variables read from ${envFile}`);
   const server = await startServer(config, log).catch((error: unknown) => {
@@ -169,6 +172,9 @@ program.addCommand(
 );
 
 program.addCommand(listenCommand());
+program.addCommand(
+  steamCommand((command) => withConfigFlags(command, ["DATA_DIR", "HOST", "STEAM_FACE_PORT"]), configFrom),
+);
 
 applyConventions(program);
 try {

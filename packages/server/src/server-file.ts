@@ -13,10 +13,17 @@ export interface ServerFile {
   url: string;
   pid: number;
   started_at: string;
+  /** The Steam face's port, when it serves one (`skinmarket steam env` reads it). */
+  steam_face_port?: number;
 }
 
-export async function writeServerFile(dataDir: string, url: string): Promise<void> {
-  const entry: ServerFile = { url, pid: process.pid, started_at: new Date().toISOString() };
+export async function writeServerFile(dataDir: string, url: string, steamFacePort?: number): Promise<void> {
+  const entry: ServerFile = {
+    url,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    ...(steamFacePort !== undefined ? { steam_face_port: steamFacePort } : {}),
+  };
   // With DATABASE_URL and SECRET_KEY set, nothing else may have created the data dir.
   await mkdir(dataDir, { recursive: true });
   await writeFile(join(dataDir, SERVER_FILE), `${JSON.stringify(entry, null, 2)}\n`);

@@ -32,6 +32,8 @@ import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 import { buildDemoInChild } from "./build-demo-in-child.ts";
+import { portFailure } from "./port-check.ts";
+import { startSteamFace } from "./steam-face/start-steam-face.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -282,12 +284,32 @@ export async function startServer(
     // Webhook deliveries: woken by new events, and every few seconds for retries.
     const webhooks = new WebhookWorker(systemContext);
     webhooks.start(eventLog);
-    const url = await app.listen({ port: config.port, host: config.host });
+    const steamFace =
+      config.steamFacePort === undefined
+        ? undefined
+        : await startSteamFace({
+            ctx: systemContext,
+            dataDir: config.dataDir,
+            host: config.host,
+            port: config.steamFacePort,
+            logger: log,
+          }).catch((error: unknown) => {
+            throw portFailure(error, config.host, config.steamFacePort ?? 0) ?? error;
+          });
+    const url = await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+      await steamFace?.close();
+      throw error;
+    });
+    if (steamFace)
+      log.info(
+        { port: steamFace.port, ca: steamFace.caFile },
+        `Steam face on port ${steamFace.port} (skinmarket steam env prints how a bot reaches it)`,
+      );
     const jobs = startJobScheduler(systemContext, config.jobsIntervalMs);
     // Recorded before "serving" is logged, so that a client started on that line finds it. Only a
     // convenience for client commands: a data dir this process cannot write costs them the
     // discovery (they still find the server through PORT or --url), not the server its start.
-    await writeServerFile(config.dataDir, url).catch((error: unknown) =>
+    await writeServerFile(config.dataDir, url, steamFace?.port).catch((error: unknown) =>
       log.warn({ err: error }, "could not record the server's URL in the data dir"),
     );
     log.info({ url, sandbox: config.sandbox }, "skinmarket is serving");
@@ -295,6 +317,7 @@ export async function startServer(
       app,
       url,
       async close() {
+        await steamFace?.close();
         await app.close();
         stopSnapshots();
         await jobs.stop();

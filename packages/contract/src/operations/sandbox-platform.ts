@@ -130,6 +130,23 @@ export const sandboxExpirePlatformCookies = defineOperation({
   response: Type.Object({ expired: Type.Integer() }),
 });
 
+export const sandboxShowSteamSecrets = defineOperation({
+  ...sandbox,
+  id: "sandboxShowSteamSecrets",
+  method: "GET",
+  path: "/sandbox/platform/accounts/:platformid/steam",
+  summary:
+    "The secrets a bot holds for the account on the Steam face: login name, password, shared_secret (Steam Guard codes), identity_secret (confirmations); drawn on first ask",
+  params: AccountParams,
+  response: Type.Object({
+    platformid: Type.String(),
+    account_name: Type.String(),
+    password: Type.String(),
+    shared_secret: Type.String(),
+    identity_secret: Type.String(),
+  }),
+});
+
 const StickerRequest = StrictObject({
   goods_id: Type.Optional(GoodsId),
   market_hash_name: Type.Optional(MarketHashName),

@@ -19,6 +19,8 @@ export interface Database {
   system_settings: SystemSettingsTable;
   sandbox_platform_accounts: SandboxPlatformAccountsTable;
   sandbox_platform_sessions: SandboxPlatformSessionsTable;
+  sandbox_steam_auth_sessions: SandboxSteamAuthSessionsTable;
+  sandbox_steam_refresh_tokens: SandboxSteamRefreshTokensTable;
   sandbox_assets: SandboxAssetsTable;
   sandbox_trade_offers: SandboxTradeOffersTable;
   bound_platform_accounts: BoundPlatformAccountsTable;
@@ -172,6 +174,30 @@ export interface SandboxPlatformAccountsTable {
   api_key: string | null;
   auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
+  /** The Steam face's secrets of the account, sealed JSON (migration 0027); null until first shown. */
+  steam_secrets: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Which kind of Steam client a login is for: a token's audience (`web`, `mobile`, `client`). */
+export type SteamAudience = "web" | "mobile" | "client";
+
+export interface SandboxSteamAuthSessionsTable {
+  client_id: string;
+  request_id: string;
+  platformid: string;
+  audience: SteamAudience;
+  created_at: Date;
+  expires_at: Date;
+  guard_passed_at: Date | null;
+  refresh_token_issued_at: Date | null;
+}
+
+export interface SandboxSteamRefreshTokensTable {
+  token_hash: string;
+  platformid: string;
+  audience: SteamAudience;
+  issued_at: Date;
+  expires_at: Date;
 }
 
 export interface SandboxPlatformSessionsTable {

@@ -2253,6 +2253,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/platform/accounts/{platformid}/steam": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The secrets a bot holds for the account on the Steam face: login name, password, shared_secret (Steam Guard codes), identity_secret (confirmations); drawn on first ask
+     * @description The secrets a bot holds for the account on the Steam face: login name, password, shared_secret (Steam Guard codes), identity_secret (confirmations); drawn on first ask.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxShowSteamSecrets"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/platform/accounts/{platformid}/items": {
     parameters: {
       query?: never;
@@ -10593,6 +10615,56 @@ export interface operations {
         content: {
           "application/json": {
             expired: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxShowSteamSecrets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a 17-digit platform account id starting 7656119
+         * @example 76561198012345678
+         */
+        platformid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The secrets a bot holds for the account on the Steam face: login name, password, shared_secret (Steam Guard codes), identity_secret (confirmations); drawn on first ask */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            platformid: string;
+            account_name: string;
+            password: string;
+            shared_secret: string;
+            identity_secret: string;
           };
         };
       };

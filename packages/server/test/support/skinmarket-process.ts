@@ -17,6 +17,7 @@ const STEERING = [
   "SANDBOX_ADMIN_TOKEN",
   "DATABASE_URL",
   "DEMO",
+  "STEAM_FACE_PORT",
 ];
 
 export interface Run {

@@ -17,20 +17,36 @@ export async function issuePlatformCookies(
   platformid: string,
 ): Promise<PlatformCookie[]> {
   const secret = generateSecret();
+  await recordPlatformSession(ctx, { platformid, secret, lifetimeMs: SESSION_LIFETIME_MS });
+  return [
+    { domain: COOKIE_DOMAIN, key: LOGIN_COOKIE, value: loginCookieValue(platformid, secret) },
+    { domain: COOKIE_DOMAIN, key: "sessionid", value: generateSecret().slice(0, 24) },
+  ];
+}
+
+/**
+ * A session of the account whose cookie carries `secret` after the platformid: a secret of ours,
+ * or an access token the Steam face issued (Steam's `steamLoginSecure` is `steamid||token`).
+ */
+export async function recordPlatformSession(
+  ctx: DomainContext,
+  input: { platformid: string; secret: string; lifetimeMs: number },
+): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db
     .insertInto("sandbox_platform_sessions")
     .values({
-      platformid,
-      secret_hash: sha256Hex(secret),
+      platformid: input.platformid,
+      secret_hash: sha256Hex(input.secret),
       issued_at: now,
-      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      expires_at: new Date(now.getTime() + input.lifetimeMs),
     })
     .execute();
-  return [
-    { domain: COOKIE_DOMAIN, key: LOGIN_COOKIE, value: `${platformid}%7C%7C${secret}` },
-    { domain: COOKIE_DOMAIN, key: "sessionid", value: generateSecret().slice(0, 24) },
-  ];
+}
+
+/** The cookie value of a session: `<platformid>%7C%7C<secret>`. */
+export function loginCookieValue(platformid: string, secret: string): string {
+  return `${platformid}%7C%7C${secret}`;
 }
 
 /** Ends every session the platform issued for the account (they answer `expired` from now on). */

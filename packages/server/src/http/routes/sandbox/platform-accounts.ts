@@ -5,6 +5,7 @@ import {
   sandboxGetPlatformAccount,
   sandboxIssuePlatformCookies,
   sandboxSetAutoAccept,
+  sandboxShowSteamSecrets,
   sandboxUnbindPlatformAccount,
   sandboxUpdatePlatformAccount,
 } from "@skinmarket/contract";
@@ -22,6 +23,7 @@ import {
   updatePlatformAccount,
   type PlatformAccountView,
 } from "../../../platform/sandbox/platform-accounts.ts";
+import { showSteamCredentials } from "../../../platform/sandbox/steam-credentials.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 function accountView(result: Result<PlatformAccountView>) {
@@ -103,4 +105,17 @@ export function registerSandboxPlatformAccounts(app: FastifyInstance): void {
   registerOperation(app, sandboxExpirePlatformCookies, ({ ctx, params }) =>
     expireCookies(ctx, params.platformid),
   );
+
+  registerOperation(app, sandboxShowSteamSecrets, async ({ ctx, params }) => {
+    const shown = await showSteamCredentials(ctx, params.platformid);
+    if (!shown.ok) return shown;
+    const { platformid, accountName, password, sharedSecret, identitySecret } = shown.value;
+    return ok({
+      platformid,
+      account_name: accountName,
+      password,
+      shared_secret: sharedSecret,
+      identity_secret: identitySecret,
+    });
+  });
 }

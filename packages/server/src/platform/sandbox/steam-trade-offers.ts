@@ -1,0 +1,100 @@
+import type { DomainContext } from "../../domain/context.ts";
+import type { PlatformTradeOffer } from "../game-platform.ts";
+import { listOffers } from "./trade-offers.ts";
+
+/**
+ * The sandbox's trade offers as IEconService gives them: `ETradeOfferState` numbers, the viewer's
+ * `items_to_give` and `items_to_receive`, `accountid_other` and `is_our_offer` from the viewer's
+ * side. A sandbox offer moves one side's items only, so one of the two lists is always empty.
+ */
+export const TRADE_OFFER_STATE = { active: 2, accepted: 3, expired: 5, cancelled: 6, declined: 7 } as const;
+const STEAM_ID_BASE = 76561197960265728n;
+
+export interface SteamOfferItem {
+  appid: number;
+  contextid: string;
+  assetid: string;
+  classid: string;
+  instanceid: string;
+  amount: string;
+  missing: boolean;
+}
+
+export async function steamOffersOf(
+  ctx: DomainContext,
+  viewer: string,
+  offers: PlatformTradeOffer[],
+): Promise<Array<Record<string, unknown>>> {
+  const assetids = [...new Set(offers.flatMap((offer) => offer.assetids.map(Number)))];
+  const classes = new Map(
+    assetids.length === 0
+      ? []
+      : (
+          await ctx.db
+            .selectFrom("sandbox_assets")
+            .select(["assetid", "classid", "instanceid"])
+            .where("assetid", "in", assetids)
+            .execute()
+        ).map((row) => [String(row.assetid), row]),
+  );
+  return offers.map((offer) => {
+    const ours = offer.sender === viewer;
+    const items = offer.assetids.map((assetid) => ({
+      appid: 730,
+      contextid: "2",
+      assetid,
+      classid: classes.get(assetid)?.classid ?? "0",
+      instanceid: classes.get(assetid)?.instanceid ?? "0",
+      amount: "1",
+      missing: offer.state === "accepted",
+    }));
+    const given = offer.itemsFrom === "sender" ? ours : !ours;
+    const other = ours ? offer.receiver : offer.sender;
+    return {
+      tradeofferid: offer.tradeofferid,
+      accountid_other: Number(BigInt(other) - STEAM_ID_BASE),
+      message: offer.message,
+      expiration_time: seconds(offer.expiresAt),
+      trade_offer_state: TRADE_OFFER_STATE[offer.state],
+      items_to_give: given ? items : [],
+      items_to_receive: given ? [] : items,
+      is_our_offer: ours,
+      time_created: seconds(offer.createdAt),
+      time_updated: seconds(offer.updatedAt),
+      // The sandbox's trade id is its offer id: one trade per accepted offer.
+      ...(offer.state === "accepted" ? { tradeid: offer.tradeofferid } : {}),
+      from_real_time_trade: false,
+      escrow_end_date: 0,
+      confirmation_method: 0,
+    };
+  });
+}
+
+/** GetTradeOffers' selection of the viewer's offers. */
+export async function viewerOffers(
+  ctx: DomainContext,
+  viewer: string,
+  filter: {
+    sent: boolean;
+    received: boolean;
+    activeOnly: boolean;
+    historicalOnly: boolean;
+    cutoff: Date | undefined;
+  },
+): Promise<{ sent: PlatformTradeOffer[]; received: PlatformTradeOffer[] }> {
+  const offers = (await listOffers(ctx, viewer)).filter((offer) => {
+    const active = offer.state === "active";
+    if (filter.historicalOnly && active) return false;
+    // active_only: the active ones, and those changed since the cutoff (Steam's own rule).
+    if (filter.activeOnly && !active && !(filter.cutoff && offer.updatedAt >= filter.cutoff)) return false;
+    return true;
+  });
+  return {
+    sent: filter.sent ? offers.filter((offer) => offer.sender === viewer) : [],
+    received: filter.received ? offers.filter((offer) => offer.receiver === viewer) : [],
+  };
+}
+
+function seconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}

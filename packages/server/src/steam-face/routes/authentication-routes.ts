@@ -1,0 +1,161 @@
+import type { FastifyInstance } from "fastify";
+import type { DomainContext } from "../../domain/context.ts";
+import { ERESULT, steamFail, steamOk, type SteamResult } from "../../platform/sandbox/steam-eresult.ts";
+import {
+  beginSteamLogin,
+  generateSteamAccessToken,
+  pollSteamLogin,
+  submitSteamGuardCode,
+} from "../../platform/sandbox/steam-login.ts";
+import type { SteamAudience } from "../../storage/schema.ts";
+import {
+  AUTHENTICATION_METHODS,
+  decodeRequest,
+  encodeResponse,
+  type AuthenticationMethod,
+} from "../authentication-protos.ts";
+import type { PasswordKey } from "../password-key.ts";
+import { fieldsOf } from "../steam-forms.ts";
+
+type Fields = Record<string, unknown>;
+type MethodHandler = (input: Fields) => Promise<SteamResult<Fields>>;
+
+/** EAuthSessionGuardType DeviceCode: the mobile authenticator's code, the only guard the sandbox asks. */
+const DEVICE_CODE = 3;
+const AUDIENCES: Record<string, SteamAudience> = {
+  "1": "client",
+  "2": "web",
+  "3": "mobile",
+  SteamClient: "client",
+  WebBrowser: "web",
+  MobileApp: "mobile",
+};
+
+/**
+ * IAuthenticationService's credential login on api.steampowered.com, in both forms the libraries
+ * send: `input_protobuf_encoded` (steam-session, Steamauto's steampy), answered as protobuf, and
+ * plain fields (steampy), answered as JSON `{response}`. Either way the outcome is in `X-eresult`
+ * (and `X-error_message`), with HTTP 200, as Steam answers.
+ */
+export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Promise<PasswordKey>) {
+  const handlers: Record<AuthenticationMethod, MethodHandler> = {
+    GetPasswordRSAPublicKey: async () => {
+      const key = await passwordKey();
+      return steamOk({
+        publickey_mod: key.modulusHex,
+        publickey_exp: key.exponentHex,
+        timestamp: key.timestamp,
+      });
+    },
+    BeginAuthSessionViaCredentials: async (input) => {
+      const key = await passwordKey();
+      const began = await beginSteamLogin(ctx, {
+        accountName: text(input.account_name),
+        password: key.decrypt(text(input.encrypted_password), text(input.encryption_timestamp)),
+        audience: audienceOf(input),
+      });
+      if (!began.ok) return began;
+      return steamOk({
+        client_id: began.value.clientId,
+        request_id: began.value.requestId,
+        interval: began.value.interval,
+        allowed_confirmations: [{ confirmation_type: DEVICE_CODE }],
+        steamid: began.value.steamid,
+      });
+    },
+    UpdateAuthSessionWithSteamGuardCode: async (input) => {
+      const submitted = await submitSteamGuardCode(ctx, {
+        clientId: text(input.client_id),
+        steamid: text(input.steamid),
+        code: text(input.code),
+      });
+      return submitted.ok ? steamOk({}) : submitted;
+    },
+    PollAuthSessionStatus: async (input) => {
+      const requestId = Buffer.isBuffer(input.request_id)
+        ? input.request_id
+        : Buffer.from(text(input.request_id), "base64");
+      const polled = await pollSteamLogin(ctx, { clientId: text(input.client_id), requestId });
+      if (!polled.ok) return polled;
+      const { refreshToken, accessToken, accountName } = polled.value;
+      return steamOk(
+        refreshToken
+          ? {
+              refresh_token: refreshToken,
+              access_token: accessToken,
+              had_remote_interaction: false,
+              account_name: accountName,
+            }
+          : {},
+      );
+    },
+    GenerateAccessTokenForApp: async (input) => {
+      const steamid = text(input.steamid);
+      const generated = await generateSteamAccessToken(ctx, {
+        refreshToken: text(input.refresh_token),
+        steamid: steamid === "" || steamid === "0" ? undefined : steamid,
+      });
+      return generated.ok ? steamOk({ access_token: generated.value.accessToken }) : generated;
+    },
+  };
+
+  return async (app: FastifyInstance) => {
+    for (const method of Object.keys(AUTHENTICATION_METHODS) as AuthenticationMethod[]) {
+      app.route({
+        method: ["GET", "POST"],
+        url: `/IAuthenticationService/${method}/v1/`,
+        constraints: { host: "api.steampowered.com" },
+        handler: async (request, reply) => {
+          const fields = fieldsOf(request);
+          const encoded = fields.input_protobuf_encoded;
+          const result = await answer(method, handlers[method], fields, encoded);
+          reply.header("x-eresult", String(result.ok ? ERESULT.OK : result.eresult));
+          if (!result.ok) reply.header("x-error_message", result.message);
+          if (encoded !== undefined)
+            return reply
+              .type("application/octet-stream")
+              .send(result.ok ? encodeResponse(method, result.value) : Buffer.alloc(0));
+          return reply
+            .type("application/json; charset=utf-8")
+            .send({ response: result.ok ? jsonForm(result.value) : {} });
+        },
+      });
+    }
+  };
+}
+
+async function answer(
+  method: AuthenticationMethod,
+  handler: MethodHandler,
+  fields: Record<string, string>,
+  encoded: string | undefined,
+): Promise<SteamResult<Fields>> {
+  let input: Fields = fields;
+  if (encoded !== undefined) {
+    try {
+      input = decodeRequest(method, encoded);
+    } catch {
+      return steamFail(ERESULT.InvalidParam, "input_protobuf_encoded: not a valid request message");
+    }
+  }
+  return handler(input);
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}
+
+function audienceOf(input: Fields): SteamAudience {
+  const details = input.device_details as Fields | undefined;
+  return AUDIENCES[text(details?.platform_type ?? input.platform_type)] ?? "web";
+}
+
+/** The JSON form of an answer: bytes as base64, as Steam's JSON answers carry them. */
+function jsonForm(fields: Fields): Fields {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [
+      name,
+      Buffer.isBuffer(value) ? value.toString("base64") : value,
+    ]),
+  );
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DomainContext } from "../../domain/context.ts";
+import { steamOffersOf, viewerOffers } from "../../platform/sandbox/steam-trade-offers.ts";
+import { fieldsOf } from "../steam-forms.ts";
+
+const API = { host: "api.steampowered.com" };
+/** Steam's own page for a key or token it does not accept; TOM reads "Access is denied" as a lost session. */
+const ACCESS_DENIED =
+  "<html><head><title>Forbidden</title></head><body><h1>Forbidden</h1>Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter.</body></html>";
+
+/**
+ * IEconService's trade offer reads on api.steampowered.com, with the `access_token` a bot takes
+ * from its `steamLoginSecure` cookie (steam-tradeoffer-manager's default) checked as that session.
+ */
+export function econServiceRoutes(ctx: DomainContext) {
+  return async (app: FastifyInstance) => {
+    const route = (
+      method: string,
+      handler: (viewer: string, fields: Record<string, string>, reply: FastifyReply) => Promise<unknown>,
+    ) =>
+      app.route({
+        method: ["GET", "POST"],
+        url: `/IEconService/${method}/v1/`,
+        constraints: API,
+        handler: async (request, reply) => {
+          const viewer = await tokenOwner(ctx, request);
+          if (!viewer) return reply.code(403).type("text/html; charset=utf-8").send(ACCESS_DENIED);
+          reply.header("x-eresult", "1");
+          return handler(viewer, fieldsOf(request), reply);
+        },
+      });
+
+    route("GetTradeOffers", async (viewer, fields) => {
+      const cutoff = Number(fields.time_historical_cutoff ?? "");
+      const { sent, received } = await viewerOffers(ctx, viewer, {
+        sent: flag(fields.get_sent_offers),
+        received: flag(fields.get_received_offers),
+        activeOnly: flag(fields.active_only),
+        historicalOnly: flag(fields.historical_only),
+        cutoff: Number.isFinite(cutoff) && cutoff > 0 ? new Date(cutoff * 1000) : undefined,
+      });
+      // One page holds them all (at most the platform's 500 latest): next_cursor 0 ends the loop.
+      return {
+        response: {
+          trade_offers_sent: await steamOffersOf(ctx, viewer, sent),
+          trade_offers_received: await steamOffersOf(ctx, viewer, received),
+          next_cursor: 0,
+        },
+      };
+    });
+
+    route("GetTradeOffer", async (viewer, fields, reply) => {
+      const found = await ctx.platform.getTradeOffer(ctx, { tradeofferid: fields.tradeofferid ?? "" });
+      if (!found.ok || (found.value.sender !== viewer && found.value.receiver !== viewer)) {
+        reply.header("x-eresult", "9");
+        return { response: {} };
+      }
+      const [offer] = await steamOffersOf(ctx, viewer, [found.value]);
+      return { response: { offer, descriptions: [] } };
+    });
+
+    route("GetTradeOffersSummary", async (viewer) => {
+      const { sent, received } = await viewerOffers(ctx, viewer, {
+        sent: true,
+        received: true,
+        activeOnly: false,
+        historicalOnly: false,
+        cutoff: undefined,
+      });
+      const active = (offers: typeof sent) => offers.filter((offer) => offer.state === "active").length;
+      return {
+        response: {
+          pending_received_count: active(received),
+          new_received_count: active(received),
+          updated_received_count: 0,
+          historical_received_count: received.length - active(received),
+          pending_sent_count: active(sent),
+          newly_accepted_sent_count: sent.filter((offer) => offer.state === "accepted").length,
+          updated_sent_count: 0,
+          historical_sent_count: sent.length - active(sent),
+          escrow_received_count: 0,
+          escrow_sent_count: 0,
+        },
+      };
+    });
+  };
+}
+
+/** The account whose live access token the request carries (`access_token`, a JWT whose `sub` is the SteamID). */
+async function tokenOwner(ctx: DomainContext, request: FastifyRequest): Promise<string | undefined> {
+  const token = fieldsOf(request).access_token ?? "";
+  let steamid: unknown;
+  try {
+    steamid = (
+      JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub?: unknown }
+    ).sub;
+  } catch {
+    return undefined;
+  }
+  if (typeof steamid !== "string" || !/^7656119\d{10}$/.test(steamid)) return undefined;
+  const state = await ctx.platform.validateSession(ctx, {
+    platformid: steamid,
+    cookies: [{ domain: "steamcommunity.com", key: "steamLoginSecure", value: `${steamid}%7C%7C${token}` }],
+  });
+  return state === "valid" ? steamid : undefined;
+}
+
+function flag(value: string | undefined): boolean {
+  return value === "1" || value === "true";
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { DomainContext } from "../../domain/context.ts";
+import type { Failure } from "../../domain/result.ts";
+import { tradeUrlOf } from "../../platform/trade-url.ts";
+import { cookiesOf, signedInSteamId } from "../steam-cookies.ts";
+import { fieldsOf } from "../steam-forms.ts";
+
+const COMMUNITY = { host: "steamcommunity.com" };
+
+interface JsonTradeOffer {
+  me?: { assets?: Array<{ assetid?: string }> };
+  them?: { assets?: Array<{ assetid?: string }> };
+}
+
+/**
+ * The community's trade offer actions, as steam-tradeoffer-manager and steampy post them: send
+ * (`json_tradeoffer` with `me` and `them`), accept, decline, cancel; each on the signed-in
+ * session (`steamLoginSecure`), mapped onto the sandbox platform's offers. Refusals are
+ * `strError` with an EResult in parentheses, which the libraries parse.
+ */
+export function tradeOfferRoutes(ctx: DomainContext) {
+  return async (app: FastifyInstance) => {
+    app.post("/tradeoffer/new/send", { constraints: COMMUNITY }, async (request, reply) => {
+      const steamid = await signedInSteamId(ctx, request);
+      if (!steamid) return reply.code(401).send({ strError: "Not Logged In" });
+      const fields = fieldsOf(request);
+      const offer = parseJson<JsonTradeOffer>(fields.json_tradeoffer);
+      const params = parseJson<{ trade_offer_access_token?: string }>(fields.trade_offer_create_params);
+      const mine = (offer?.me?.assets ?? []).map((asset) => String(asset.assetid ?? ""));
+      const theirs = (offer?.them?.assets ?? []).map((asset) => String(asset.assetid ?? ""));
+      const partner = fields.partner ?? "";
+      if (!offer || !/^7656119\d{10}$/.test(partner))
+        return refuse(reply, "json_tradeoffer or partner is malformed", 8);
+      // A sandbox offer moves one side's items: a gift, or a request for the partner's items.
+      if (mine.length > 0 === theirs.length > 0)
+        return refuse(reply, "the sandbox's offers give items or ask for them, not both nor neither", 8);
+      const sent = await ctx.platform.createTradeOffer(ctx, {
+        platformid: steamid,
+        cookies: cookiesOf(request),
+        tradeUrl: tradeUrlOf(partner, params?.trade_offer_access_token ?? ""),
+        assetids: mine.length > 0 ? mine : theirs,
+        itemsFrom: mine.length > 0 ? "sender" : "receiver",
+        ...(fields.tradeoffermessage ? { message: fields.tradeoffermessage } : {}),
+      });
+      if (!sent.ok) return refuse(reply, sent.failure.message, eresultOf(sent.failure));
+      return reply.send({
+        tradeofferid: sent.value.tradeofferid,
+        needs_mobile_confirmation: false,
+        needs_email_confirmation: false,
+      });
+    });
+
+    app.post<{ Params: { id: string; action: string } }>(
+      "/tradeoffer/:id/:action",
+      { constraints: COMMUNITY },
+      async (request, reply) => {
+        const { id, action } = request.params;
+        if (!["accept", "decline", "cancel"].includes(action) || !/^\d{1,18}$/.test(id))
+          return reply.callNotFound();
+        const steamid = await signedInSteamId(ctx, request);
+        if (!steamid) return reply.code(action === "accept" ? 403 : 401).send({ strError: "Not Logged In" });
+        const answered =
+          action === "cancel"
+            ? await ctx.platform.cancelTradeOffer(ctx, { platformid: steamid, tradeofferid: id })
+            : await ctx.platform.respondToTradeOffer(ctx, {
+                platformid: steamid,
+                tradeofferid: id,
+                accept: action === "accept",
+              });
+        if (!answered.ok) return refuse(reply, answered.failure.message, eresultOf(answered.failure));
+        if (action !== "accept") return reply.send({ tradeofferid: id });
+        // An acceptance that found the items gone ends the offer cancelled, as Steam's item server does.
+        if (answered.value.state !== "accepted")
+          return refuse(reply, "the items are no longer available", 26);
+        return reply.send({ tradeid: id, needs_mobile_confirmation: false, needs_email_confirmation: false });
+      },
+    );
+  };
+}
+
+function refuse(reply: FastifyReply, message: string, eresult: number) {
+  return reply
+    .code(500)
+    .send({ strError: `There was an error with your trade offer: ${message}. (${eresult})` });
+}
+
+/** EResult by the platform's refusal: bad input 8 (InvalidParam), unknown 9, a state that forbids it 11 (InvalidState). */
+function eresultOf(failure: Failure): number {
+  if (failure.code === "Invalid Argument") return 8;
+  if (failure.code === "Not Found") return 9;
+  return 11;
+}
+
+function parseJson<Shape>(text: string | undefined): Shape | undefined {
+  try {
+    return text ? (JSON.parse(text) as Shape) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import TradeOfferManager from "steam-tradeoffer-manager";
+import type { DomainContext } from "../../src/domain/context.ts";
+import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
+import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { newSteamAccount, signInBot } from "../support/steam-bot.ts";
+import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
+
+type Offer = ReturnType<TradeOfferManager["createOffer"]>;
+
+/** A bot's trade offer manager on its own session, without polling (the test asks when it wants). */
+async function managerOf(world: SteamFaceWorld, account: SteamCredentials): Promise<TradeOfferManager> {
+  const { community, cookies } = await signInBot(world, account);
+  const manager = new TradeOfferManager({ community, pollInterval: -1 });
+  await new Promise<void>((resolve, reject) =>
+    manager.setCookies(cookies, (error) => (error ? reject(error) : resolve())),
+  );
+  return manager;
+}
+
+function send(offer: Offer): Promise<string> {
+  return new Promise((resolve, reject) =>
+    offer.send((error, status) => (error ? reject(error) : resolve(status))),
+  );
+}
+
+function getOffer(manager: TradeOfferManager, id: string): Promise<Offer> {
+  return new Promise((resolve, reject) =>
+    manager.getOffer(id, (error, offer) => (error ? reject(error) : resolve(offer))),
+  );
+}
+
+describe("trade offers through Steam's routes, with steam-tradeoffer-manager unchanged", () => {
+  let world: SteamFaceWorld;
+  let admin: DomainContext;
+  let seller: SteamCredentials;
+  let buyer: SteamCredentials;
+  let buyerTradeUrl: string;
+  let assetids: string[];
+  before(async () => {
+    world = await openSteamFaceWorld({ catalog: true });
+    admin = { ...world.ctx, actor: { kind: "admin" } };
+    seller = await newSteamAccount(admin);
+    buyer = await newSteamAccount(admin);
+    const view = await describePlatformAccount(admin, buyer.platformid);
+    assert.ok(view.ok);
+    buyerTradeUrl = view.value.tradeUrl;
+    const granted = await grantItems(admin, {
+      platformid: seller.platformid,
+      marketHashName: "AK-47 | Redline (Field-Tested)",
+      count: 3,
+    });
+    assert.ok(granted.ok);
+    assetids = granted.value.assets.map((asset) => asset.assetid);
+  });
+  after(() => world.close());
+
+  test("the seller's bot sends, the buyer's bot accepts, and both see Steam's states", async () => {
+    const sellerBot = await managerOf(world, seller);
+    const buyerBot = await managerOf(world, buyer);
+    const offer = sellerBot.createOffer(buyerTradeUrl);
+    offer.addMyItem({ appid: 730, contextid: 2, assetid: assetids[0] ?? "" });
+    offer.setMessage("your purchase");
+    assert.equal(await send(offer), "sent");
+    assert.ok(offer.id);
+
+    const received = await getOffer(buyerBot, offer.id);
+    assert.equal(received.state, TradeOfferManager.ETradeOfferState.Active);
+    assert.equal(received.isOurOffer, false);
+    assert.equal(received.message, "your purchase");
+    assert.deepEqual(
+      received.itemsToReceive.map((item) => item.assetid),
+      [assetids[0]],
+    );
+    const status = await new Promise<string>((resolve, reject) =>
+      received.accept((error, answer) => (error ? reject(error) : resolve(answer))),
+    );
+    assert.equal(status, "accepted");
+
+    await new Promise<void>((resolve, reject) =>
+      offer.update((error) => (error ? reject(error) : resolve())),
+    );
+    assert.equal(offer.state, TradeOfferManager.ETradeOfferState.Accepted);
+    const sent = await new Promise<Offer[]>((resolve, reject) =>
+      sellerBot.getOffers(TradeOfferManager.EOfferFilter.All, (error, offers) =>
+        error ? reject(error) : resolve(offers),
+      ),
+    );
+    assert.deepEqual(
+      sent.map((each) => [each.id, each.state]),
+      [[offer.id, TradeOfferManager.ETradeOfferState.Accepted]],
+    );
+  });
+
+  test("the sender cancels (6) and the receiver declines (7)", async () => {
+    const sellerBot = await managerOf(world, seller);
+    const buyerBot = await managerOf(world, buyer);
+    const cancelled = sellerBot.createOffer(buyerTradeUrl);
+    cancelled.addMyItem({ appid: 730, contextid: 2, assetid: assetids[1] ?? "" });
+    await send(cancelled);
+    await new Promise<void>((resolve, reject) =>
+      cancelled.cancel((error) => (error ? reject(error) : resolve())),
+    );
+    assert.equal(
+      (await getOffer(sellerBot, cancelled.id ?? "")).state,
+      TradeOfferManager.ETradeOfferState.Canceled,
+    );
+
+    const declined = sellerBot.createOffer(buyerTradeUrl);
+    declined.addMyItem({ appid: 730, contextid: 2, assetid: assetids[2] ?? "" });
+    await send(declined);
+    const received = await getOffer(buyerBot, declined.id ?? "");
+    await new Promise<void>((resolve, reject) =>
+      received.decline((error) => (error ? reject(error) : resolve())),
+    );
+    assert.equal(
+      (await getOffer(sellerBot, declined.id ?? "")).state,
+      TradeOfferManager.ETradeOfferState.Declined,
+    );
+  });
+
+  test("an item the sender does not hold is refused with Steam's strError and an EResult", async () => {
+    const sellerBot = await managerOf(world, seller);
+    const offer = sellerBot.createOffer(buyerTradeUrl);
+    offer.addMyItem({ appid: 730, contextid: 2, assetid: "99999999999" });
+    await assert.rejects(send(offer), (error: Error & { eresult?: number }) => error.eresult === 11);
+  });
+
+  test("a token that is not a live session is Access is denied on IEconService", async () => {
+    const sellerBot = await managerOf(world, seller);
+    // The token's claims kept, its secret part changed: a token the platform never issued.
+    const bot = sellerBot as unknown as { accessToken: string };
+    bot.accessToken = `${bot.accessToken.split(".").slice(0, 2).join(".")}.forged`;
+    await assert.rejects(
+      new Promise((resolve, reject) =>
+        sellerBot.getOffers(TradeOfferManager.EOfferFilter.ActiveOnly, (error, offers) =>
+          error ? reject(error) : resolve(offers),
+        ),
+      ),
+      /HTTP error 403/,
+    );
+  });
+});

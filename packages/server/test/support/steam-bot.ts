@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import request from "request";
+import { EAuthTokenPlatformType, LoginSession } from "steam-session";
+import SteamCommunity from "steamcommunity";
+import SteamTotp from "steam-totp";
+import type { DomainContext } from "../../src/domain/context.ts";
+import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
+import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamFaceWorld } from "./steam-face-world.ts";
+
+/** A new sandbox account with its Steam secrets, as a bot's owner would have them. */
+export async function newSteamAccount(admin: DomainContext): Promise<SteamCredentials> {
+  const created = await createPlatformAccount(admin);
+  assert.ok(created.ok);
+  const shown = await showSteamCredentials(admin, created.value.platformid);
+  assert.ok(shown.ok);
+  return shown.value;
+}
+
+/**
+ * A bot's session, made as bots make it: steam-session logs in with the password and a Steam
+ * Guard code (its `agent`: the face's proxy and CA), and steamcommunity gets the web cookies
+ * (its own `request`, pointed at the face's proxy and trusting its CA).
+ */
+export async function signInBot(
+  world: SteamFaceWorld,
+  account: SteamCredentials,
+): Promise<{ community: SteamCommunity; cookies: string[] }> {
+  const session = new LoginSession(EAuthTokenPlatformType.WebBrowser, { agent: world.agent });
+  const authenticated = new Promise<void>((resolve, reject) => {
+    session.once("authenticated", () => resolve());
+    session.once("error", reject);
+  });
+  await session.startWithCredentials({
+    accountName: account.accountName,
+    password: account.password,
+    steamGuardCode: SteamTotp.generateAuthCode(account.sharedSecret),
+  });
+  await authenticated;
+  const cookies = await session.getWebCookies();
+  const community = new SteamCommunity({
+    request: request.defaults({ proxy: world.proxyUrl, ca: world.authority.certPem }),
+  });
+  community.setCookies(cookies);
+  return { community, cookies };
+}

@@ -1,0 +1,63 @@
+// The parts of steamcommunity and steam-tradeoffer-manager that the Steam face's tests drive, as
+// the libraries' own sources define them (their DefinitelyTyped packages disagree with the
+// sources: callbacks without their results, an option typed as the wrong thing).
+
+declare module "steamcommunity" {
+  import type { CoreOptions, Request, RequestAPI, RequiredUriUrl } from "request";
+
+  class SteamCommunity {
+    constructor(options?: { request?: RequestAPI<Request, CoreOptions, RequiredUriUrl> });
+    setCookies(cookies: string[]): void;
+    getUserInventoryContents(
+      steamid: string,
+      appid: number,
+      contextid: number,
+      tradableOnly: boolean,
+      language: string,
+      callback: (error: Error | null, inventory: unknown[], currency: unknown[], totalCount: number) => void,
+    ): void;
+    getTradeURL(callback: (error: Error | null, url: string, token: string) => void): void;
+  }
+  export = SteamCommunity;
+}
+
+declare module "steam-tradeoffer-manager" {
+  import type SteamCommunity from "steamcommunity";
+
+  interface OfferItem {
+    appid: number;
+    contextid: string | number;
+    assetid: string;
+  }
+  type Callback = (error: (Error & { eresult?: number }) | null) => void;
+
+  class TradeOffer {
+    id?: string;
+    state: number;
+    message: string;
+    isOurOffer: boolean;
+    itemsToGive: OfferItem[];
+    itemsToReceive: OfferItem[];
+    addMyItem(item: OfferItem): boolean;
+    setMessage(message: string): void;
+    send(callback: (error: (Error & { eresult?: number }) | null, status: string) => void): void;
+    accept(callback: (error: (Error & { eresult?: number }) | null, status: string) => void): void;
+    cancel(callback: Callback): void;
+    decline(callback: Callback): void;
+    update(callback: Callback): void;
+  }
+
+  class TradeOfferManager {
+    constructor(options: { community: SteamCommunity; pollInterval?: number });
+    static ETradeOfferState: { Active: 2; Accepted: 3; Expired: 5; Canceled: 6; Declined: 7 };
+    static EOfferFilter: { ActiveOnly: 1; HistoricalOnly: 2; All: 3 };
+    setCookies(cookies: string[], callback: Callback): void;
+    createOffer(tradeUrl: string): TradeOffer;
+    getOffer(id: string, callback: (error: Error | null, offer: TradeOffer) => void): void;
+    getOffers(
+      filter: number,
+      callback: (error: Error | null, sent: TradeOffer[], received: TradeOffer[]) => void,
+    ): void;
+  }
+  export = TradeOfferManager;
+}
