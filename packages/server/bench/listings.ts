@@ -9,7 +9,7 @@ import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.
 import { EventLog } from "../src/domain/events/event-log.ts";
 import { sequenceEvents } from "../src/domain/events/sequence-events.ts";
 import { listItems } from "../src/domain/listings/list-items.ts";
-import { parseListingPrice } from "../src/domain/listings/parse-listing-price.ts";
+import { parseListingPrice } from "../src/domain/market/parse-listing-price.ts";
 import { toAssetInfo } from "../src/domain/platform-accounts/asset-info.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { createPlatformAccount } from "../src/platform/sandbox/platform-accounts.ts";

@@ -1,25 +1,25 @@
 import { Kysely, sql, type Transaction } from "kysely";
 import { DEFAULT_MARKET_RULES, type MarketRules } from "../domain/context.ts";
-import { sellerFee } from "../domain/listings/seller-fee.ts";
+import { sellerFee } from "../domain/market/seller-fee.ts";
 import { toAssetInfo } from "../domain/platform-accounts/asset-info.ts";
 import { recomputeLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
 import { generateApiToken, generateSecret, sha256Hex, tokenDisplayPrefix } from "../domain/secrets.ts";
-import { DELIVERY_WINDOW_MS } from "../domain/trades/open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../domain/market/delivery-window.ts";
 import { offerMessage } from "../domain/trades/send-trade-offer.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import { toPlatformAsset, type SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
 import { LOGIN_COOKIE } from "../platform/sandbox/platform-sessions.ts";
 import { OFFER_LIFETIME_MS, TRADE_COOLDOWN_MS } from "../platform/sandbox/trade-offers.ts";
-import { tradeUrlOf } from "../platform/trade-url.ts";
+import { tradeUrlOf } from "../domain/platform/trade-url.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import type { AccessLevel, Database, GoodsTagRow } from "../storage/schema.ts";
 import { insertRows, reserveIds, suspendForeignKeys } from "./bulk-rows.ts";
 import { mintDemoItem, type DemoGoods, type DemoItem, type Extra } from "./demo-items.ts";
-import { askingPrice, coverageWeight, popularity, typicalPrice } from "./demo-prices.ts";
-import { DemoRandom, WeightedPicker } from "./demo-random.ts";
+import { askingPrice, coverageWeight, popularity, typicalPrice } from "../domain/simulation/demo-prices.ts";
+import { DemoRandom, WeightedPicker } from "../domain/simulation/demo-random.ts";
 
 /**
  * The demo market (docs/design.md section 10, "Decided for the demo market"): a world of traders

@@ -4,7 +4,7 @@ import { toBuyOrderRecords } from "../buy-orders/buy-order-record.ts";
 import { bookEventsOf } from "./book-events.ts";
 import type { DomainContext } from "../context.ts";
 import { withSellerFields } from "../listings/get-on-sale.ts";
-import { readListingRecords } from "../listings/listing-figures.ts";
+import { readListingRecords } from "../goods/listing-figures.ts";
 import { purchaseRecord, sellRecord } from "../trades/list-trades.ts";
 import type { TradeRow } from "../trades/settle-trade.ts";
 import type { ListingsTable } from "../../storage/schema.ts";

@@ -1,6 +1,6 @@
 import type { ScenarioDefinition, ScenarioEffect } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { DemoRandom, hash32 } from "../../demo/demo-random.ts";
+import { DemoRandom, hash32 } from "./demo-random.ts";
 import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { checkStoredCookies, COOKIE_CHECKS_PER_ROUND } from "../platform-accounts/check-stored-cookies.ts";

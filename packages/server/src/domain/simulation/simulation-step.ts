@@ -1,6 +1,6 @@
 import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { DemoRandom, hash32 } from "../../demo/demo-random.ts";
+import { DemoRandom, hash32 } from "./demo-random.ts";
 import type { OffsetClock } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
