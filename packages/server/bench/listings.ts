@@ -20,6 +20,7 @@ import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";
 import type { Database } from "../src/storage/schema.ts";
 import { capturingDatabase, explain } from "./listing-queries.ts";
 import type { Figure } from "./market.ts";
+import { enqueueWebhookDeliveries } from "../src/domain/webhooks/enqueue.ts";
 
 /** Assets per request, as the bots list them. */
 const PER_REQUEST = 200;
@@ -139,7 +140,7 @@ export async function benchListings(
         actor: { kind: "system" },
         log: silent,
         ...services,
-      });
+      }, [enqueueWebhookDeliveries]);
       const app = await buildApp({ database, clock: admin.clock, ...services, eventLog });
       const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
       try {
@@ -436,7 +437,7 @@ async function drainOutbox(db: Kysely<Database>): Promise<void> {
     ...services,
   };
   for (;;) {
-    const round = await sequenceEvents(ctx);
+    const round = await sequenceEvents(ctx, [enqueueWebhookDeliveries]);
     if (round.state === "busy") await new Promise((resolve) => setTimeout(resolve, 20));
     else if (!round.more) return;
   }

@@ -12,6 +12,7 @@ import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
 import { TokenCache } from "./domain/tokens/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import type { WebhookSender } from "./domain/webhook-sender.ts";
+import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
 import type { GamePlatform } from "./domain/platform/game-platform.ts";
@@ -294,7 +295,8 @@ function simulationRunner(
  * the log only once something committed.
  */
 function ownEventLog(app: FastifyInstance, deps: AppDeps): EventLog {
-  const eventLog = new EventLog({
+  const eventLog = new EventLog(
+    {
     db: deps.database.db,
     clock: deps.clock,
     actor: { kind: "system" },
@@ -302,7 +304,9 @@ function ownEventLog(app: FastifyInstance, deps: AppDeps): EventLog {
     platform: deps.platform,
     secretBox: deps.secretBox,
     rules: deps.rules ?? DEFAULT_MARKET_RULES,
-  });
+    },
+    [enqueueWebhookDeliveries],
+  );
   app.addHook("onClose", () => eventLog.close());
   return eventLog;
 }

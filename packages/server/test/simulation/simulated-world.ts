@@ -20,6 +20,7 @@ import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import { silentLog, testPlatform } from "../support/test-context.ts";
 import { openTestDatabase } from "../support/test-database.ts";
+import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
 
 /** The sandbox clock without real time in it: a world's moments depend only on its steps. */
 export class SteppedClock extends OffsetClock {
@@ -87,7 +88,7 @@ export async function step(
 /** Sequences the outbox into the event log and answers the types of the events there. */
 export async function eventTypes(world: World): Promise<Map<string, number>> {
   for (;;) {
-    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } }, [enqueueWebhookDeliveries]);
     if (round.state === "done" && !round.more) break;
   }
   const rows = await world.database.db
@@ -110,7 +111,7 @@ export async function eventTypes(world: World): Promise<Map<string, number>> {
  */
 export async function eventLines(world: World): Promise<string[]> {
   for (;;) {
-    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } }, [enqueueWebhookDeliveries]);
     if (round.state === "done" && !round.more) break;
   }
   const agents = new Map(world.state.agents.map((agent) => [agent.userId, agent.name]));
