@@ -5,7 +5,7 @@ import { noteBuyerOrdersChanged } from "../market/public-book.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { tokensChanged } from "../tokens/token-cache.ts";
+import { tokensChanged } from "../tokens/tokens-changed.ts";
 
 export interface UserSettingsChange {
   buyOrderStatus?: BuyOrderStatus;

@@ -5,7 +5,8 @@ import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { CHANGES_CHANNEL } from "../change-notices.ts";
-import { formatEvents, type NewEvent, type OutboxRow } from "./format-events.ts";
+import { formatEvents, type OutboxRow } from "./format-events.ts";
+import type { NewEvent } from "./new-event.ts";
 
 /** One sequencer at a time across every instance (docs/design.md section 14). */
 export const SEQUENCER_LOCK_KEY = 730_120;

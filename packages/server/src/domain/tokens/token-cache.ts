@@ -1,6 +1,4 @@
-import { sql } from "kysely";
 import type { AccessLevel } from "../../storage/schema.ts";
-import type { DomainContext } from "../context.ts";
 
 export interface CachedToken {
   userId: number;
@@ -100,12 +98,3 @@ export interface TokenLookup {
  * 11). One read per token per second per instance costs nothing measurable.
  */
 export const TOKEN_CACHE_TTL_MS = 1000;
-
-/**
- * Inside the transaction that revokes a token or changes who may do what: the other instances
- * forget their cached tokens once it commits (`NOTIFY` is delivered on commit only). The caller
- * forgets this instance's own after the commit (`ctx.tokenCache?.forget()`).
- */
-export async function tokensChanged(tx: DomainContext): Promise<void> {
-  await sql`SELECT pg_notify('skinmarket_changes', '{"kind":"tokens"}')`.execute(tx.db);
-}
