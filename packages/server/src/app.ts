@@ -9,7 +9,7 @@ import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
 import { MarketChanges } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
 import type { PriceSnapshots } from "./domain/market/price-snapshot.ts";
-import { TokenCache } from "./domain/tokens/token-cache.ts";
+import { TokenCache } from "./domain/token-cache.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import type { WebhookSender } from "./domain/webhook-sender.ts";
 import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";

@@ -28,7 +28,7 @@ import { EventLog } from "./domain/events/event-log.ts";
 import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
 import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshot.ts";
-import { TokenCache } from "./domain/tokens/token-cache.ts";
+import { TokenCache } from "./domain/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";

@@ -3,7 +3,7 @@ import type { Database } from "../storage/schema.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
 import type { SecretBox } from "./secret-box.ts";
-import type { TokenCache } from "./tokens/token-cache.ts";
+import type { TokenCache } from "./token-cache.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 
 /**

@@ -8,7 +8,7 @@ import {
   completeIdempotencyKey,
   IdempotencyKeyTakenOver,
   renewKeyLease,
-} from "../../src/domain/idempotency/idempotency-keys.ts";
+} from "../../src/domain/idempotency-keys.ts";
 import { idempotencyRequestHash } from "../../src/http/plugins/idempotency.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";

@@ -14,7 +14,7 @@ import {
   releaseIdempotencyKey,
   renewKeyLease,
   STOPPED_AFTER_EFFECTS,
-} from "../../domain/idempotency/idempotency-keys.ts";
+} from "../../domain/idempotency-keys.ts";
 import type { HeldKey } from "../../domain/context.ts";
 import { sendFailure } from "../failure.ts";
 import { routeOf } from "../route-of.ts";

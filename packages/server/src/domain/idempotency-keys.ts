@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { DomainContext, HeldKey } from "../context.ts";
-import type { Failure } from "../result.ts";
+import type { DomainContext, HeldKey } from "./context.ts";
+import type { Failure } from "./result.ts";
 
 /** How long the first answer to a write is kept and replayed (docs/design.md section 7). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

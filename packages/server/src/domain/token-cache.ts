@@ -1,4 +1,4 @@
-import type { AccessLevel } from "../../storage/schema.ts";
+import type { AccessLevel } from "../storage/schema.ts";
 
 export interface CachedToken {
   userId: number;
