@@ -134,13 +134,16 @@ export async function benchListings(
         await sql.raw(`ANALYZE ${table}`).execute(database.db);
       }
       // The app's event log, shared with the baseline: each side's commits poke the same sequencer.
-      const eventLog = new EventLog({
-        db: database.db,
-        clock: admin.clock,
-        actor: { kind: "system" },
-        log: silent,
-        ...services,
-      }, [enqueueWebhookDeliveries]);
+      const eventLog = new EventLog(
+        {
+          db: database.db,
+          clock: admin.clock,
+          actor: { kind: "system" },
+          log: silent,
+          ...services,
+        },
+        [enqueueWebhookDeliveries],
+      );
       const app = await buildApp({ database, clock: admin.clock, ...services, eventLog });
       const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
       try {

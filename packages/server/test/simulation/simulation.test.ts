@@ -89,7 +89,9 @@ describe("the simulated market", () => {
 
   test("what the agents do becomes events", async () => {
     for (;;) {
-      const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } }, [enqueueWebhookDeliveries]);
+      const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } }, [
+        enqueueWebhookDeliveries,
+      ]);
       if (round.state === "done" && !round.more) break;
     }
     const types = await first.database.db.selectFrom("events").select("type").distinct().execute();
