@@ -1,6 +1,7 @@
 import type { Clock, OffsetClock } from "./domain/clock.ts";
 import {
   DEFAULT_MARKET_RULES,
+  type ChangedGoods,
   type DomainContext,
   type DomainLogger,
   type MarketRules,
@@ -108,7 +109,7 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
   const eventLog = deps.eventLog ?? ownEventLog(core, log);
   if (!deps.eventLog) owned.push(eventLog);
   // Every commit here reaches the market snapshots and the event log, the simulated traders' too.
-  const afterCommit = (goods: Parameters<NonNullable<DomainContext["afterCommit"]>>[0]) => {
+  const afterCommit = (goods: ChangedGoods) => {
     marketChanges.committed(goods);
     eventLog.poke();
   };
@@ -144,7 +145,7 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
     sandboxClock: deps.sandbox?.clock,
     simulation,
     async close() {
-      for (const part of owned.reverse()) await part.close();
+      for (const part of [...owned].reverse()) await part.close();
     },
   };
 }
