@@ -6,7 +6,8 @@ import type { Socket } from "node:net";
 import { buildApp } from "../src/app.ts";
 import { EventLog } from "../src/domain/events/event-log.ts";
 import { textFrame } from "../src/http/stream/wire-frame.ts";
-import { listenForChanges, type ChangeListener } from "../src/storage/change-notifications.ts";
+import type { ChangeListener } from "../src/domain/change-notices.ts";
+import { listenForChanges } from "../src/storage/change-notifications.ts";
 import { createUser } from "../src/domain/accounts/create-user.ts";
 import { OffsetClock } from "../src/domain/clock.ts";
 import { DEFAULT_MARKET_RULES, type DomainContext } from "../src/domain/context.ts";
@@ -21,6 +22,7 @@ import {
   type StreamClientsInput,
   type StreamClientsMessage,
 } from "./stream-clients-worker.ts";
+import { enqueueWebhookDeliveries } from "../src/domain/webhooks/enqueue.ts";
 
 export interface EventBenchOptions {
   subscribers: number;
@@ -305,7 +307,9 @@ async function streamRun(
     const subscriberLog = app.eventStreams.eventLog;
     writerLog = subscriberLog;
     if (across) {
-      writerLog = new EventLog({ db: writer.db, clock, actor: { kind: "system" }, log, ...services });
+      writerLog = new EventLog({ db: writer.db, clock, actor: { kind: "system" }, log, ...services }, [
+        enqueueWebhookDeliveries,
+      ]);
       await writerLog.start({ sweep: false });
       listener = await listenForChanges({
         url: (location as { url: string }).url,

@@ -4,8 +4,9 @@ import pg from "pg";
 import { OffsetClock } from "../src/domain/clock.ts";
 import type { DomainContext } from "../src/domain/context.ts";
 import { sequenceEvents } from "../src/domain/events/sequence-events.ts";
+import { enqueueWebhookDeliveries } from "../src/domain/webhooks/enqueue.ts";
 import { listItems } from "../src/domain/listings/list-items.ts";
-import { parseListingPrice } from "../src/domain/listings/parse-listing-price.ts";
+import { parseListingPrice } from "../src/domain/market/parse-listing-price.ts";
 import { toAssetInfo } from "../src/domain/platform-accounts/asset-info.ts";
 import type { Database } from "../src/storage/schema.ts";
 import { mintAssets, PER_REQUEST, services, silent, type Seller } from "./listing-bench-market.ts";
@@ -167,7 +168,7 @@ async function drainOutbox(db: Kysely<Database>): Promise<void> {
     ...services,
   };
   for (;;) {
-    const round = await sequenceEvents(ctx);
+    const round = await sequenceEvents(ctx, [enqueueWebhookDeliveries]);
     if (round.state === "busy") await new Promise((resolve) => setTimeout(resolve, 20));
     else if (!round.more) return;
   }

@@ -20,6 +20,7 @@ import {
 } from "./listing-bench-market.ts";
 import { measurePhase, ROUNDS, type ListingPhase } from "./listing-bench-phase.ts";
 import type { Figure } from "./market.ts";
+import { enqueueWebhookDeliveries } from "../src/domain/webhooks/enqueue.ts";
 
 export interface ListingBenchOptions {
   /** Listings written by each side in each phase (default 10,000). */
@@ -91,13 +92,16 @@ export async function benchListings(
         await sql.raw(`ANALYZE ${table}`).execute(database.db);
       }
       // The app's event log, shared with the baseline: each side's commits poke the same sequencer.
-      const eventLog = new EventLog({
-        db: database.db,
-        clock: admin.clock,
-        actor: { kind: "system" },
-        log: silent,
-        ...services,
-      });
+      const eventLog = new EventLog(
+        {
+          db: database.db,
+          clock: admin.clock,
+          actor: { kind: "system" },
+          log: silent,
+          ...services,
+        },
+        [enqueueWebhookDeliveries],
+      );
       const app = await buildApp({ database, clock: admin.clock, ...services, eventLog });
       const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
       try {

@@ -15,7 +15,7 @@ import { assertLedgerInvariants } from "../src/domain/wallet/check-ledger-invari
 import { fundAccount } from "../src/domain/wallet/fund-account.ts";
 import { createApiToken } from "../src/domain/tokens/create-api-token.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
-import { DemoRandom } from "../src/demo/demo-random.ts";
+import { DemoRandom } from "../src/domain/simulation/demo-random.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
 import { openDatabase, type DatabaseHandle } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";

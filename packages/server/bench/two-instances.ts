@@ -9,11 +9,8 @@ import { PriceSnapshots } from "../src/domain/market/price-snapshots.ts";
 import { SecretBox } from "../src/domain/secret-box.ts";
 import { buildDemoMarket } from "../src/demo/build-demo-market.ts";
 import { SandboxPlatform } from "../src/platform/sandbox/sandbox-platform.ts";
-import {
-  announceMarketChange,
-  listenForChanges,
-  marketChangeOf,
-} from "../src/storage/change-notifications.ts";
+import { announceMarketChange, marketChangeOf } from "../src/domain/change-notices.ts";
+import { listenForChanges } from "../src/storage/change-notifications.ts";
 import { openDatabase } from "../src/storage/database.ts";
 import { migrateToLatest } from "../src/storage/migrator.ts";
 import { runOnServer, urlOfDatabase } from "../src/storage/postgres-admin.ts";

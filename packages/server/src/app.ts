@@ -3,18 +3,9 @@ import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { Clock, OffsetClock } from "./domain/clock.ts";
+import type { OffsetClock } from "./domain/clock.ts";
 import type { TrustProxy } from "./config.ts";
-import { DEFAULT_MARKET_RULES, type MarketRules } from "./domain/context.ts";
-import { MarketChanges } from "./domain/market/market-changes.ts";
-import { EventLog } from "./domain/events/event-log.ts";
-import type { PriceSnapshots } from "./domain/market/price-snapshots.ts";
-import { TokenCache } from "./domain/tokens/token-cache.ts";
-import type { SecretBox } from "./domain/secret-box.ts";
-import type { WebhookSender } from "./domain/webhooks/webhook-sender.ts";
-import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { decoyPasswordHash } from "./domain/password-hash.ts";
-import type { GamePlatform } from "./platform/game-platform.ts";
 import { answerClientError } from "./http/client-errors.ts";
 import { EnvelopeTable } from "./http/envelope-table.ts";
 import { sendFailure } from "./http/failure.ts";
@@ -27,28 +18,20 @@ import { registerBatchedWrites } from "./http/plugins/batched-writes.ts";
 import { registerLimits, type LimitSettings } from "./http/plugins/limits.ts";
 import { registerIdempotency } from "./http/plugins/idempotency.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
-import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
 import { registerCors } from "./http/plugins/cors.ts";
 import { registerPrivateAnswers } from "./http/plugins/private-answers.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
+import { createRuntime, type RuntimeDeps } from "./runtime.ts";
 import websocket from "@fastify/websocket";
 import { registerEventStream } from "./http/routes/developer/event-stream.ts";
 import { EventStreamHub } from "./http/stream/event-stream-hub.ts";
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from "./http/stream/stream-settings.ts";
 import { registerSystemRoutes } from "./http/routes/system/system-routes.ts";
 import { registerWebsite } from "./http/plugins/website.ts";
-import type { DatabaseHandle } from "./storage/database.ts";
-import { SimulationRunner } from "./domain/simulation/simulation-runner.ts";
-import { sandboxHands } from "./platform/sandbox/simulation-hands.ts";
 
-export interface AppDeps {
-  database: DatabaseHandle;
-  clock: Clock;
-  platform: GamePlatform;
-  secretBox: SecretBox;
-  rules?: MarketRules;
+export interface AppDeps extends RuntimeDeps {
   /** Present when the sandbox is on: its API is registered and moves this clock. */
   sandbox?: {
     clock: OffsetClock;
@@ -64,39 +47,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The reference's limits per token; absent only with `LIMITS=off`. */
   limits?: { store: LimiterStore; settings: LimitSettings };
-  /**
-   * Where commits are counted for the market snapshots; the server shares it with its jobs and
-   * the other instances. Without one the app counts only its own requests' commits.
-   */
-  marketChanges?: MarketChanges;
-  /** Tokens recently found valid; the server shares it with the listener that empties it. */
-  tokenCache?: TokenCache;
-  /** How often at most the market snapshot is rebuilt after a change (default 1000 ms). */
-  snapshotIntervalMs?: number;
-  /**
-   * While a snapshot is rebuilt, answer from the one there is instead of waiting (the server turns
-   * it on; off by default, so that an answer right after a change shows it).
-   */
-  snapshotServeStale?: boolean;
   /** Origins browser pages may call from (`CORS_ORIGINS`, `*` for any); none: CORS is off. */
   corsOrigins?: readonly string[];
-  /** The price snapshots, when the caller builds them (the server warms them up at start). */
-  priceSnapshots?: PriceSnapshots;
-  /**
-   * The event log's view of this instance, when the caller runs it (the server: it also hears the
-   * other instances); otherwise the app runs one of its own, closed with the app.
-   */
-  eventLog?: EventLog;
-  /**
-   * Sends webhook deliveries; by default over HTTP, receivers on private addresses allowed only
-   * with `webhookAllowPrivateUrls` (docs/design/security.md#webhook-receivers-and-secrets).
-   */
-  webhookSender?: WebhookSender;
-  /**
-   * `WEBHOOK_ALLOW_PRIVATE_URLS`: webhook receivers on loopback, private and link-local addresses
-   * (default false, sandbox or not), for the default sender.
-   */
-  webhookAllowPrivateUrls?: boolean;
   /** The website: where its build is (default `packages/web/dist`) and the item images' base URL. */
   website?: { root?: string; imageBaseUrl?: string | undefined };
   /** The event stream's heartbeat and slow-consumer limit (`STREAM_MAX_BUFFER_BYTES`). */
@@ -198,28 +150,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie, { hook: false });
   registerJsonBodies(app);
   registerErrorHandling(app, envelopes);
-  const marketChanges = deps.marketChanges ?? new MarketChanges();
-  const eventLog = deps.eventLog ?? ownEventLog(app, deps);
-  const simulation = deps.sandbox ? simulationRunner(app, deps, marketChanges, eventLog) : undefined;
+  const runtime = createRuntime(deps, app.log);
+  app.addHook("onClose", () => runtime.close());
   registerAuth(app, {
-    baseContext: {
-      db: deps.database.db,
-      clock: deps.clock,
-      platform: deps.platform,
-      secretBox: deps.secretBox,
-      rules: deps.rules ?? DEFAULT_MARKET_RULES,
-      afterCommit: (goods) => {
-        marketChanges.committed(goods);
-        eventLog.poke();
-      },
-      tokenCache: deps.tokenCache ?? new TokenCache(),
-      webhookSender:
-        deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.webhookAllowPrivateUrls ?? false }),
-    },
+    baseContext: runtime.baseContext,
     sandboxAdminToken: deps.sandbox?.adminToken,
     secureCookies: deps.secureCookies ?? false,
     sessionOrigins: (deps.corsOrigins ?? []).filter((origin) => origin !== "*"),
-    ...(deps.limits ? { refusedCredentials: new RefusedCredentialLimit(deps.limits.store) } : {}),
+    ...(runtime.refusedCredentials ? { refusedCredentials: runtime.refusedCredentials } : {}),
   });
   if (deps.limits) registerLimits(app, deps.limits.store, deps.limits.settings);
   registerIdempotency(app);
@@ -232,74 +170,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSystemRoutes(app, { metrics });
   await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
   // The event stream: one hub listens to the log for every connection of this instance.
-  const hub = new EventStreamHub(eventLog, { ...DEFAULT_STREAM_SETTINGS, ...deps.stream });
+  const hub = new EventStreamHub(runtime.eventLog, { ...DEFAULT_STREAM_SETTINGS, ...deps.stream });
   streams.hub = hub;
   app.decorate("eventStreams", hub);
   metrics.gauge("skinmarket_event_streams", "Open event streams (WebSocket connections)", () => hub.size);
   registerEventStream(app, hub);
-  registerRoutes(app, {
+  registerRoutes(app, runtime, {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
-    sandboxClock: deps.sandbox?.clock,
-    ...(simulation ? { simulation, scenariosFolder: deps.sandbox?.scenariosFolder } : {}),
-    limiterStore: deps.limits?.store,
-    marketChanges,
-    eventLog,
-    snapshotIntervalMs: deps.snapshotIntervalMs ?? 1000,
-    snapshotServeStale: deps.snapshotServeStale ?? false,
-    ...(deps.priceSnapshots ? { priceSnapshots: deps.priceSnapshots } : {}),
+    scenariosFolder: deps.sandbox?.scenariosFolder,
   });
   await app.ready();
   // A simulation saved as running goes on (docs/design/simulation.md#the-living-sandbox).
-  if (deps.sandbox?.resumeSimulation) await simulation?.resume();
+  if (deps.sandbox?.resumeSimulation) await runtime.simulation?.resume();
   return app;
-}
-
-/**
- * The simulated traders act as the sandbox admin and as their users, with the same context a
- * request has: their commits reach the market snapshots and the event log like anyone's.
- */
-function simulationRunner(
-  app: FastifyInstance,
-  deps: AppDeps,
-  marketChanges: MarketChanges,
-  eventLog: EventLog,
-): SimulationRunner {
-  const runner = new SimulationRunner({
-    ctx: {
-      db: deps.database.db,
-      clock: deps.clock,
-      actor: { kind: "admin" },
-      log: app.log,
-      platform: deps.platform,
-      secretBox: deps.secretBox,
-      rules: deps.rules ?? DEFAULT_MARKET_RULES,
-      afterCommit: (goods) => {
-        marketChanges.committed(goods);
-        eventLog.poke();
-      },
-    },
-    clock: deps.sandbox!.clock,
-    hands: sandboxHands,
-  });
-  app.addHook("onClose", () => runner.close());
-  return runner;
-}
-
-/**
- * An event log for an app built without one (tests): poked by its own commits, no sweeps; it reads
- * the log only once something committed.
- */
-function ownEventLog(app: FastifyInstance, deps: AppDeps): EventLog {
-  const eventLog = new EventLog({
-    db: deps.database.db,
-    clock: deps.clock,
-    actor: { kind: "system" },
-    log: app.log,
-    platform: deps.platform,
-    secretBox: deps.secretBox,
-    rules: deps.rules ?? DEFAULT_MARKET_RULES,
-  });
-  app.addHook("onClose", () => eventLog.close());
-  return eventLog;
 }

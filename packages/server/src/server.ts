@@ -21,19 +21,21 @@ import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
-import { announceMarketChange, listenForChanges, marketChangeOf } from "./storage/change-notifications.ts";
+import { announceMarketChange, marketChangeOf } from "./domain/change-notices.ts";
+import { listenForChanges } from "./storage/change-notifications.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
 import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
 import { HttpWebhookSender } from "./webhooks/http-webhook-sender.ts";
 import { PriceSnapshots } from "./domain/market/price-snapshots.ts";
-import { TokenCache } from "./domain/tokens/token-cache.ts";
+import { TokenCache } from "./domain/token-cache.ts";
 import { LimiterStore } from "./http/limits/limiter-store.ts";
 import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 import { buildDemoInChild } from "./build-demo-in-child.ts";
 import { portFailure } from "./port-check.ts";
 import { startSteamFace } from "./steam-face/start-steam-face.ts";
+import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -161,7 +163,7 @@ export async function startServer(
     };
     // Every commit here may have written events (the triggers of migration 0020): the sequencer
     // runs after each, after other instances' notices, and once a second (docs/design/webhooks-and-tools.md#owed-in-the-sequencers-transaction).
-    const eventLog = new EventLog(systemContext);
+    const eventLog = new EventLog(systemContext, [enqueueWebhookDeliveries]);
     if (sandboxClock) await loadClockOffset(systemContext, sandboxClock);
 
     await loadCatalogAtStart(systemContext, log);

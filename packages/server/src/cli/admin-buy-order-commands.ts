@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { execute, positiveInteger, UsageError } from "./admin-commands.ts";
+import { execute, positiveInteger, UsageError } from "./command-helpers.ts";
 
 interface OrderRecord {
   id: string;

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { execute, parseDuration, positiveInteger, UsageError } from "./admin-commands.ts";
+import { execute, parseDuration, positiveInteger, UsageError } from "./command-helpers.ts";
 
 type OnOff = "on" | "off";
 

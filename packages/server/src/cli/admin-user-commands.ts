@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { execute, positiveInteger, type AccessLevelChoice } from "./admin-commands.ts";
+import { execute, positiveInteger, type AccessLevelChoice } from "./command-helpers.ts";
 
 const when = (seconds: number | null) =>
   seconds === null ? "never" : new Date(seconds * 1000).toISOString();

@@ -22,7 +22,7 @@ import {
   writeDemoCredentials,
 } from "../demo/demo-credentials.ts";
 import { createLogger, marketRules, openConfiguredDatabase, secretKey } from "../server.ts";
-import { UsageError } from "./admin-commands.ts";
+import { UsageError } from "./command-helpers.ts";
 
 interface DemoFlags {
   seed: string;

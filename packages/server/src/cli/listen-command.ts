@@ -7,7 +7,7 @@ import {
 } from "@skinmarket/client";
 import { unknownEventTypePattern } from "@skinmarket/contract";
 import { Command, Option } from "commander";
-import { UsageError } from "./admin-commands.ts";
+import { UsageError } from "./command-helpers.ts";
 import { describeEvent, forwardEvent } from "./event-output.ts";
 import { resolveConnection, ServerUnreachableError } from "./server-connection.ts";
 

@@ -4,7 +4,7 @@ import { DemoBuildFailed } from "../build-demo-in-child.ts";
 import { ConfigError } from "../config.ts";
 import { PortUnavailableError } from "../port-check.ts";
 import { DataDirLockedError } from "../storage/data-dir-lock.ts";
-import { UsageError } from "./admin-commands.ts";
+import { UsageError } from "./command-helpers.ts";
 import { ServerUnreachableError } from "./server-connection.ts";
 
 /**

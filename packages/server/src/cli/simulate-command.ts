@@ -3,7 +3,7 @@ import type { SandboxClient } from "@skinmarket/client";
 import type { ScenarioDefinition } from "@skinmarket/contract";
 import { Command } from "commander";
 import { parse } from "yaml";
-import { execute, positiveInteger, UsageError, withServerOptions } from "./admin-commands.ts";
+import { execute, positiveInteger, UsageError, withServerOptions } from "./command-helpers.ts";
 
 interface SimulationStatus {
   running: boolean;

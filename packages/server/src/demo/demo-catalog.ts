@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
 import type { Database, GoodsTagRow } from "../storage/schema.ts";
 import type { DemoGoods, Extra } from "./demo-items.ts";
-import { coverageWeight, popularity, typicalPrice } from "./demo-prices.ts";
-import { DemoRandom, STREAM, WeightedPicker } from "./demo-random.ts";
+import { coverageWeight, popularity, typicalPrice } from "../domain/simulation/demo-prices.ts";
+import { DemoRandom, STREAM, WeightedPicker } from "../domain/simulation/demo-random.ts";
 
 /** The catalog as a demo build sees it: the goods, their typical prices, which are on sale and how popular. */
 export interface DemoCatalog {

@@ -1,7 +1,7 @@
 import { phasePaintIndex, phaseTagsOf } from "../domain/catalog/phases.ts";
 import { instanceIdOf } from "../platform/sandbox/mint-assets.ts";
 import type { GoodsTagRow, KeychainRow, StickerRow } from "../storage/schema.ts";
-import type { DemoRandom } from "./demo-random.ts";
+import type { DemoRandom } from "../domain/simulation/demo-random.ts";
 
 /**
  * Items of the demo market, minted as the sandbox platform mints them (`mint-assets.ts`): wear a

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type { MarketRules } from "../domain/context.ts";
-import { sellerFee } from "../domain/listings/seller-fee.ts";
+import { sellerFee } from "../domain/market/seller-fee.ts";
 import type { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import type { AccessLevel, Database } from "../storage/schema.ts";
 import type { DemoCatalog } from "./demo-catalog.ts";

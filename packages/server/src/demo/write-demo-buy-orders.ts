@@ -1,6 +1,6 @@
 import { insertRows, reserveIds } from "./bulk-rows.ts";
-import { popularity } from "./demo-prices.ts";
-import { DemoRandom, STREAM, WeightedPicker } from "./demo-random.ts";
+import { popularity } from "../domain/simulation/demo-prices.ts";
+import { DemoRandom, STREAM, WeightedPicker } from "../domain/simulation/demo-random.ts";
 import { CUSHION_FEN, DAY_MS, type DemoWorld } from "./demo-world.ts";
 
 /**

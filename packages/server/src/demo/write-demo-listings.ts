@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import { sellerFee } from "../domain/listings/seller-fee.ts";
+import { sellerFee } from "../domain/market/seller-fee.ts";
 import type { SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
 import { TRADE_COOLDOWN_MS } from "../platform/sandbox/trade-offers.ts";
 import { insertRows, reserveIds } from "./bulk-rows.ts";
 import { mintDemoItem } from "./demo-items.ts";
-import { askingPrice } from "./demo-prices.ts";
-import { DemoRandom, STREAM } from "./demo-random.ts";
+import { askingPrice } from "../domain/simulation/demo-prices.ts";
+import { DemoRandom, STREAM } from "../domain/simulation/demo-random.ts";
 import {
   ASSET_COLUMNS,
   assetJson,

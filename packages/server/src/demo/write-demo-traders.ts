@@ -2,10 +2,10 @@ import { sha256Hex, generateSecret, tokenDisplayPrefix } from "../domain/secrets
 import type { SecretBox } from "../domain/secret-box.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
 import { LOGIN_COOKIE } from "../platform/sandbox/platform-sessions.ts";
-import { tradeUrlOf } from "../platform/trade-url.ts";
+import { tradeUrlOf } from "../domain/platform/trade-url.ts";
 import type { AccessLevel } from "../storage/schema.ts";
 import { insertRows, reserveIds } from "./bulk-rows.ts";
-import { DemoRandom, STREAM } from "./demo-random.ts";
+import { DemoRandom, STREAM } from "../domain/simulation/demo-random.ts";
 import { DAY_MS, type DemoTrader, type DemoWorld, type TraderPlan } from "./demo-world.ts";
 
 const COOKIE_LIFETIME_MS = 30 * DAY_MS;

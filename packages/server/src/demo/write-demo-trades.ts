@@ -1,13 +1,13 @@
 import { sql } from "kysely";
-import { sellerFee } from "../domain/listings/seller-fee.ts";
-import { DELIVERY_WINDOW_MS } from "../domain/trades/open-trade.ts";
+import { sellerFee } from "../domain/market/seller-fee.ts";
+import { DELIVERY_WINDOW_MS } from "../domain/market/delivery-window.ts";
 import { offerMessage } from "../domain/trades/send-trade-offer.ts";
 import type { SandboxAssetRow } from "../platform/sandbox/asset-rows.ts";
 import { OFFER_LIFETIME_MS, TRADE_COOLDOWN_MS } from "../platform/sandbox/trade-offers.ts";
 import { insertRows, reserveIds } from "./bulk-rows.ts";
 import { mintDemoItem, type DemoGoods, type DemoItem } from "./demo-items.ts";
-import { askingPrice } from "./demo-prices.ts";
-import { DemoRandom, STREAM } from "./demo-random.ts";
+import { askingPrice } from "../domain/simulation/demo-prices.ts";
+import { DemoRandom, STREAM } from "../domain/simulation/demo-random.ts";
 import {
   ASSET_COLUMNS,
   assetInfo,

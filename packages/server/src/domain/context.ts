@@ -1,12 +1,25 @@
-import type { ChangedGoods } from "./market/market-changes.ts";
 import type { Kysely } from "kysely";
 import type { Database } from "../storage/schema.ts";
-import type { GamePlatform } from "../platform/game-platform.ts";
+import type { GamePlatform } from "./platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
-import type { HeldKey } from "./idempotency/idempotency-keys.ts";
 import type { SecretBox } from "./secret-box.ts";
-import type { TokenCache } from "./tokens/token-cache.ts";
-import type { WebhookSender } from "./webhooks/webhook-sender.ts";
+import type { TokenCache } from "./token-cache.ts";
+import type { WebhookSender } from "./webhook-sender.ts";
+
+/**
+ * What a change touched: the ids of the goods whose listings or buy orders it wrote, `"ranks"`
+ * for the liquidity ranks (recomputed for every goods at once, no listing or buy order written),
+ * or `"all"` when it may have touched anything (a reset, a demo build, a new catalog, a write that
+ * names nothing).
+ */
+export type ChangedGoods = readonly number[] | "ranks" | "all";
+
+/** A key held by a running request: `owner` tells its request from a retry that took it over. */
+export interface HeldKey {
+  userId: number;
+  key: string;
+  owner: string;
+}
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =

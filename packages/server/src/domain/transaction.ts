@@ -1,5 +1,5 @@
 import type { DomainContext } from "./context.ts";
-import { IdempotencyKeyTakenOver, recordKeyEffect } from "./idempotency/idempotency-keys.ts";
+import { IdempotencyKeyTakenOver, recordKeyEffect } from "./idempotency-keys.ts";
 import type { Failure, Result } from "./result.ts";
 
 /** Serialization failure and deadlock: the transaction lost a race and may simply run again. */

@@ -11,7 +11,7 @@ import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.ts";
 import { checkStoredCookies } from "../domain/platform-accounts/check-stored-cookies.ts";
 import { purgeOldEvents } from "../domain/events/read-events.ts";
-import { purgeIdempotencyKeys } from "../domain/idempotency/idempotency-keys.ts";
+import { purgeIdempotencyKeys } from "../domain/idempotency-keys.ts";
 import { deliverDueWebhooks } from "../domain/webhooks/delivery-pool.ts";
 import { LIQUIDITY_LOCK_KEY, refreshLiquidityRanks } from "../domain/liquidity/recompute-liquidity-ranks.ts";
 

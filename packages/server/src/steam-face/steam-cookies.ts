@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { DomainContext } from "../domain/context.ts";
-import type { PlatformCookie } from "../platform/game-platform.ts";
+import type { PlatformCookie } from "../domain/platform/game-platform.ts";
 
 /** The request's cookies, as the platform reads uploaded ones (`domain` is the host asked). */
 export function cookiesOf(request: FastifyRequest): PlatformCookie[] {

@@ -1,29 +1,8 @@
-import { sql, type Kysely } from "kysely";
 import pg from "pg";
-import type { Database } from "./schema.ts";
-
-/** The channel on which instances tell each other what changed (docs/design/market-snapshots.md#other-instances). */
-export const CHANGES_CHANNEL = "skinmarket_changes";
-
-/**
- * A change another instance announced. Kind `market`: `goods`, the goods a market change touched;
- * without it (a reset, a demo build, a new catalog, an instance that does not say) everything may
- * have changed. Kind `ranks`: the liquidity ranks were recomputed.
- */
-export interface ChangeMessage {
-  kind: string;
-  from?: string;
-  goods?: number[];
-  /** For `events`: the last event id the sequencer wrote. */
-  last?: number;
-}
+import { CHANGES_CHANNEL, type ListenForChanges } from "../domain/change-notices.ts";
 
 function isGoodsIds(value: unknown): value is number[] {
   return Array.isArray(value) && value.every((id) => Number.isSafeInteger(id));
-}
-
-export interface ChangeListener {
-  close(): Promise<void>;
 }
 
 /**
@@ -32,12 +11,7 @@ export interface ChangeListener {
  * connection is its own, outside the pool; when it drops it is opened again after a second, and
  * `onReconnect` lets the caller reload what it may have missed.
  */
-export async function listenForChanges(options: {
-  url: string;
-  onChange: (message: ChangeMessage) => void;
-  onReconnect: () => void;
-  log: { warn(object: object, message: string): void };
-}): Promise<ChangeListener> {
+export const listenForChanges: ListenForChanges = async (options) => {
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -93,39 +67,4 @@ export async function listenForChanges(options: {
       await client?.end().catch(() => undefined);
     },
   };
-}
-
-/**
- * Tells the other instances of a market change (`batched` calls it): the goods it touched (kind
- * `market` with `goods`), the liquidity ranks (kind `ranks`), or everything (kind `market` alone).
- */
-export async function announceMarketChange(
-  db: Kysely<Database>,
-  from: string,
-  change: readonly number[] | "ranks" | "all",
-): Promise<void> {
-  if (change === "ranks") await announceChange(db, "ranks", from);
-  else await announceChange(db, "market", from, change === "all" ? undefined : change);
-}
-
-/** The market change a notice from another instance tells of, if it tells of one. */
-export function marketChangeOf(message: ChangeMessage): readonly number[] | "ranks" | "all" | undefined {
-  if (message.kind === "ranks") return "ranks";
-  if (message.kind === "market") return message.goods ?? "all";
-  return undefined;
-}
-
-/**
- * Tells the other instances that something of `kind` changed (for a market change, which `goods`,
- * or everything when left out). `from` names this instance, so that it can ignore its own
- * announcement when it hears it.
- */
-export async function announceChange(
-  db: Kysely<Database>,
-  kind: string,
-  from: string,
-  goods?: readonly number[],
-): Promise<void> {
-  const message = JSON.stringify({ kind, from, ...(goods ? { goods } : {}) });
-  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${message})`.execute(db);
-}
+};

@@ -1,15 +1,7 @@
-import type { Kysely } from "kysely";
-import type { Database } from "./schema.ts";
+import type { DatabaseHandle } from "./database-handle.ts";
 
 export type { Database } from "./schema.ts";
-
-export interface DatabaseHandle {
-  db: Kysely<Database>;
-  driver: "pglite" | "postgres";
-  /** Where the data lives, safe to log (no password). */
-  description: string;
-  close(): Promise<void>;
-}
+export type { DatabaseHandle } from "./database-handle.ts";
 
 export type DatabaseLocation =
   | { kind: "postgres"; url: string; onConnectionError?: (error: Error) => void }

@@ -13,7 +13,7 @@ import {
 } from "kysely";
 import type { Database } from "./schema.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
-import type { DatabaseHandle } from "./database.ts";
+import type { DatabaseHandle } from "./database-handle.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
 /**

@@ -2,7 +2,7 @@ import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "./type-parsers.ts";
-import type { DatabaseHandle } from "./database.ts";
+import type { DatabaseHandle } from "./database-handle.ts";
 import { preparingPool } from "./prepared-statements.ts";
 
 export interface PostgresOptions {

@@ -3,7 +3,7 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isPrivateAddress, isPrivateHost } from "../domain/webhooks/signing.ts";
-import type { AttemptOutcome, WebhookRequest, WebhookSender } from "../domain/webhooks/webhook-sender.ts";
+import type { AttemptOutcome, WebhookRequest, WebhookSender } from "../domain/webhook-sender.ts";
 
 /** A receiver has this long to answer, from the start of the attempt to the end of its headers. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -9,7 +9,7 @@ import {
 } from "@skinmarket/contract";
 import { MarketApiError, MarketClient } from "@skinmarket/client";
 import { LimiterStore } from "../../src/http/limits/limiter-store.ts";
-import { DELIVERY_WINDOW_MS } from "../../src/domain/trades/open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../../src/domain/market/delivery-window.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 

@@ -2,14 +2,13 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { after, before, describe, test } from "node:test";
 import { createBuyOrder } from "../../src/domain/buy-orders/create-buy-order.ts";
-import type { DomainContext } from "../../src/domain/context.ts";
+import type { DomainContext, HeldKey } from "../../src/domain/context.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   IdempotencyKeyTakenOver,
   renewKeyLease,
-  type HeldKey,
-} from "../../src/domain/idempotency/idempotency-keys.ts";
+} from "../../src/domain/idempotency-keys.ts";
 import { idempotencyRequestHash } from "../../src/http/plugins/idempotency.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";

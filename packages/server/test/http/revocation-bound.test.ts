@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
-import { TOKEN_CACHE_TTL_MS, TokenCache } from "../../src/domain/tokens/token-cache.ts";
+import { TOKEN_CACHE_TTL_MS, TokenCache } from "../../src/domain/token-cache.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 import { testPlatform } from "../support/test-context.ts";
 

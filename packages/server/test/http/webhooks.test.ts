@@ -18,6 +18,7 @@ import { EventLog } from "../../src/domain/events/event-log.ts";
 import { HttpWebhookSender } from "../../src/webhooks/http-webhook-sender.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
+import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
 
 const STICKER = "Sticker | Crown (Foil)";
 const DAY = 24 * 3600;
@@ -631,7 +632,7 @@ describe("webhooks", () => {
   test("the server's worker delivers when woken, without a job run", async () => {
     const user = await t.createUser();
     const hook = await createEndpoint(user.token, { url: receiver.url, types: ["balance.changed"] });
-    const eventLog = new EventLog(t.ctx);
+    const eventLog = new EventLog(t.ctx, [enqueueWebhookDeliveries]);
     const worker = new WebhookWorker(
       { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) },
       { intervalMs: 20 },
@@ -669,7 +670,7 @@ describe("webhooks", () => {
       held();
     });
     await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
-    const eventLog = new EventLog(t.ctx);
+    const eventLog = new EventLog(t.ctx, [enqueueWebhookDeliveries]);
     const worker = new WebhookWorker(
       { ...t.ctx, webhookSender: new HttpWebhookSender({ allowPrivate: true }) },
       { intervalMs: 20 },

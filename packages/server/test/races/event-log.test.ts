@@ -7,11 +7,13 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { OffsetClock } from "../../src/domain/clock.ts";
 import { inTransaction } from "../../src/domain/transaction.ts";
 import { ok } from "../../src/domain/result.ts";
-import { listenForChanges, type ChangeListener } from "../../src/storage/change-notifications.ts";
+import type { ChangeListener } from "../../src/domain/change-notices.ts";
+import { listenForChanges } from "../../src/storage/change-notifications.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import { openTestDatabase, usingPostgres } from "../support/test-database.ts";
 import { silentLog, testPlatform } from "../support/test-context.ts";
+import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
 
 const WRITERS_PER_INSTANCE = 4;
 const COMMITS_PER_WRITER = 40;
@@ -48,7 +50,7 @@ describe("the event log across two instances", () => {
         actor: { kind: "system" as const },
         log: silentLog,
       };
-      const log = new EventLog({ ...base, ...testPlatform() });
+      const log = new EventLog({ ...base, ...testPlatform() }, [enqueueWebhookDeliveries]);
       logs.push(log);
       log.onEvents((events) => told[index]!.push(...events));
       contexts.push({ ...base, ...testPlatform(), afterCommit: () => log.poke() });
@@ -160,8 +162,8 @@ describe("the event log catching up after a long gap", () => {
       actor: { kind: "system" as const },
       log: silentLog,
     };
-    writer = new EventLog({ ...ctx, ...testPlatform() });
-    reader = new EventLog({ ...ctx, ...testPlatform() });
+    writer = new EventLog({ ...ctx, ...testPlatform() }, [enqueueWebhookDeliveries]);
+    reader = new EventLog({ ...ctx, ...testPlatform() }, [enqueueWebhookDeliveries]);
     reader.onEvents((events) => pages.push([...events]));
     await writer.start({ sweep: false });
     await reader.start({ sweep: false });

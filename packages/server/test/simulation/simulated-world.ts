@@ -9,17 +9,15 @@ import {
   type SimulationSettingsInput,
 } from "../../src/domain/simulation/simulation-settings.ts";
 import type { SimulationState } from "../../src/domain/simulation/simulation-state.ts";
-import {
-  simulationStep,
-  type SimulationAction,
-  type SimulationEnvironment,
-} from "../../src/domain/simulation/simulation-step.ts";
+import type { SimulationAction, SimulationEnvironment } from "../../src/domain/simulation/agent-actions.ts";
+import { simulationStep } from "../../src/domain/simulation/simulation-step.ts";
 import { startSimulation } from "../../src/domain/simulation/start-simulation.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import { sandboxHands } from "../../src/platform/sandbox/simulation-hands.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import { silentLog, testPlatform } from "../support/test-context.ts";
 import { openTestDatabase } from "../support/test-database.ts";
+import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
 
 /** The sandbox clock without real time in it: a world's moments depend only on its steps. */
 export class SteppedClock extends OffsetClock {
@@ -87,7 +85,9 @@ export async function step(
 /** Sequences the outbox into the event log and answers the types of the events there. */
 export async function eventTypes(world: World): Promise<Map<string, number>> {
   for (;;) {
-    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } }, [
+      enqueueWebhookDeliveries,
+    ]);
     if (round.state === "done" && !round.more) break;
   }
   const rows = await world.database.db
@@ -110,7 +110,9 @@ export async function eventTypes(world: World): Promise<Map<string, number>> {
  */
 export async function eventLines(world: World): Promise<string[]> {
   for (;;) {
-    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } });
+    const round = await sequenceEvents({ ...world.env.ctx, actor: { kind: "system" } }, [
+      enqueueWebhookDeliveries,
+    ]);
     if (round.state === "done" && !round.more) break;
   }
   const agents = new Map(world.state.agents.map((agent) => [agent.userId, agent.name]));

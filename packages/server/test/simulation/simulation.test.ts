@@ -8,6 +8,7 @@ import { simulationStep } from "../../src/domain/simulation/simulation-step.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
 import { describeAction, eventLines, openWorld, type World } from "./simulated-world.ts";
+import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
 
 const STEPS = 240;
 const SETTINGS = { seed: 42, goods: 4, makers: 2, noise: 3, snipers: 1, clock_speed: 61, rate: 1 };
@@ -88,7 +89,9 @@ describe("the simulated market", () => {
 
   test("what the agents do becomes events", async () => {
     for (;;) {
-      const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } });
+      const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } }, [
+        enqueueWebhookDeliveries,
+      ]);
       if (round.state === "done" && !round.more) break;
     }
     const types = await first.database.db.selectFrom("events").select("type").distinct().execute();

@@ -5,11 +5,11 @@ import { MAX_CHANGED_GOODS } from "../../src/domain/market/market-changes.ts";
 import {
   announceChange,
   announceMarketChange,
-  listenForChanges,
   marketChangeOf,
   type ChangeListener,
   type ChangeMessage,
-} from "../../src/storage/change-notifications.ts";
+} from "../../src/domain/change-notices.ts";
+import { listenForChanges } from "../../src/storage/change-notifications.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { describeOrSkip } from "../support/describe-or-skip.ts";
 

@@ -6,7 +6,7 @@ import {
   specificFilter,
   supportedSpecifics,
   type SpecificGoods,
-} from "../../src/domain/buy-orders/specific.ts";
+} from "../../src/domain/market/specific.ts";
 
 const tag = (id: number, internal: string) => ({
   id,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DemoRandom } from "../../src/demo/demo-random.ts";
+import { DemoRandom } from "../../src/domain/simulation/demo-random.ts";
 import { orderByWear, walkFairValues, WEAR_STEP } from "../../src/domain/simulation/fair-values.ts";
 import { DEFAULT_BEHAVIOUR } from "../../src/domain/simulation/start-simulation.ts";
 import type { SimulatedGoods } from "../../src/domain/simulation/simulation-state.ts";

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  batched,
-  MarketChanges,
-  MAX_CHANGED_GOODS,
-  type ChangedGoods,
-} from "../../src/domain/market/market-changes.ts";
+import type { ChangedGoods } from "../../src/domain/context.ts";
+import { batched, MarketChanges, MAX_CHANGED_GOODS } from "../../src/domain/market/market-changes.ts";
 
 /** Market changes carry their goods (docs/design/market-snapshots.md#updates-per-changed-goods). */
 describe("market changes per goods", () => {

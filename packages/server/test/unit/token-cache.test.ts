@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { TokenCache, type CachedToken } from "../../src/domain/tokens/token-cache.ts";
+import { TokenCache, type CachedToken } from "../../src/domain/token-cache.ts";
 
 const caller = (userId: number): CachedToken => ({
   userId,

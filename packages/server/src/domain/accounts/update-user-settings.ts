@@ -1,11 +1,11 @@
 import type { AccessLevel, BuyOrderStatus } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import { crossBuyOrder } from "../buy-orders/match.ts";
-import { noteBuyerOrdersChanged } from "../buy-orders/public-book.ts";
+import { noteBuyerOrdersChanged } from "../market/public-book.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { tokensChanged } from "../tokens/token-cache.ts";
+import { tokensChanged } from "../tokens/tokens-changed.ts";
 
 export interface UserSettingsChange {
   buyOrderStatus?: BuyOrderStatus;

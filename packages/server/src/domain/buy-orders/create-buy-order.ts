@@ -2,15 +2,15 @@ import { formatMoney } from "@skinmarket/contract";
 import type { BuyOrderPayMethod } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
-import { parseListingPrice } from "../listings/parse-listing-price.ts";
+import { parseListingPrice } from "../market/parse-listing-price.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { resolveTradeUrl } from "../trades/resolve-trade-url.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
 import { toBuyOrderRecords } from "./buy-order-record.ts";
 import { crossBuyOrder, type BuyOrderRow } from "./match.ts";
-import { findOrderGoods } from "./public-book.ts";
-import { parseSpecific } from "./specific.ts";
+import { findOrderGoods } from "../market/public-book.ts";
+import { parseSpecific } from "../market/specific.ts";
 
 export interface CreateBuyOrderInput {
   goodsId: number;

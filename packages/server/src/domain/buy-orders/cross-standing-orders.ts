@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import { takeableByBuyOrder } from "../listings/listing-takeable.ts";
+import { takeableByBuyOrder } from "../market/listing-takeable.ts";
 import { crossBuyOrder } from "./match.ts";
-import { publicBook } from "./public-book.ts";
+import { publicBook } from "../market/public-book.ts";
 
 /** Orders looked at in one sweep; the rest wait for the next (every `JOBS_INTERVAL_MS`). */
 const SWEEP_LIMIT = 1000;

@@ -2,16 +2,16 @@ import type { Fen } from "@skinmarket/contract";
 import type { Selectable } from "kysely";
 import type { BuyOrdersTable, Database, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
-import { listingMeets } from "./listing-meets.ts";
+import { listingMeets } from "../market/listing-meets.ts";
 import type { DomainContext } from "../context.ts";
-import { sellerFee } from "../listings/seller-fee.ts";
+import { sellerFee } from "../market/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { openTrade, payIntoEscrow, type SoldListing } from "../trades/open-trade.ts";
-import { takeableByBuyOrder } from "../listings/listing-takeable.ts";
-import { takeCheapestListing } from "../listings/take-cheapest-listing.ts";
-import { findOrderGoods, noteBuyerOrdersChanged, publicBook } from "./public-book.ts";
-import { meetsFilter, specificFilter } from "./specific.ts";
+import { takeableByBuyOrder } from "../market/listing-takeable.ts";
+import { takeCheapestListing } from "../market/take-cheapest-listing.ts";
+import { findOrderGoods, noteBuyerOrdersChanged, publicBook } from "../market/public-book.ts";
+import { meetsFilter, specificFilter } from "../market/specific.ts";
 
 export type BuyOrderRow = Selectable<BuyOrdersTable>;
 

@@ -1,14 +1,14 @@
 import { formatMoney, RECORD_GAME, WEB_PAY_METHOD_CODES } from "@skinmarket/contract";
 import type { BuyOrderRow } from "./match.ts";
 import type { SpecificRow } from "../../storage/schema.ts";
-import { readUserInfos } from "../accounts/read-user-infos.ts";
+import { readUserInfos } from "../users/read-user-infos.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
-import { sellerFee } from "../listings/seller-fee.ts";
+import { sellerFee } from "../market/seller-fee.ts";
 import { fail, ok } from "../result.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
-import { findOrderGoods, publicBook } from "./public-book.ts";
-import type { SpecificGoods } from "./specific.ts";
+import { findOrderGoods, publicBook } from "../market/public-book.ts";
+import type { SpecificGoods } from "../market/specific.ts";
 
 /**
  * How an order pays (docs/design/website-buying-routes.md#the-websites-buying-routes): `pay_method` says how the seller is paid, which is

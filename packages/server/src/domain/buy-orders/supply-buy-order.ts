@@ -1,13 +1,13 @@
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
-import { sellerFee } from "../listings/seller-fee.ts";
+import { sellerFee } from "../market/seller-fee.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { committingItem } from "../listings/asset-commitment.ts";
+import { committingItem } from "../market/asset-commitment.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
-import { findOrderGoods } from "./public-book.ts";
-import { meetsFilter, specificFilter } from "./specific.ts";
+import { findOrderGoods } from "../market/public-book.ts";
+import { meetsFilter, specificFilter } from "../market/specific.ts";
 
 export interface SupplyOutcome {
   /** Per assetid: "OK" or why it was not sold. */

@@ -1,9 +1,9 @@
 import type { EventType } from "@skinmarket/contract";
 import type { BuyOrderRow } from "../buy-orders/match.ts";
-import { findOrderGoods } from "../buy-orders/public-book.ts";
+import { findOrderGoods } from "../market/public-book.ts";
 import { toBookRecord } from "../buy-orders/read-buy-order-book.ts";
 import type { DomainContext } from "../context.ts";
-import type { NewEvent } from "./format-events.ts";
+import type { NewEvent } from "./new-event.ts";
 
 /** A change of one buy order, as the outbox wrote it. */
 export interface OrderChange {

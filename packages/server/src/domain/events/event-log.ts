@@ -1,5 +1,5 @@
 import type { DomainContext } from "../context.ts";
-import { sequenceEvents, type StoredEvent } from "./sequence-events.ts";
+import { sequenceEvents, type RoundListener, type StoredEvent } from "./sequence-events.ts";
 
 export type EventListener = (events: readonly StoredEvent[]) => void;
 
@@ -23,6 +23,7 @@ export const CATCH_UP_PAGE = 1000;
  */
 export class EventLog {
   readonly #ctx: DomainContext;
+  readonly #roundListeners: readonly RoundListener[];
   readonly #listeners = new Set<EventListener>();
   /** The highest id told to the listeners. */
   #told = 0;
@@ -34,8 +35,13 @@ export class EventLog {
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(ctx: DomainContext) {
+  /**
+   * `roundListeners` hear each round's events inside its transaction (webhook deliveries owed);
+   * `listen` is for what hears them after they commit (the stream).
+   */
+  constructor(ctx: DomainContext, roundListeners: readonly RoundListener[]) {
     this.#ctx = { ...ctx, afterCommit: undefined };
+    this.#roundListeners = roundListeners;
   }
 
   /** The highest event id this instance has told its listeners of. */
@@ -118,7 +124,7 @@ export class EventLog {
       await this.#baseline();
       for (;;) {
         if (this.#closed) return;
-        const round = await sequenceEvents(this.#ctx);
+        const round = await sequenceEvents(this.#ctx, this.#roundListeners);
         if (round.state === "busy") {
           this.#retryLater();
           return;

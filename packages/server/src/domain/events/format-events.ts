@@ -2,9 +2,10 @@ import { formatMoney, type EventType } from "@skinmarket/contract";
 import type { BuyOrderRow } from "../buy-orders/match.ts";
 import { toBuyOrderRecords } from "../buy-orders/buy-order-record.ts";
 import { bookEventsOf } from "./book-events.ts";
+import type { NewEvent } from "./new-event.ts";
 import type { DomainContext } from "../context.ts";
 import { withSellerFields } from "../listings/get-on-sale.ts";
-import { readListingRecords } from "../listings/listing-figures.ts";
+import { readListingRecords } from "../goods/listing-figures.ts";
 import { purchaseRecord, sellRecord } from "../trades/list-trades.ts";
 import type { TradeRow } from "../trades/settle-trade.ts";
 import type { ListingsTable } from "../../storage/schema.ts";
@@ -18,14 +19,6 @@ export interface OutboxRow {
   user_id: number | null;
   goods_id: number | null;
   subject: Record<string, unknown>;
-}
-
-/** An event ready for the log: its owner (none: public), its goods, and the record it carries. */
-export interface NewEvent {
-  type: EventType;
-  user_id: number | null;
-  goods_id: number | null;
-  data: unknown;
 }
 
 type ListingRow = Selectable<ListingsTable>;

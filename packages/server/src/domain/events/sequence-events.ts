@@ -4,9 +4,9 @@ import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { CHANGES_CHANNEL } from "../../storage/change-notifications.ts";
-import { formatEvents, type NewEvent, type OutboxRow } from "./format-events.ts";
-import { enqueueWebhookDeliveries } from "../webhooks/enqueue.ts";
+import { CHANGES_CHANNEL } from "../change-notices.ts";
+import { formatEvents, type OutboxRow } from "./format-events.ts";
+import type { NewEvent } from "./new-event.ts";
 
 /** One sequencer at a time across every instance (docs/design/webhooks-and-tools.md#owed-in-the-sequencers-transaction). */
 export const SEQUENCER_LOCK_KEY = 730_120;
@@ -23,6 +23,12 @@ export interface StoredEvent {
   data: unknown;
 }
 
+/**
+ * Told of a round's events inside the round's transaction, after they got their ids: what it
+ * writes commits with the events or not at all (webhooks register the deliveries the events owe).
+ */
+export type RoundListener = (tx: DomainContext, events: readonly StoredEvent[]) => Promise<unknown>;
+
 export type SequenceRound = { state: "busy" } | { state: "done"; events: StoredEvent[]; more: boolean };
 
 /**
@@ -33,9 +39,12 @@ export type SequenceRound = { state: "busy" } | { state: "done"; events: StoredE
  * Ids follow the order in which rounds commit, and a round starts only once the last one has
  * committed (the lock), so a reader that saw an id never finds a smaller one later. Answers `busy`
  * when another instance holds the lock (its round will take what this one would have, or the
- * caller tries again).
+ * caller tries again). `roundListeners` hear the events inside the round's transaction.
  */
-export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound> {
+export async function sequenceEvents(
+  ctx: DomainContext,
+  roundListeners: readonly RoundListener[],
+): Promise<SequenceRound> {
   // The round's own commit is not a change anyone else must hear of: no `afterCommit`.
   const result = await inTransaction({ ...ctx, afterCommit: undefined }, async (tx) => {
     noteNoMarketChange(tx);
@@ -58,8 +67,7 @@ export async function sequenceEvents(ctx: DomainContext): Promise<SequenceRound>
         goodsIds.add(row.goods_id);
     formatted.push(...(await priceEvents(tx, [...goodsIds])));
     const events = await insertEvents(tx, formatted);
-    // Each event committed is a delivery owed to every matching webhook endpoint of its user.
-    await enqueueWebhookDeliveries(tx, events);
+    for (const listener of roundListeners) await listener(tx, events);
     return ok<SequenceRound>({ state: "done", events, more });
   });
   if (!result.ok) throw new Error(`sequencing events failed: ${result.failure.message}`);

@@ -2,7 +2,7 @@ import { PAINTWEAR_INTERVALS } from "@skinmarket/contract";
 import type { GoodsTagRow } from "../../storage/schema.ts";
 import { FADE_RANGES } from "../market/market-variants.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
-import { fadeCalculatorOf } from "../buy-orders/specific.ts";
+import { fadeCalculatorOf } from "../market/specific.ts";
 
 export interface FilterGoods {
   market_hash_name: string;

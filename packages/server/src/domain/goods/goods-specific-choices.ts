@@ -1,6 +1,6 @@
 import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { publicBook } from "../buy-orders/public-book.ts";
+import { publicBook } from "../market/public-book.ts";
 import { phasePaintIndex, phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
 import type { FilterGoods } from "./goods-filters.ts";

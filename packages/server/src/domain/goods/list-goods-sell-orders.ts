@@ -1,12 +1,12 @@
 import { formatMoney, parseMoney, RECORD_GAME } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { SpecificRow } from "../../storage/schema.ts";
-import { readUserInfos } from "../accounts/read-user-infos.ts";
-import { listingMeets } from "../buy-orders/listing-meets.ts";
-import { specificFilter, supportedSpecifics, type SpecificFilter } from "../buy-orders/specific.ts";
+import { readUserInfos } from "../users/read-user-infos.ts";
+import { listingMeets } from "../market/listing-meets.ts";
+import { specificFilter, supportedSpecifics, type SpecificFilter } from "../market/specific.ts";
 import { phaseTagsOf } from "../catalog/phases.ts";
 import type { DomainContext } from "../context.ts";
-import { readListingFigures } from "../listings/listing-figures.ts";
+import { readListingFigures } from "./listing-figures.ts";
 import { platformPriceCnyFields } from "../market/platform-names.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";

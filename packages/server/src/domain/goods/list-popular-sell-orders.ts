@@ -1,8 +1,8 @@
 import { POPULAR_COUNT } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { readUserInfos } from "../accounts/read-user-infos.ts";
+import { readUserInfos } from "../users/read-user-infos.ts";
 import type { DomainContext } from "../context.ts";
-import { readListingFigures } from "../listings/listing-figures.ts";
+import { readListingFigures } from "./listing-figures.ts";
 import { ok } from "../result.ts";
 import { bookmarkedIds } from "./bookmarks.ts";
 import type { CatalogIndex } from "./catalog-index.ts";

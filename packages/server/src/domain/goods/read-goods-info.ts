@@ -1,7 +1,7 @@
 import { formatMoney, RECORD_GAME } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { fail, ok } from "../result.ts";
-import { supportedSpecifics } from "../buy-orders/specific.ts";
+import { supportedSpecifics } from "../market/specific.ts";
 import { bookmarkedIds, countGoodsBookmarks } from "./bookmarks.ts";
 import { findGoods, unknownGoodsMessage, type GoodsRecord } from "./find-goods.ts";
 import {

@@ -7,10 +7,10 @@ import {
 } from "@skinmarket/contract";
 import type { Selectable } from "kysely";
 import type { ListingsTable } from "../../storage/schema.ts";
-import { fadeCalculatorOf } from "../buy-orders/specific.ts";
+import { fadeCalculatorOf } from "../market/specific.ts";
 import { phasePaintIndex, phaseTagsOf } from "../catalog/phases.ts";
 import { toUnixSeconds } from "../clock.ts";
-import type { ListingFigures } from "../listings/listing-figures.ts";
+import type { ListingFigures } from "./listing-figures.ts";
 import type { GoodsRecord } from "./find-goods.ts";
 
 type ListingRow = Selectable<ListingsTable>;

@@ -3,7 +3,7 @@ import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteChangedGoods } from "../transaction.ts";
-import { parseListingPrice } from "./parse-listing-price.ts";
+import { parseListingPrice } from "../market/parse-listing-price.ts";
 
 const NOT_YOURS = "no listing of yours on sale with this id";
 

@@ -6,7 +6,7 @@ import {
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
-import { readListingRecords } from "./listing-figures.ts";
+import { readListingRecords } from "../goods/listing-figures.ts";
 
 export interface EnterpriseSellOrdersQuery {
   marketHashName: string;

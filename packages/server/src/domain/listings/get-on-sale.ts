@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { parsePriceRange } from "../market/price-range.ts";
-import { readListingRecords, type RecordedListing } from "./listing-figures.ts";
+import { readListingRecords, type RecordedListing } from "../goods/listing-figures.ts";
 import { searchGoods } from "./search-goods.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
 

@@ -1,11 +1,11 @@
 import type { DomainContext } from "../context.ts";
-import { readUserInfos } from "../accounts/read-user-infos.ts";
+import { readUserInfos } from "../users/read-user-infos.ts";
 import { bookmarkedIds } from "../goods/bookmarks.ts";
 import { readWebGoodsInfos } from "../goods/web-goods-infos.ts";
 import { toWebListing } from "../goods/web-listing.ts";
 import { ok } from "../result.ts";
 import { readOnSalePage, type OnSaleQuery } from "./get-on-sale.ts";
-import { readListingFigures } from "./listing-figures.ts";
+import { readListingFigures } from "../goods/listing-figures.ts";
 
 /**
  * The signed-in user's listings on sale as the website shows them (`sell_order/on_sale`): the

@@ -2,12 +2,12 @@ import { sql } from "kysely";
 import { actorLabel } from "../context.ts";
 import { crossListing } from "../buy-orders/match.ts";
 import type { DomainContext } from "../context.ts";
-import type { PlatformAsset } from "../../platform/game-platform.ts";
+import type { PlatformAsset } from "../platform/game-platform.ts";
 import { toAssetInfo } from "../platform-accounts/asset-info.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inOneStatement, noteChangedGoods } from "../transaction.ts";
-import { COMMITMENT_PREDICATE, holdersOf, MAX_ATTEMPTS } from "./asset-commitment.ts";
-import { parseListingPrice } from "./parse-listing-price.ts";
+import { COMMITMENT_PREDICATE, holdersOf, MAX_ATTEMPTS } from "../market/asset-commitment.ts";
+import { parseListingPrice } from "../market/parse-listing-price.ts";
 
 export interface ListingRequest {
   assetid: string;

@@ -1,10 +1,4 @@
-/**
- * What a change touched: the ids of the goods whose listings or buy orders it wrote, `"ranks"`
- * for the liquidity ranks (recomputed for every goods at once, no listing or buy order written),
- * or `"all"` when it may have touched anything (a reset, a demo build, a new catalog, a write that
- * names nothing).
- */
-export type ChangedGoods = readonly number[] | "ranks" | "all";
+import type { ChangedGoods } from "../context.ts";
 
 /**
  * The most goods one notice to the other instances names: a batch of more is sent in several

@@ -1,7 +1,7 @@
 import type { Fen } from "@skinmarket/contract";
 import { sql, type RawBuilder } from "kysely";
 import type { SpecificRow } from "../../storage/schema.ts";
-import { publicBook } from "../buy-orders/public-book.ts";
+import { publicBook } from "./public-book.ts";
 import type { DomainContext } from "../context.ts";
 import type { MarketCatalog, MarketGoods } from "./market-goods.ts";
 import { coversEntry, fadeRangeOf, FLOAT_INTERVALS, phaseOf, type EntryPart } from "./market-variants.ts";

@@ -1,6 +1,6 @@
 import { PAINTWEAR_INTERVALS } from "@skinmarket/contract";
 import type { GoodsTagRow, SpecificRow } from "../../storage/schema.ts";
-import { fadeCalculatorOf } from "../buy-orders/specific.ts";
+import { fadeCalculatorOf } from "./specific.ts";
 import { PHASE_OFFSETS } from "../catalog/phases.ts";
 
 /**

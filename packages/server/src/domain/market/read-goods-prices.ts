@@ -1,5 +1,5 @@
 import type { Fen } from "@skinmarket/contract";
-import { publicBook } from "../buy-orders/public-book.ts";
+import { publicBook } from "./public-book.ts";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 

@@ -1,5 +1,5 @@
 import type { AssetInfo } from "@skinmarket/contract";
-import type { PlatformAsset } from "../../platform/game-platform.ts";
+import type { PlatformAsset } from "../platform/game-platform.ts";
 
 /** The reference's asset_info record for a platform item (`contextid` 2: CS2 items). */
 export function toAssetInfo(asset: PlatformAsset, iconUrl: string, goodsType: string): AssetInfo {

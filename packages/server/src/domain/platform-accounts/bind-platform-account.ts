@@ -1,5 +1,5 @@
 import { recordAudit } from "../audit.ts";
-import { requireUser } from "../accounts/require-user.ts";
+import { requireUser } from "../users/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";

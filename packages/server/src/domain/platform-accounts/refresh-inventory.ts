@@ -1,4 +1,4 @@
-import type { PlatformAsset, PlatformCookie } from "../../platform/game-platform.ts";
+import type { PlatformAsset, PlatformCookie } from "../platform/game-platform.ts";
 import type { DomainContext } from "../context.ts";
 import { ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { BoundPlatformAccountsTable } from "../../storage/schema.ts";
-import type { PlatformCookie } from "../../platform/game-platform.ts";
+import type { PlatformCookie } from "../platform/game-platform.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 

@@ -1,4 +1,4 @@
-import type { CookieState, PlatformCookie } from "../../platform/game-platform.ts";
+import type { CookieState, PlatformCookie } from "../platform/game-platform.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { invalidArgument, ok, type Result } from "../result.ts";

@@ -5,7 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction } from "../transaction.ts";
 import { announceClockChange } from "./advance-clock.ts";
-import { tokensChanged } from "../tokens/token-cache.ts";
+import { tokensChanged } from "../tokens/tokens-changed.ts";
 
 /**
  * What a reset keeps: the catalog and the migration bookkeeping (the numbered migrations run, the

@@ -1,4 +1,4 @@
-import type { DemoRandom } from "../../demo/demo-random.ts";
+import type { DemoRandom } from "./demo-random.ts";
 import type { DomainContext } from "../context.ts";
 import type { AgentBehaviour, SimulatedGoods } from "./simulation-state.ts";
 

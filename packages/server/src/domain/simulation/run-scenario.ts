@@ -2,10 +2,11 @@ import type { ScenarioDefinition } from "@skinmarket/contract";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { finishScenario, newScenarioRun } from "./scenario-effects.ts";
+import { finishScenario } from "./scenario-effects.ts";
+import { newScenarioRun } from "./scenario-timeline.ts";
 import { loadSimulationState, saveSimulationState, type SimulationState } from "./simulation-state.ts";
 import { directVerbs } from "./agent-verbs.ts";
-import type { SimulationAction, SimulationEnvironment } from "./simulation-step.ts";
+import type { SimulationAction, SimulationEnvironment } from "./agent-actions.ts";
 
 /**
  * Starts a scenario in the simulation (docs/design/simulation.md#the-step): its effects begin at the next

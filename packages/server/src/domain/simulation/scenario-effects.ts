@@ -1,6 +1,5 @@
-import type { ScenarioDefinition, ScenarioEffect } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { DemoRandom, hash32 } from "../../demo/demo-random.ts";
+import { DemoRandom, hash32 } from "./demo-random.ts";
 import type { DomainContext } from "../context.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { checkStoredCookies, COOKIE_CHECKS_PER_ROUND } from "../platform-accounts/check-stored-cookies.ts";
@@ -13,16 +12,10 @@ import {
   quoteGoods,
   type Env,
   type SimulationAction,
-} from "./simulation-step.ts";
-import type {
-  EffectRun,
-  NormalizedEffect,
-  ScenarioRun,
-  SimulatedGoods,
-  SimulationAgent,
-  SimulationState,
-} from "./simulation-state.ts";
+} from "./agent-actions.ts";
+import type { EffectRun, SimulatedGoods, SimulationAgent, SimulationState } from "./simulation-state.ts";
 import { MIN_FAIR_FEN, orderByWear, readGoodsTraits } from "./fair-values.ts";
+import { durationSeconds } from "./scenario-timeline.ts";
 import { createAgent, pickDistinct, typicalPriceOf } from "./start-simulation.ts";
 
 /**
@@ -33,51 +26,6 @@ import { createAgent, pickDistinct, typicalPriceOf } from "./start-simulation.ts
  * verbs, and through the sandbox's own verbs (the platform's fault switch, cookie expiry, a
  * trade's rollback): never through rows written behind the domain's back.
  */
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** `90`, `"90s"`, `"10m"`, `"1.5h"`, `"2d"` in seconds (whole). */
-export function durationSeconds(value: number | string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value === "number") return value;
-  const match = /^(\d+(?:\.\d+)?)([smhd])$/.exec(value);
-  if (!match) throw new Error(`not a duration: ${value}`);
-  return Math.round(Number(match[1]) * UNITS[match[2]!]!);
-}
-
-const DEFAULT_FOR_SECONDS = 3600;
-
-export function normalizeEffect(effect: ScenarioEffect): NormalizedEffect {
-  const { type, at, for: lasting, ...fields } = effect;
-  return {
-    type,
-    atSeconds: durationSeconds(at, 0),
-    forSeconds: durationSeconds(lasting, DEFAULT_FOR_SECONDS),
-    fields,
-  };
-}
-
-/** A scenario run from its definition, starting now (sandbox time). */
-export function newScenarioRun(definition: ScenarioDefinition, nowMs: number): ScenarioRun {
-  return {
-    name: definition.name,
-    description: definition.description ?? "",
-    startedAtMs: nowMs,
-    seenAtMs: nowMs,
-    effects: definition.effects.map((effect) => ({
-      effect: normalizeEffect(effect),
-      state: "pending",
-      memory: {},
-      note: "",
-    })),
-    finished: false,
-  };
-}
-
-/** The scenario's whole length: the end of its last effect. */
-export function scenarioSeconds(run: ScenarioRun): number {
-  return Math.max(0, ...run.effects.map((item) => item.effect.atSeconds + item.effect.forSeconds));
-}
 
 /** One step of the scenario: effects begin, act for their progress, and end, in the file's order. */
 export async function advanceScenario(

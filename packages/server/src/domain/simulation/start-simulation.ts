@@ -1,7 +1,7 @@
 import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
-import { DemoRandom } from "../../demo/demo-random.ts";
-import { typicalPrice } from "../../demo/demo-prices.ts";
+import { DemoRandom } from "./demo-random.ts";
+import { typicalPrice } from "./demo-prices.ts";
 import { createUser } from "../accounts/create-user.ts";
 import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";

@@ -3,7 +3,7 @@ import type { AuditRecord } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { ok, type Failure } from "../result.ts";
 import { isWellFormedApiToken, sha256Hex } from "../secrets.ts";
-import type { CachedToken } from "./token-cache.ts";
+import type { CachedToken } from "../token-cache.ts";
 
 export interface AuthenticatedToken {
   userId: number;

@@ -2,7 +2,7 @@ import { recordAudit } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { tokensChanged } from "./token-cache.ts";
+import { tokensChanged } from "./tokens-changed.ts";
 
 /** Revokes a token; revoking an already revoked token answers when it was revoked, unchanged. */
 export async function revokeApiToken(

@@ -1,7 +1,7 @@
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { failTrade } from "./settle-trade.ts";
 
 /** A buyer may cancel only after waiting this long for the seller's offer (reference: preconditions 1). */

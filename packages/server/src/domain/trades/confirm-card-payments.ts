@@ -3,7 +3,7 @@ import type { DomainContext } from "../context.ts";
 import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { postJournalEntry } from "../wallet/ledger.ts";
-import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { failTrade } from "./settle-trade.ts";
 
 /** The sandbox card network answers this long after the purchase, by the marketplace clock. */

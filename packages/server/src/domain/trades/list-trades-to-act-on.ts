@@ -1,7 +1,7 @@
 import { RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import type { ExpressionBuilder } from "kysely";
 import type { Database } from "../../storage/schema.ts";
-import { tradeOfferUrlOf } from "../../platform/trade-url.ts";
+import { tradeOfferUrlOf } from "../platform/trade-url.ts";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
 import { readMarketFigures } from "../goods/goods-page-figures.ts";

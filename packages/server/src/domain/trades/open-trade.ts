@@ -4,10 +4,8 @@ import type { PayMethod, UserAccountKind } from "../../storage/schema.ts";
 import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { lockUserAccounts, postJournalEntry, type UserBalances } from "../wallet/ledger.ts";
-
-/** The seller's delivery time: the offer must be sent within 12 hours (docs/design/purchases-and-trades.md#offer-modes). */
-export const DELIVERY_WINDOW_MS = 12 * 3600 * 1000;
 
 /** Which of the buyer's accounts paid how much; `bankcard` is money from outside (a card). */
 export type PaidFrom = Partial<Record<UserAccountKind | "bankcard", Fen>>;

@@ -6,7 +6,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { inOneStatement, noteChangedGoods } from "../transaction.ts";
 import { readUserBalances } from "../wallet/ledger.ts";
-import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { noTradeUrl, notBound, resolveTradeUrl } from "./resolve-trade-url.ts";
 import {
   NO_SUCH_GOODS,

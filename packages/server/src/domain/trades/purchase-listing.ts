@@ -4,7 +4,7 @@ import { auditRow } from "../audit.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inOneStatement, noteChangedGoods } from "../transaction.ts";
-import { DELIVERY_WINDOW_MS } from "./open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
 
 export interface PurchaseListingInput {

@@ -1,6 +1,6 @@
 import { parseMoney } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
-import { listingTakeable } from "../listings/listing-takeable.ts";
+import { listingTakeable } from "../market/listing-takeable.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 
 /**

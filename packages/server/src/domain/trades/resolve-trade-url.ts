@@ -1,6 +1,6 @@
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
-import { parseTradeUrl } from "../../platform/trade-url.ts";
+import { parseTradeUrl } from "../platform/trade-url.ts";
 
 /**
  * Where a purchase is delivered (reference: purchase/orders): `trade_url` first, then the trade URL

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { TradesTable, UserAccountKind } from "../../storage/schema.ts";
 import { recordAudit } from "../audit.ts";
-import { settleFill } from "../buy-orders/settle-fill.ts";
+import { settleFill } from "./settle-fill.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { noteChangedGoods } from "../transaction.ts";

@@ -1,6 +1,6 @@
 import { parseMoney } from "@skinmarket/contract";
 import { recordAudit } from "../audit.ts";
-import { requireUser } from "../accounts/require-user.ts";
+import { requireUser } from "../users/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";

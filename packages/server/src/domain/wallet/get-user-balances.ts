@@ -1,4 +1,4 @@
-import { requireUser } from "../accounts/require-user.ts";
+import { requireUser } from "../users/require-user.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { readUserBalances, type UserBalances } from "./ledger.ts";

@@ -8,7 +8,7 @@ import type { WebhookDeliveriesTable, WebhookDeliveryState } from "../../storage
 import { leaseEndpoints, releaseEndpoint, renewLease, type LeasedEndpoint } from "./endpoint-leases.ts";
 import { findEndpoint, secretRecordId } from "./endpoints.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, TEST_HEADER } from "./signing.ts";
-import type { AttemptOutcome, WebhookSender } from "./webhook-sender.ts";
+import type { AttemptOutcome, WebhookSender } from "../webhook-sender.ts";
 
 type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 

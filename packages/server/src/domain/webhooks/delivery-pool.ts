@@ -1,7 +1,7 @@
 import type { DomainContext } from "../context.ts";
 import { drainEndpoint } from "./deliveries.ts";
 import { leaseEndpoints } from "./endpoint-leases.ts";
-import type { WebhookSender } from "./webhook-sender.ts";
+import type { WebhookSender } from "../webhook-sender.ts";
 
 /**
  * How an instance shares its sending among endpoints (docs/design/webhooks-and-tools.md#webhooks): at

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { IdempotencyKeyTakenOver } from "../../domain/idempotency/idempotency-keys.ts";
+import { IdempotencyKeyTakenOver } from "../../domain/idempotency-keys.ts";
 import type { Failure } from "../../domain/result.ts";
 import { describeValidation } from "../../domain/describe-validation.ts";
 import { EnvelopeTable } from "../envelope-table.ts";

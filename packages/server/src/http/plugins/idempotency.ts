@@ -14,8 +14,8 @@ import {
   releaseIdempotencyKey,
   renewKeyLease,
   STOPPED_AFTER_EFFECTS,
-  type HeldKey,
-} from "../../domain/idempotency/idempotency-keys.ts";
+} from "../../domain/idempotency-keys.ts";
+import type { HeldKey } from "../../domain/context.ts";
 import { sendFailure } from "../failure.ts";
 import { routeOf } from "../route-of.ts";
 import { hooksOf } from "../route-hooks.ts";

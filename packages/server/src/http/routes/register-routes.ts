@@ -1,11 +1,8 @@
-import type { EventLog } from "../../domain/events/event-log.ts";
 import { registerListEvents } from "./developer/list-events.ts";
 import { registerWebhookRoutes } from "./developer/webhooks.ts";
 import { registerSandboxWebhooks } from "./sandbox/webhooks.ts";
 import type { FastifyInstance } from "fastify";
-import type { OffsetClock } from "../../domain/clock.ts";
-import type { LimiterStore } from "../limits/limiter-store.ts";
-import type { MarketChanges } from "../../domain/market/market-changes.ts";
+import type { Runtime } from "../../runtime.ts";
 import { registerGetBalance } from "./developer/get-balance.ts";
 import { registerListLedgerEntries } from "./developer/list-ledger-entries.ts";
 import { registerGetBuyOrderStatus } from "./developer/get-buy-order-status.ts";
@@ -27,9 +24,6 @@ import { registerGetMarketItems } from "./market/get-market-items.ts";
 import { registerPriceRoutes } from "./market/price-routes.ts";
 import { registerSandboxLiquidity } from "./sandbox/liquidity.ts";
 import { registerGetEnterpriseSellOrders } from "./market/get-enterprise-sell-orders.ts";
-import { PriceAnswers } from "./market/price-answers.ts";
-import { PriceSnapshots } from "../../domain/market/price-snapshots.ts";
-import { CatalogIndexes } from "../../domain/goods/catalog-index.ts";
 import { registerGetOnSale } from "./sell-orders/get-on-sale.ts";
 import { registerSellerTradeRoutes } from "./sell-orders/trade-routes.ts";
 import { registerSellOrderItems } from "./sell-orders/sell-order-items.ts";
@@ -42,7 +36,6 @@ import { registerSandboxTokens } from "./sandbox/tokens.ts";
 import { registerSandboxWorld } from "./sandbox/world.ts";
 import { registerSandboxSimulation } from "./sandbox/simulation.ts";
 import { registerSandboxPlatformFaults } from "./sandbox/platform-fault.ts";
-import type { SimulationRunner } from "../../domain/simulation/simulation-runner.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
 import { registerLogout } from "./web-account/logout.ts";
@@ -57,29 +50,15 @@ import { registerGoodsBuyRoutes } from "./web-buying/goods-buy-routes.ts";
 import { registerWebBuyOrderRoutes } from "./web-buying/web-buy-order-routes.ts";
 
 export interface RouteOptions extends SessionCookieOptions {
-  /** The sandbox's movable clock when the sandbox is on; its routes are absent otherwise. */
-  sandboxClock: OffsetClock | undefined;
-  /** The simulated traders' runner, with the sandbox on (docs/design/simulation.md#the-living-sandbox). */
-  simulation?: SimulationRunner;
   /** The user's scenario files, which run by name beside the built-in ones (`SCENARIOS_DIR`). */
   scenariosFolder?: string | undefined;
-  /** The limit counters, for the sandbox's reset of a token's counts; absent with limits off. */
-  limiterStore: LimiterStore | undefined;
-  /** The commits the market snapshots watch. */
-  marketChanges: MarketChanges;
-  snapshotIntervalMs: number;
-  /** Answer from the snapshot there is while a newer one is built (docs/design/market-snapshots.md#market-snapshots). */
-  snapshotServeStale: boolean;
-  /** Built by the caller, or here from the three options above. */
-  priceSnapshots?: PriceSnapshots;
-  /** The event log: polling reads it, the stream and webhooks listen to it. */
-  eventLog: EventLog;
 }
 
-export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
+/** The routes, on the runtime the app made (`createRuntime`); the sandbox's with the sandbox on. */
+export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: RouteOptions): void {
   registerGetBalance(app);
   registerListLedgerEntries(app);
-  registerListEvents(app, options.eventLog);
+  registerListEvents(app, runtime.eventLog);
   registerWebhookRoutes(app);
   registerGetBuyOrderStatus(app);
   registerSetBuyOrderStatus(app);
@@ -97,23 +76,11 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerGoodsBuyRoutes(app);
   registerWebBuyOrderRoutes(app);
   registerBillOrderRoutes(app);
-  // One snapshot of the market serves every price operation and the catalog's sorts.
-  const serveStale = { serveStale: options.snapshotServeStale };
-  const snapshots =
-    options.priceSnapshots ??
-    new PriceSnapshots(options.marketChanges, options.snapshotIntervalMs, serveStale);
-  const catalogs = new CatalogIndexes(
-    snapshots,
-    options.marketChanges,
-    options.snapshotIntervalMs,
-    serveStale,
-  );
-  registerListCatalogGoods(app, catalogs);
-  registerGoodsBookmarks(app, catalogs);
-  registerMarketDataRoutes(app, catalogs);
-  const prices = new PriceAnswers(snapshots);
-  registerGetMarketItems(app, prices);
-  registerPriceRoutes(app, prices);
+  registerListCatalogGoods(app, runtime.catalogs);
+  registerGoodsBookmarks(app, runtime.catalogs);
+  registerMarketDataRoutes(app, runtime.catalogs);
+  registerGetMarketItems(app, runtime.prices);
+  registerPriceRoutes(app, runtime.prices);
   registerGetEnterpriseSellOrders(app);
 
   registerLogin(app, options);
@@ -126,13 +93,13 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
   registerWebDeliveryRoutes(app);
   registerWebSellHistory(app);
 
-  if (options.sandboxClock) {
+  if (runtime.sandboxClock) {
     registerSandboxCreateUser(app);
     registerSandboxUsers(app);
-    registerSandboxTokens(app, options.limiterStore);
+    registerSandboxTokens(app, runtime.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);
-    registerSandboxWorld(app, options.sandboxClock, options.eventLog);
+    registerSandboxWorld(app, runtime.sandboxClock, runtime.eventLog);
     registerSandboxPlatformAccounts(app);
     registerSandboxPlatformItems(app);
     registerSandboxPlatformOffers(app);
@@ -140,6 +107,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
     registerSandboxWebhooks(app);
-    if (options.simulation) registerSandboxSimulation(app, options.simulation, options.scenariosFolder);
+    if (runtime.simulation) registerSandboxSimulation(app, runtime.simulation, options.scenariosFolder);
   }
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { SandboxAssetsTable } from "../../storage/schema.ts";
-import type { PlatformAsset } from "../game-platform.ts";
+import type { PlatformAsset } from "../../domain/platform/game-platform.ts";
 
 export type SandboxAssetRow = Selectable<SandboxAssetsTable>;
 

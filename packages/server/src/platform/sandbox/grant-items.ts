@@ -3,7 +3,7 @@ import { recordAudit } from "../../domain/audit.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
-import type { PlatformAsset } from "../game-platform.ts";
+import type { PlatformAsset } from "../../domain/platform/game-platform.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { mintAttributes, type StickerRequest } from "./mint-assets.ts";

@@ -3,9 +3,9 @@ import { bindPlatformAccount } from "../../domain/platform-accounts/bind-platfor
 import type { DomainContext } from "../../domain/context.ts";
 import { fail, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange, sqlState } from "../../domain/transaction.ts";
-import type { PlatformCookie } from "../game-platform.ts";
+import type { PlatformCookie } from "../../domain/platform/game-platform.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
-import { tradeUrlOf } from "../trade-url.ts";
+import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
 import { generatePlatformId, generateTradeToken } from "./platform-identity.ts";
 import { expirePlatformCookies, issuePlatformCookies } from "./platform-sessions.ts";
 

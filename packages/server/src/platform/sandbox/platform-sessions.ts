@@ -1,7 +1,7 @@
 import type { DomainContext } from "../../domain/context.ts";
 import { generateSecret, sha256Hex } from "../../domain/secrets.ts";
 import type { CookieState } from "../../storage/schema.ts";
-import type { PlatformCookie } from "../game-platform.ts";
+import type { PlatformCookie } from "../../domain/platform/game-platform.ts";
 
 /**
  * Session cookies the sandbox platform issues, in the platform's form: `steamLoginSecure` is

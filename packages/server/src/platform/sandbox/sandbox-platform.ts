@@ -7,11 +7,11 @@ import type {
   PlatformCookie,
   PlatformTradeOffer,
   SessionInput,
-} from "../game-platform.ts";
+} from "../../domain/platform/game-platform.ts";
 import type { OfferItemsFrom } from "../../storage/schema.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
 import { generateSecret } from "../../domain/secrets.ts";
-import { tradeUrlOf } from "../trade-url.ts";
+import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
 import { requirePlatformUp } from "./platform-fault.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";

@@ -1,5 +1,5 @@
 import type { DomainContext } from "../../domain/context.ts";
-import type { PlatformAsset, PlatformCookie } from "../game-platform.ts";
+import type { PlatformAsset, PlatformCookie } from "../../domain/platform/game-platform.ts";
 
 /**
  * An inventory page as Steam's `/inventory/{steamid}/730/2` gives it: `assets` (one per item),

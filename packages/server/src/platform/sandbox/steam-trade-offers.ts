@@ -1,5 +1,5 @@
 import type { DomainContext } from "../../domain/context.ts";
-import type { PlatformTradeOffer } from "../game-platform.ts";
+import type { PlatformTradeOffer } from "../../domain/platform/game-platform.ts";
 import { listOffers } from "./trade-offers.ts";
 
 /**

@@ -6,8 +6,8 @@ import type { DomainContext } from "../../domain/context.ts";
 import { fail, invalidArgument, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import type { OfferItemsFrom, SandboxTradeOffersTable } from "../../storage/schema.ts";
-import type { PlatformTradeOffer } from "../game-platform.ts";
-import { parseTradeUrl } from "../trade-url.ts";
+import type { PlatformTradeOffer } from "../../domain/platform/game-platform.ts";
+import { parseTradeUrl } from "../../domain/platform/trade-url.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 
 /**

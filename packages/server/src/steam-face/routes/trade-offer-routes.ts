@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import type { Failure } from "../../domain/result.ts";
-import { tradeUrlOf } from "../../platform/trade-url.ts";
+import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
 import { cookiesOf, signedInSteamId } from "../steam-cookies.ts";
 import { fieldsOf } from "../steam-forms.ts";
 

@@ -14,7 +14,7 @@ import { listBuyOrders, type BuyOrderListQuery } from "../../../domain/buy-order
 import { supplyBuyOrder } from "../../../domain/buy-orders/supply-buy-order.ts";
 import type { DomainContext } from "../../../domain/context.ts";
 import { ok, type Result } from "../../../domain/result.ts";
-import { requireUser } from "../../../domain/accounts/require-user.ts";
+import { requireUser } from "../../../domain/users/require-user.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 interface BuyOrderBody {

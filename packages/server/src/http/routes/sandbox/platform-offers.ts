@@ -7,7 +7,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok, type Result } from "../../../domain/result.ts";
-import type { PlatformTradeOffer } from "../../../platform/game-platform.ts";
+import type { PlatformTradeOffer } from "../../../domain/platform/game-platform.ts";
 import {
   createOffer,
   findOffer,

@@ -7,7 +7,7 @@ import {
   sandboxStartSimulation,
   sandboxStopSimulation,
 } from "@skinmarket/contract";
-import { normalizeEffect, scenarioSeconds } from "../../../domain/simulation/scenario-effects.ts";
+import { normalizeEffect, scenarioSeconds } from "../../../domain/simulation/scenario-timeline.ts";
 import {
   findScenario,
   listScenarios,

@@ -4,7 +4,7 @@ import {
   sandboxSendTestWebhook,
 } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
-import { requireUser } from "../../../domain/accounts/require-user.ts";
+import { requireUser } from "../../../domain/users/require-user.ts";
 import { ok } from "../../../domain/result.ts";
 import { sendTestWebhook } from "../../../domain/webhooks/deliveries.ts";
 import { createWebhookEndpoint, listWebhookEndpoints } from "../../../domain/webhooks/endpoints.ts";

@@ -2,7 +2,7 @@ import { getBriefAsset, getNotification, getSteamTrades } from "@skinmarket/cont
 import type { FastifyInstance } from "fastify";
 import { listTradesToActOn } from "../../../domain/trades/list-trades-to-act-on.ts";
 import { readNotificationCounts } from "../../../domain/trades/read-notification-counts.ts";
-import { readBriefAsset } from "../../../domain/wallet/read-brief-asset.ts";
+import { readBriefAsset } from "../../../domain/trades/read-brief-asset.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
-import { DELIVERY_WINDOW_MS } from "../trades/open-trade.ts";
+import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 
 /** How far back a seller's record counts: the sales of the last 7 days (marketplace clock). */
 export const DELIVERY_RECORD_MS = 7 * 86_400_000;

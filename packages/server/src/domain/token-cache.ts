@@ -1,6 +1,4 @@
-import { sql } from "kysely";
-import type { AccessLevel } from "../../storage/schema.ts";
-import type { DomainContext } from "../context.ts";
+import type { AccessLevel } from "../storage/schema.ts";
 
 export interface CachedToken {
   userId: number;
@@ -99,12 +97,3 @@ export interface TokenLookup {
  * a revocation holds on every instance even if its announcement is lost (docs/design/security.md#the-revocation-bound). One read per token per second per instance costs nothing measurable.
  */
 export const TOKEN_CACHE_TTL_MS = 1000;
-
-/**
- * Inside the transaction that revokes a token or changes who may do what: the other instances
- * forget their cached tokens once it commits (`NOTIFY` is delivered on commit only). The caller
- * forgets this instance's own after the commit (`ctx.tokenCache?.forget()`).
- */
-export async function tokensChanged(tx: DomainContext): Promise<void> {
-  await sql`SELECT pg_notify('skinmarket_changes', '{"kind":"tokens"}')`.execute(tx.db);
-}

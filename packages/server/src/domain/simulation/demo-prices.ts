@@ -1,4 +1,4 @@
-import type { GoodsTagRow } from "../storage/schema.ts";
+import type { GoodsTagRow } from "../../storage/schema.ts";
 import { DemoRandom } from "./demo-random.ts";
 
 /**

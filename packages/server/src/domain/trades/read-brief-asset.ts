@@ -2,8 +2,8 @@ import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
 import { fail, ok } from "../result.ts";
-import { IN_FLIGHT_STATES } from "../trades/settle-trade.ts";
-import { readUserBalances } from "./ledger.ts";
+import { IN_FLIGHT_STATES } from "./settle-trade.ts";
+import { readUserBalances } from "../wallet/ledger.ts";
 
 const NONE = formatMoney(0);
 

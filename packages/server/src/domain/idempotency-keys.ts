@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { DomainContext } from "../context.ts";
-import type { Failure } from "../result.ts";
+import type { DomainContext, HeldKey } from "./context.ts";
+import type { Failure } from "./result.ts";
 
 /** How long the first answer to a write is kept and replayed (docs/design/wire-conventions.md#idempotent-writes). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -11,13 +11,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
  * died (or stalled that long) loses its key to a retry, which then proceeds within this time.
  */
 export const KEY_LEASE_MS = 30_000;
-
-/** A key held by a running request: `owner` tells its request from a retry that took it over. */
-export interface HeldKey {
-  userId: number;
-  key: string;
-  owner: string;
-}
 
 export type Claim =
   | { kind: "claimed"; held: HeldKey }

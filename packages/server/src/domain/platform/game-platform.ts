@@ -1,12 +1,12 @@
-import type { DomainContext } from "../domain/context.ts";
-import type { Result } from "../domain/result.ts";
+import type { DomainContext } from "../context.ts";
+import type { Result } from "../result.ts";
 import type {
   CookieState,
   KeychainRow,
   OfferItemsFrom,
   StickerRow,
   TradeOfferState,
-} from "../storage/schema.ts";
+} from "../../storage/schema.ts";
 
 /**
  * The game platform as the marketplace needs it (docs/design/platform-and-sandbox.md#the-platform): inventories, session
