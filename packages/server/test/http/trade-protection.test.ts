@@ -5,6 +5,13 @@ import { findOffer } from "../../src/platform/sandbox/trade-offers.ts";
 import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
+interface Balances {
+  balance: string;
+  margin: string;
+  wallet: string;
+  escrow: string;
+}
+
 /**
  * Steam's trade protection (docs/design/trade-protection.md#who-is-credited-when): a delivered
  * trade's income waits frozen in the seller's escrow until the platform's window ends; a reversal
@@ -19,7 +26,7 @@ describe("trade protection: the seller is credited when the platform's window en
   let goodsId = 0;
 
   const balances = async (userId: string) =>
-    (await t.admin("GET", `/sandbox/users/${userId}/balances`)).json<Record<string, string>>();
+    (await t.admin("GET", `/sandbox/users/${userId}/balances`)).json<Balances>();
   const fen = (money: string) => Math.round(Number(money) * 100);
 
   /** A listing at `price` bought by the buyer, its offer sent, accepted and settled. */
