@@ -14,6 +14,7 @@ export const ACCOUNT_EVENT_TYPES = [
   "trade.delivered",
   "trade.cancelled",
   "trade.rolled_back",
+  "trade.released",
   "buy_order.created",
   "buy_order.changed",
   "buy_order.filled",

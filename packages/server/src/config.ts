@@ -35,6 +35,8 @@ export interface Config {
   maxListingPriceFen: number;
   /** How long the event log keeps events, in days (docs/design/events.md#events). */
   eventRetentionDays: number;
+  /** Hours a delivered trade stays reversible on the sandbox platform (docs/design/trade-protection.md#the-platforms-window). */
+  tradeProtectionHours: number;
   /** Off only for local development (`LIMITS=off`); never off by default. */
   limits: boolean;
   redisUrl: string | undefined;
@@ -116,6 +118,8 @@ export const CONFIG_VARIABLES = {
   SELLER_FEE_PERCENT: "the seller's fee per sale in percent, up to 2 decimals (default 2.5)",
   MAX_LISTING_PRICE: "the highest price a listing may ask, in yuan (default 1000000)",
   EVENT_RETENTION_DAYS: "how long the event log keeps events, in days, at least 7 (default 30)",
+  TRADE_PROTECTION_HOURS:
+    "hours of sandbox time a delivered trade stays reversible on the sandbox platform, Steam's trade protection (default 168)",
   LIMITS:
     "on|off: the reference's rate limits per token and operation (default on; off only for local development)",
   REDIS_URL: "redis:// URL: limit counters shared by every instance (unset: each instance counts in memory)",
@@ -205,6 +209,7 @@ export function loadConfig(
     sellerFeeBasisPoints: decimal(source, "SELLER_FEE_PERCENT", 250, 0, 5000),
     maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
     eventRetentionDays: integer(source, "EVENT_RETENTION_DAYS", 30, 7, 3650),
+    tradeProtectionHours: integer(source, "TRADE_PROTECTION_HOURS", 168, 0, 24 * 90),
     limits: onOff(source, "LIMITS", true),
     redisUrl: redisUrl(source),
     redisKeyPrefix: keyPrefix(source),

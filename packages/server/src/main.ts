@@ -58,6 +58,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--seller-fee-percent <percent>", "SELLER_FEE_PERCENT"],
   ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
   ["--event-retention-days <days>", "EVENT_RETENTION_DAYS"],
+  ["--trade-protection-hours <hours>", "TRADE_PROTECTION_HOURS"],
   ["--limits <on|off>", "LIMITS"],
   ["--redis-url <url>", "REDIS_URL"],
   ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],

@@ -111,6 +111,7 @@ export function marketRules(config: Config): MarketRules {
     sellerFeeBasisPoints: config.sellerFeeBasisPoints,
     maxListingPriceFen: config.maxListingPriceFen,
     eventRetentionDays: config.eventRetentionDays,
+    tradeProtectionHours: config.tradeProtectionHours,
   };
 }
 

@@ -32,11 +32,17 @@ export const SandboxTradeOffer = Type.Object({
   items_from: Type.Enum(["sender", "receiver"], {
     description: "whose items `assetids` are: the sender gives them, or asks the receiver for them",
   }),
-  state: Type.Enum(["active", "accepted", "declined", "cancelled", "expired"]),
+  state: Type.Enum(["active", "accepted", "declined", "cancelled", "expired", "reverted"], {
+    description: "`reverted`: the platform reversed the accepted trade inside its protection window",
+  }),
   message: Type.String(),
   created_at: UnixSeconds,
   updated_at: UnixSeconds,
   expires_at: UnixSeconds,
+  reversible_until: Type.Union([UnixSeconds, Type.Null()], {
+    description:
+      "An accepted offer's end of trade protection (`TRADE_PROTECTION_HOURS`): the platform reverses its trade only before it; null before acceptance",
+  }),
   received_assetids: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 
@@ -294,7 +300,9 @@ export const sandboxRollbackTrade = defineOperation({
     "item leaves the buyer's account for the seller's under a new assetid, and one journal entry takes the " +
     "seller's income from their balance and the fee from the fee account and pays the buyer back into the " +
     "accounts that paid. A seller whose balance no longer holds the income is refused (`Insufficient Balance`), " +
-    "as is an item the buyer no longer holds or has in an unfinished trade (`Invalid State`); nothing changes then.",
+    "as is an item the buyer no longer holds or has in an unfinished trade, or a trade whose protection window " +
+    "(`TRADE_PROTECTION_HOURS`) has ended (`Invalid State`); nothing changes then. The trade's offer becomes " +
+    "`reverted` (Steam's `ETradeOfferState` 12).",
   params: StrictObject({ trade_id: IdString }),
   response: Type.Object({
     trade_id: Type.String(),

@@ -36,6 +36,7 @@ export const LEDGER_ENTRY_KINDS = [
   "purchase_payment",
   "card_payment",
   "trade_payout",
+  "trade_release",
   "trade_refund",
   "trade_rollback",
   "margin_expiry",

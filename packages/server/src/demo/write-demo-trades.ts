@@ -150,6 +150,8 @@ export async function writeDemoTrades(world: DemoWorld): Promise<BusiestGoods[]>
         tradeofferid: offerId,
         received_assetid: received,
         deliver_by: new Date(plan.boughtAt.getTime() + DELIVERY_WINDOW_MS).toISOString(),
+        protected_until: plan.completedAt.toISOString(),
+        released_at: plan.completedAt.toISOString(),
         created_at: plan.boughtAt.toISOString(),
         updated_at: plan.completedAt.toISOString(),
       });
@@ -163,6 +165,8 @@ export async function writeDemoTrades(world: DemoWorld): Promise<BusiestGoods[]>
         created_at: plan.offeredAt.toISOString(),
         updated_at: plan.completedAt.toISOString(),
         expires_at: new Date(plan.offeredAt.getTime() + OFFER_LIFETIME_MS).toISOString(),
+        // The demo's history is settled: no trade of it is still under protection.
+        reversible_until: plan.completedAt.toISOString(),
       });
       // The buyer pays into escrow; on delivery escrow pays the seller and the fee account.
       world.journal.entry("purchase_payment", plan.boughtAt, `listing:${listingId}`, {}, [
@@ -184,15 +188,16 @@ export async function writeDemoTrades(world: DemoWorld): Promise<BusiestGoods[]>
     await sql`
       INSERT INTO trades (trade_id, listing_id, buyer_id, seller_id, goods_id, assetid, seller_platformid,
         buyer_platformid, buyer_trade_url, price, fee, pay_method, paid_from, state, tradeofferid,
-        received_assetid, asset, deliver_by, created_at, updated_at)
+        received_assetid, asset, deliver_by, protected_until, released_at, created_at, updated_at)
       SELECT r.trade_id, r.listing_id, r.buyer_id, r.seller_id, r.goods_id, r.assetid, r.seller_platformid,
         r.buyer_platformid, r.buyer_trade_url, r.price, r.fee, r.pay_method, r.paid_from, r.state,
-        r.tradeofferid, r.received_assetid, l.asset, r.deliver_by, r.created_at, r.updated_at
+        r.tradeofferid, r.received_assetid, l.asset, r.deliver_by, r.protected_until, r.released_at, r.created_at,
+        r.updated_at
       FROM jsonb_to_recordset(${JSON.stringify(tradeRows)}::jsonb) AS r(trade_id bigint, listing_id bigint,
         buyer_id bigint, seller_id bigint, goods_id integer, assetid bigint, seller_platformid text,
         buyer_platformid text, buyer_trade_url text, price bigint, fee bigint, pay_method text, paid_from jsonb,
         state text, tradeofferid bigint, received_assetid bigint, deliver_by timestamptz,
-        created_at timestamptz, updated_at timestamptz)
+        protected_until timestamptz, released_at timestamptz, created_at timestamptz, updated_at timestamptz)
       JOIN listings l ON l.listing_id = r.listing_id
       ORDER BY r.trade_id
     `.execute(world.tx);
@@ -209,6 +214,7 @@ export async function writeDemoTrades(world: DemoWorld): Promise<BusiestGoods[]>
         created_at: "timestamptz",
         updated_at: "timestamptz",
         expires_at: "timestamptz",
+        reversible_until: "timestamptz",
       },
       offers,
     );

@@ -32,12 +32,18 @@ export interface MarketRules {
   maxListingPriceFen: number;
   /** How long the event log keeps events, in days (`EVENT_RETENTION_DAYS`). */
   eventRetentionDays: number;
+  /**
+   * The sandbox platform's trade protection: hours a delivered trade stays reversible
+   * (`TRADE_PROTECTION_HOURS`; docs/design/trade-protection.md#the-platforms-window).
+   */
+  tradeProtectionHours: number;
 }
 
 export const DEFAULT_MARKET_RULES: MarketRules = {
   sellerFeeBasisPoints: 250,
   maxListingPriceFen: 100_000_000,
   eventRetentionDays: 30,
+  tradeProtectionHours: 7 * 24,
 };
 
 export interface DomainLogger {

@@ -7,6 +7,7 @@ import { ok } from "../domain/result.ts";
 import { expireTradeOffers } from "../platform/sandbox/trade-offers.ts";
 import { confirmCardPayments } from "../domain/trades/confirm-card-payments.ts";
 import { syncTrades } from "../domain/trades/sync-trades.ts";
+import { releaseProtectedTrades } from "../domain/trades/release-protected-trades.ts";
 import { expireMargin } from "../domain/buy-orders/expire-margin.ts";
 import { crossStandingOrders } from "../domain/buy-orders/cross-standing-orders.ts";
 import { checkStoredCookies } from "../domain/platform-accounts/check-stored-cookies.ts";
@@ -46,6 +47,8 @@ export const JOBS: readonly Job[] = [
   // Settles each trade in its own transaction, rows taken with SKIP LOCKED: no job-wide lock.
   { name: "confirm-card-payments", lockKey: null, run: confirmCardPayments },
   { name: "sync-trades", lockKey: null, run: syncTrades },
+  // Each trade under its own row lock, the one a reversal takes: no job-wide lock.
+  { name: "release-protected-trades", lockKey: null, run: releaseProtectedTrades, offMarket: true },
   // Each user under the lock of their accounts, recomputed there: no job-wide lock.
   { name: "expire-margin", lockKey: null, run: expireMargin },
   // After the jobs that give units back or cancel orders; each fill locks its own rows.

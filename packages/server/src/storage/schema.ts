@@ -248,7 +248,7 @@ export interface SandboxAssetsTable {
   traded_from_assetid: number | null;
 }
 
-export type TradeOfferState = "active" | "accepted" | "declined" | "cancelled" | "expired";
+export type TradeOfferState = "active" | "accepted" | "declined" | "cancelled" | "expired" | "reverted";
 
 export interface SandboxTradeOffersTable {
   tradeofferid: number;
@@ -262,6 +262,8 @@ export interface SandboxTradeOffersTable {
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   expires_at: Date;
+  /** End of an accepted offer's trade protection (migration 0028); null until accepted. */
+  reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
 }
 
 export type OfferItemsFrom = "sender" | "receiver";
@@ -347,6 +349,10 @@ export interface TradesTable {
   asset: ColumnType<unknown, string, string>;
   deliver_by: Date | null;
   buy_order_id: ColumnType<number | null, number | null | undefined, never>;
+  /** End of the platform's trade protection of a delivered trade (migration 0028). */
+  protected_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When the seller's income left their escrow for their balance; null while held. */
+  released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

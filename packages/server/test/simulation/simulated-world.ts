@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { OffsetClock } from "../../src/domain/clock.ts";
-import type { DomainContext } from "../../src/domain/context.ts";
+import { DEFAULT_MARKET_RULES, type DomainContext } from "../../src/domain/context.ts";
 import { sequenceEvents } from "../../src/domain/events/sequence-events.ts";
 import { findBuiltinScenario } from "../../src/domain/simulation/builtin-scenarios.ts";
 import { runScenario } from "../../src/domain/simulation/run-scenario.ts";
@@ -47,7 +47,9 @@ export async function openWorld(settings: SimulationSettingsInput): Promise<Worl
     clock,
     actor: { kind: "admin" },
     log: silentLog,
-    ...testPlatform(),
+    // The platform protects trades as the server's does by default, so the rollbacks scenario
+    // finds its trades reversible (docs/design/trade-protection.md#the-platforms-window).
+    ...testPlatform(DEFAULT_MARKET_RULES.tradeProtectionHours),
   };
   const parsed = parseSimulationSettings(settings);
   assert.ok(parsed.ok);

@@ -2412,7 +2412,7 @@ export interface paths {
      * The platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer
      * @description The platform reverses a delivered trade: the item goes back to the seller, the money back to the buyer.
      *
-     *     A `SUCCESS` trade becomes `FAIL` with `rollback_by` `platform_rollback` (event `trade.rolled_back`): the item leaves the buyer's account for the seller's under a new assetid, and one journal entry takes the seller's income from their balance and the fee from the fee account and pays the buyer back into the accounts that paid. A seller whose balance no longer holds the income is refused (`Insufficient Balance`), as is an item the buyer no longer holds or has in an unfinished trade (`Invalid State`); nothing changes then.
+     *     A `SUCCESS` trade becomes `FAIL` with `rollback_by` `platform_rollback` (event `trade.rolled_back`): the item leaves the buyer's account for the seller's under a new assetid, and one journal entry takes the seller's income from their balance and the fee from the fee account and pays the buyer back into the accounts that paid. A seller whose balance no longer holds the income is refused (`Insufficient Balance`), as is an item the buyer no longer holds or has in an unfinished trade, or a trade whose protection window (`TRADE_PROTECTION_HOURS`) has ended (`Invalid State`); nothing changes then. The trade's offer becomes `reverted` (Steam's `ETradeOfferState` 12).
      *
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
@@ -2909,6 +2909,7 @@ export interface components {
         | "trade.delivered"
         | "trade.cancelled"
         | "trade.rolled_back"
+        | "trade.released"
         | "buy_order.created"
         | "buy_order.changed"
         | "buy_order.filled"
@@ -3140,7 +3141,7 @@ export interface components {
       /** @description a ledger entry id */
       id: string;
       /**
-       * @description why the money moved: deposit, withdrawal, purchase_payment, card_payment, trade_payout, trade_refund, trade_rollback, margin_expiry (the sandbox and operators may post others)
+       * @description why the money moved: deposit, withdrawal, purchase_payment, card_payment, trade_payout, trade_release, trade_refund, trade_rollback, margin_expiry (the sandbox and operators may post others)
        * @example purchase_payment
        */
       kind: string;
@@ -3457,8 +3458,11 @@ export interface components {
        * @enum {unknown}
        */
       items_from: "sender" | "receiver";
-      /** @enum {unknown} */
-      state: "active" | "accepted" | "declined" | "cancelled" | "expired";
+      /**
+       * @description `reverted`: the platform reversed the accepted trade inside its protection window
+       * @enum {unknown}
+       */
+      state: "active" | "accepted" | "declined" | "cancelled" | "expired" | "reverted";
       message: string;
       /** @description Unix time in seconds */
       created_at: number;
@@ -3466,6 +3470,8 @@ export interface components {
       updated_at: number;
       /** @description Unix time in seconds */
       expires_at: number;
+      /** @description An accepted offer's end of trade protection (`TRADE_PROTECTION_HOURS`): the platform reverses its trade only before it; null before acceptance */
+      reversible_until: number | null;
       received_assetids?: {
         [key: string]: string;
       };
@@ -11438,6 +11444,7 @@ export interface operations {
             | "trade.delivered"
             | "trade.cancelled"
             | "trade.rolled_back"
+            | "trade.released"
             | "buy_order.created"
             | "buy_order.changed"
             | "buy_order.filled"

@@ -18,6 +18,7 @@ const STEERING = [
   "DATABASE_URL",
   "DEMO",
   "STEAM_FACE_PORT",
+  "TRADE_PROTECTION_HOURS",
 ];
 
 export interface Run {

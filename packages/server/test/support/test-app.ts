@@ -111,13 +111,15 @@ export async function createTestApp(
      * hold of 1 s must not run out while a loaded machine answers the request before).
      */
     stoppedClock?: boolean;
+    /** The sandbox platform's trade protection in hours (`TRADE_PROTECTION_HOURS`; default 0 here). */
+    tradeProtectionHours?: number;
   } = {},
 ): Promise<TestApp> {
   if (openApps === 0) timersBeforeApps = referencedTimers();
   const database = await openTestDatabase({ catalog: options.catalog ?? false });
   const stoppedAt = Date.now();
   const clock = options.stoppedClock ? new OffsetClock(() => stoppedAt) : new OffsetClock();
-  const services = testPlatform();
+  const services = testPlatform(options.tradeProtectionHours);
   const marketChanges = new MarketChanges();
   const snapshots = options.serverSnapshots
     ? new PriceSnapshots(marketChanges, 1000, { serveStale: true, maxAgeMs: Infinity })

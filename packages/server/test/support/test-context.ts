@@ -7,12 +7,16 @@ import { openTestDatabase } from "./test-database.ts";
 
 export const silentLog = { info() {}, warn() {}, error() {} };
 
-/** The sandbox platform and a fresh random sealing key. */
-export function testPlatform() {
+/**
+ * The sandbox platform and a fresh random sealing key. The platform's trade protection is zero
+ * hours unless a suite asks for a window: a delivered trade is then paid to the seller at once,
+ * the settlement most suites are about; the suites of trade protection give the window.
+ */
+export function testPlatform(tradeProtectionHours = 0) {
   return {
     platform: new SandboxPlatform(),
     secretBox: new SecretBox(SecretBox.generateKey()),
-    rules: DEFAULT_MARKET_RULES,
+    rules: { ...DEFAULT_MARKET_RULES, tradeProtectionHours },
   };
 }
 

@@ -103,6 +103,8 @@ export interface PlatformTradeOffer {
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date;
+  /** An accepted offer's end of trade protection: the platform reverses its trade only before it. */
+  reversibleUntil: Date | null;
   /** After acceptance: each sent assetid and the new assetid it has on the receiving side. */
   receivedAssetids?: Record<string, string>;
 }

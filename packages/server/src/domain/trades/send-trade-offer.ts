@@ -91,7 +91,10 @@ export async function sendTradeOffer(
       const completed = await completeTrade(
         tx,
         { ...trade, state: "TRADING" },
-        offer.value.receivedAssetids?.[String(trade.assetid)],
+        {
+          receivedAssetid: offer.value.receivedAssetids?.[String(trade.assetid)],
+          protectedUntil: offer.value.reversibleUntil,
+        },
       );
       if (!completed.ok) return completed;
     }

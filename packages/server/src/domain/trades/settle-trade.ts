@@ -13,21 +13,28 @@ export type TradeRow = Selectable<TradesTable>;
 export const IN_FLIGHT_STATES = ["SELLER_TO_SEND_OFFER", "TRADING"] as const;
 
 /**
- * A delivered trade: escrow pays the seller the price less the fee, and the fee account the fee,
- * in one entry with the state change (docs/design/purchases-and-trades.md#purchases-and-trades). Runs inside the caller's
- * transaction; the conditional update makes a second settlement of the same trade a no-op.
+ * A delivered trade (docs/design/trade-protection.md#who-is-credited-when): escrow pays the fee
+ * account the fee and the seller the price less the fee, in one entry with the state change. While
+ * the platform may still reverse the trade (`protectedUntil` in the future), the seller's share
+ * waits in the seller's own escrow and `release-protected-trades` moves it to their balance when
+ * the window ends; a trade the platform no longer protects is released at once. Runs inside the
+ * caller's transaction; the conditional update makes a second settlement of the same trade a no-op.
  */
 export async function completeTrade(
   ctx: DomainContext,
   trade: TradeRow,
-  receivedAssetid: string | undefined,
+  delivered: { receivedAssetid: string | undefined; protectedUntil: Date | null },
 ): Promise<Result<void>> {
+  const now = ctx.clock.now();
+  const held = delivered.protectedUntil !== null && delivered.protectedUntil > now;
   const updated = await ctx.db
     .updateTable("trades")
     .set({
       state: "SUCCESS",
-      updated_at: ctx.clock.now(),
-      received_assetid: receivedAssetid ? Number(receivedAssetid) : null,
+      updated_at: now,
+      received_assetid: delivered.receivedAssetid ? Number(delivered.receivedAssetid) : null,
+      protected_until: delivered.protectedUntil,
+      released_at: held ? null : now,
     })
     .where("trade_id", "=", trade.trade_id)
     .where("state", "in", [...IN_FLIGHT_STATES])
@@ -42,7 +49,10 @@ export async function completeTrade(
     reference: `trade:${trade.trade_id}`,
     lines: [
       { account: { userId: trade.buyer_id, kind: "escrow" }, amount: -trade.price },
-      { account: { userId: trade.seller_id, kind: "balance" }, amount: trade.price - trade.fee },
+      {
+        account: { userId: trade.seller_id, kind: held ? "escrow" : "balance" },
+        amount: trade.price - trade.fee,
+      },
       { account: { system: "fees" }, amount: trade.fee },
     ],
   });
@@ -50,7 +60,10 @@ export async function completeTrade(
   await recordAudit(ctx, {
     action: "trade.success",
     subject: `trade:${trade.trade_id}`,
-    details: { entry_id: posted.value },
+    details: {
+      entry_id: posted.value,
+      ...(held ? { protected_until: delivered.protectedUntil!.toISOString() } : {}),
+    },
   });
   return ok(undefined);
 }

@@ -59,7 +59,10 @@ async function settleOne(ctx: DomainContext, tradeId: number): Promise<boolean> 
     if (!offer.ok || offer.value.state === "active") return ok(false);
     const settledTrade =
       offer.value.state === "accepted"
-        ? await completeTrade(tx, trade, offer.value.receivedAssetids?.[String(trade.assetid)])
+        ? await completeTrade(tx, trade, {
+            receivedAssetid: offer.value.receivedAssetids?.[String(trade.assetid)],
+            protectedUntil: offer.value.reversibleUntil,
+          })
         : await failTrade(tx, trade, `offer_${offer.value.state}`);
     return settledTrade.ok ? ok(true) : settledTrade;
   });

@@ -46,19 +46,23 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   for (const row of negative)
     violations.push(`${row.kind} account ${row.account_id} is negative: ${row.balance}`);
 
-  // Each user's escrow holds exactly the prices of their purchases still in flight; the fee account
-  // exactly the fees of completed trades.
+  // Each user's escrow holds exactly the prices of their purchases still in flight and the income
+  // of their sales held under trade protection; the fee account exactly the fees of completed trades.
   const escrow = await sql<{ user_id: number; balance: number; expected: string }>`
     SELECT a.user_id, a.balance, COALESCE(t.total, 0)::text AS expected
     FROM ledger_accounts a
-    LEFT JOIN (SELECT buyer_id, SUM(price) AS total FROM trades
-               WHERE state IN ('SELLER_TO_SEND_OFFER', 'TRADING') GROUP BY buyer_id) t ON t.buyer_id = a.user_id
+    LEFT JOIN (SELECT user_id, SUM(amount) AS total FROM (
+                 SELECT buyer_id AS user_id, price AS amount FROM trades
+                 WHERE state IN ('SELLER_TO_SEND_OFFER', 'TRADING')
+                 UNION ALL
+                 SELECT seller_id, price - fee FROM trades WHERE state = 'SUCCESS' AND released_at IS NULL
+               ) owed GROUP BY user_id) t ON t.user_id = a.user_id
     WHERE a.kind = 'escrow' AND a.balance <> COALESCE(t.total, 0)
     LIMIT 10
   `.execute(db);
   for (const row of escrow.rows) {
     violations.push(
-      `user ${row.user_id} escrow ${row.balance} differs from in-flight purchases ${row.expected}`,
+      `user ${row.user_id} escrow ${row.balance} differs from in-flight purchases and held sales ${row.expected}`,
     );
   }
   const fees = await sql<{ balance: number; expected: string }>`

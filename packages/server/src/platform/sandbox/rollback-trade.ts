@@ -18,7 +18,10 @@ export interface RolledBackTrade {
   returnedAssetid: string;
   /** Fen paid back to the buyer (the price). */
   refunded: number;
-  /** Fen taken back from the seller's balance (the price less the fee; the fee comes from the fee account). */
+  /**
+   * Fen taken back from the seller (the price less the fee; the fee comes from the fee account):
+   * from their escrow while the sale is held, from their balance once released.
+   */
   takenFromSeller: number;
 }
 
@@ -26,11 +29,15 @@ export interface RolledBackTrade {
  * The platform reverses a delivered trade (docs/design/simulation.md#scenarios), in one
  * transaction: the item leaves the buyer's account for the seller's under a new assetid (in trade
  * cooldown, as any arrival), a listing of it on sale is withdrawn, and one balanced journal entry
- * takes the seller's income from their balance and the fee from the fee account and pays the
- * buyer back into the accounts that paid (card money to the card). The trade becomes `FAIL` with
+ * takes the seller's income from their escrow (held under protection) or balance (released) and
+ * the fee from the fee account and pays the buyer back into the accounts that paid (card money to the card). The trade becomes `FAIL` with
  * `rollback_by`, which the event log announces as `trade.rolled_back`; a buy order it filled
  * wants the unit again. A seller whose balance no longer holds the income is refused
  * (`Insufficient Balance`): nothing changes, and the sandbox admin can deposit and try again.
+ *
+ * As on Steam since its trade protection, only a trade inside its protection window is reversed
+ * (docs/design/trade-protection.md#the-platforms-window), and its offer then reads `reverted`. The
+ * offer's row is locked before the check, so a reversal and the window's end cannot both win.
  */
 export async function rollbackTrade(
   ctx: DomainContext,
@@ -51,6 +58,8 @@ export async function rollbackTrade(
       return fail("Invalid State", `only a delivered trade can be rolled back; this one is ${trade.state}`);
     if (trade.received_assetid === null)
       return fail("Invalid State", "the trade has no delivered item on the platform to take back");
+    const offer = await lockReversibleOffer(tx, trade.tradeofferid);
+    if (!offer.ok) return offer;
     const received = Number(trade.received_assetid);
     const held = await tx.db
       .selectFrom("sandbox_assets")
@@ -80,10 +89,11 @@ export async function rollbackTrade(
             : { userId: trade.buyer_id, kind: kind as UserAccountKind },
         amount: amount!,
       }));
+    // A sale still held under protection gives back what waits in the seller's escrow; one
+    // released already (a window of zero hours) takes it from their balance.
+    const sellerAccount = trade.released_at === null ? ("escrow" as const) : ("balance" as const);
     const lines: JournalLine[] = [
-      ...(income > 0
-        ? [{ account: { userId: trade.seller_id, kind: "balance" as const }, amount: -income }]
-        : []),
+      ...(income > 0 ? [{ account: { userId: trade.seller_id, kind: sellerAccount }, amount: -income }] : []),
       ...(trade.fee > 0 ? [{ account: { system: "fees" as const }, amount: -trade.fee }] : []),
       ...refunds,
     ];
@@ -120,6 +130,12 @@ export async function rollbackTrade(
       .execute();
     await withdrawListingsOfItems(tx, [received]);
 
+    // Steam shows a trade reversed under protection as its offer in state 12 (`reverted`).
+    await tx.db
+      .updateTable("sandbox_trade_offers")
+      .set({ state: "reverted", updated_at: now })
+      .where("tradeofferid", "=", offer.value)
+      .execute();
     await tx.db
       .updateTable("trades")
       .set({ state: "FAIL", rollback_by: rollbackBy, updated_at: now })
@@ -153,4 +169,29 @@ export async function rollbackTrade(
       takenFromSeller: income,
     });
   });
+}
+
+/**
+ * The trade's accepted offer, locked, while its protection window is open; its id. The window is
+ * read by the sandbox clock, the one that set it.
+ */
+async function lockReversibleOffer(tx: DomainContext, tradeofferid: number | null): Promise<Result<number>> {
+  const offer =
+    tradeofferid === null
+      ? undefined
+      : await tx.db
+          .selectFrom("sandbox_trade_offers")
+          .select(["tradeofferid", "state", "reversible_until"])
+          .where("tradeofferid", "=", tradeofferid)
+          .forUpdate()
+          .executeTakeFirst();
+  if (!offer || offer.state !== "accepted")
+    return fail("Invalid State", "the trade has no accepted offer on the platform to reverse");
+  const now = tx.clock.now();
+  if (offer.reversible_until === null || offer.reversible_until <= now)
+    return fail(
+      "Invalid State",
+      `the trade's protection window ended at ${(offer.reversible_until ?? now).toISOString()}; the platform no longer reverses it`,
+    );
+  return ok(offer.tradeofferid);
 }

@@ -7,7 +7,15 @@ import { listOffers } from "./trade-offers.ts";
  * `items_to_give` and `items_to_receive`, `accountid_other` and `is_our_offer` from the viewer's
  * side. A sandbox offer moves one side's items only, so one of the two lists is always empty.
  */
-export const TRADE_OFFER_STATE = { active: 2, accepted: 3, expired: 5, cancelled: 6, declined: 7 } as const;
+export const TRADE_OFFER_STATE = {
+  active: 2,
+  accepted: 3,
+  expired: 5,
+  cancelled: 6,
+  declined: 7,
+  // Steam's web client names 12 `k_ETradeOfferStateReverted`: a trade reversed under trade protection.
+  reverted: 12,
+} as const;
 const STEAM_ID_BASE = 76561197960265728n;
 
 export interface SteamOfferItem {
@@ -46,7 +54,7 @@ export async function steamOffersOf(
       classid: classes.get(assetid)?.classid ?? "0",
       instanceid: classes.get(assetid)?.instanceid ?? "0",
       amount: "1",
-      missing: offer.state === "accepted",
+      missing: offer.state === "accepted" || offer.state === "reverted",
     }));
     const given = offer.itemsFrom === "sender" ? ours : !ours;
     const other = ours ? offer.receiver : offer.sender;
@@ -62,7 +70,7 @@ export async function steamOffersOf(
       time_created: seconds(offer.createdAt),
       time_updated: seconds(offer.updatedAt),
       // The sandbox's trade id is its offer id: one trade per accepted offer.
-      ...(offer.state === "accepted" ? { tradeid: offer.tradeofferid } : {}),
+      ...(offer.state === "accepted" || offer.state === "reverted" ? { tradeid: offer.tradeofferid } : {}),
       from_real_time_trade: false,
       escrow_end_date: 0,
       confirmation_method: 0,

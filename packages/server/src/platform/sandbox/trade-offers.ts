@@ -33,6 +33,7 @@ export function toPlatformOffer(row: OfferRow, received?: Record<string, string>
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
+    reversibleUntil: row.reversible_until,
     ...(received ? { receivedAssetids: received } : {}),
   };
 }
@@ -179,9 +180,12 @@ async function settle(
   state: OfferRow["state"],
   now = ctx.clock.now(),
 ): Promise<OfferRow> {
+  // An accepted offer's trade stays reversible for the protection window (Steam's trade protection).
+  const reversibleUntil =
+    state === "accepted" ? new Date(now.getTime() + ctx.rules.tradeProtectionHours * 3600 * 1000) : null;
   const updated = await ctx.db
     .updateTable("sandbox_trade_offers")
-    .set({ state, updated_at: now })
+    .set({ state, updated_at: now, reversible_until: reversibleUntil })
     .where("tradeofferid", "=", row.tradeofferid)
     .returningAll()
     .executeTakeFirstOrThrow();

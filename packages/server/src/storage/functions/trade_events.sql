@@ -16,6 +16,9 @@ BEGIN
       ELSE 'trade.state_changed' END;
   ELSIF NEW.tradeofferid IS DISTINCT FROM OLD.tradeofferid AND NEW.tradeofferid IS NOT NULL THEN
     event_type := 'trade.offer_sent';
+  ELSIF NEW.state = 'SUCCESS' AND OLD.released_at IS NULL AND NEW.released_at IS NOT NULL THEN
+    -- A sale held under the platform's trade protection is paid to the seller.
+    event_type := 'trade.released';
   ELSE
     RETURN NULL;
   END IF;

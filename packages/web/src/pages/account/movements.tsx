@@ -22,6 +22,7 @@ const KIND_LABELS: Record<string, string> = {
   purchase_payment: "Purchase paid",
   card_payment: "Card payment",
   trade_payout: "Trade settled",
+  trade_release: "Sale released after trade protection",
   trade_refund: "Trade refunded",
   trade_rollback: "Trade rolled back",
   margin_expiry: "Buy-order funds expired",

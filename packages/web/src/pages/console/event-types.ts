@@ -16,6 +16,7 @@ export const EVENT_TYPE_NAMES = [
   "trade.delivered",
   "trade.cancelled",
   "trade.rolled_back",
+  "trade.released",
   "buy_order.created",
   "buy_order.changed",
   "buy_order.filled",

@@ -28,6 +28,7 @@ function offerView(offer: PlatformTradeOffer) {
     created_at: toUnixSeconds(offer.createdAt),
     updated_at: toUnixSeconds(offer.updatedAt),
     expires_at: toUnixSeconds(offer.expiresAt),
+    reversible_until: offer.reversibleUntil ? toUnixSeconds(offer.reversibleUntil) : null,
     ...(offer.receivedAssetids ? { received_assetids: offer.receivedAssetids } : {}),
   };
 }
