@@ -9,6 +9,7 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import type { StreamSettings } from "../../src/http/stream/stream-settings.ts";
+import type { SteamOpenIdSettings } from "../../src/http/steam-openid/check-authentication.ts";
 import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
@@ -111,6 +112,8 @@ export async function createTestApp(
      * hold of 1 s must not run out while a loaded machine answers the request before).
      */
     stoppedClock?: boolean;
+    /** "Sign in through Steam": the endpoint and how Steam's names are reached (default: Steam's). */
+    steamOpenId?: SteamOpenIdSettings;
   } = {},
 ): Promise<TestApp> {
   if (openApps === 0) timersBeforeApps = referencedTimers();
@@ -144,6 +147,7 @@ export async function createTestApp(
     ...(options.website ? { website: options.website } : {}),
     ...(options.stream ? { stream: options.stream } : {}),
     ...(options.webhookAllowPrivateUrls ? { webhookAllowPrivateUrls: true } : {}),
+    ...(options.steamOpenId ? { steamOpenId: options.steamOpenId } : {}),
     ...(options.limits
       ? {
           limits: {
