@@ -226,10 +226,10 @@ export async function startServer(
     });
     // With the Steam face on, Steam's names are the face's: "Sign in through Steam" asks it, once
     // it listens (below), through its proxy and trusting its CA.
-    let steamFace: RunningSteamFace | undefined;
+    const faceReach: { face?: RunningSteamFace } = {};
     const steamOpenId: SteamOpenIdSettings = {
       endpoint: config.steamOpenIdEndpoint,
-      agent: () => steamFace?.agent,
+      agent: () => faceReach.face?.agent,
     };
     const app = await buildApp({
       steamOpenId,
@@ -295,7 +295,7 @@ export async function startServer(
     // Webhook deliveries: woken by new events, and every few seconds for retries.
     const webhooks = new WebhookWorker(systemContext);
     webhooks.start(eventLog);
-    steamFace =
+    const steamFace =
       config.steamFacePort === undefined
         ? undefined
         : await startSteamFace({
@@ -311,6 +311,7 @@ export async function startServer(
       await steamFace?.close();
       throw error;
     });
+    faceReach.face = steamFace;
     if (steamFace)
       log.info(
         { port: steamFace.port, ca: steamFace.caFile },

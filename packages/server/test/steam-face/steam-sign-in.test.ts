@@ -45,6 +45,18 @@ describe("sign in through Steam: the face's OpenID provider and the marketplace'
     assert.match(fields["openid.response_nonce"] ?? "", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z./);
   });
 
+  test("discovery names the endpoint, as Steam's XRDS does, for the provider and each claimed id", async () => {
+    for (const [path, type] of [
+      ["/openid", "http://specs.openid.net/auth/2.0/server"],
+      [`/openid/id/${account.platformid}`, "http://specs.openid.net/auth/2.0/signon"],
+    ] as const) {
+      const answer = await steamRequest(world, "GET", `https://steamcommunity.com${path}`);
+      assert.equal(answer.status, 200);
+      assert.match(answer.body, new RegExp(`<Type>${type}</Type>`));
+      assert.match(answer.body, /<URI>https:\/\/steamcommunity\.com\/openid\/login<\/URI>/);
+    }
+  });
+
   test("a wrong password or Steam Guard code keeps the browser on Steam's page", async () => {
     const started = await world.market.app.inject({ method: "GET", url: "/account/api/steam/login" });
     const page = await steamRequest(world, "GET", started.json().data.redirect_url);

@@ -29,23 +29,23 @@ export interface SteamSignInWorld {
  * the face on does.
  */
 export async function openSteamSignInWorld(): Promise<SteamSignInWorld> {
-  let agent: Agent | undefined;
+  const reach: { agent?: Agent } = {};
   const market = await createTestApp({
-    steamOpenId: { endpoint: "https://steamcommunity.com/openid/login", agent: () => agent },
+    steamOpenId: { endpoint: "https://steamcommunity.com/openid/login", agent: () => reach.agent },
   });
   const authority = await loadCertificateAuthority(await mkdtemp(join(tmpdir(), "skinmarket-openid-")));
   const face = await buildSteamFaceApp({ ctx: market.ctx, leaves: await issueLeafCertificates(authority) });
   const listener = await listenSteamFace(face, { host: "127.0.0.1", port: 0 });
   const proxyUrl = `http://127.0.0.1:${listener.port}`;
-  agent = new Agent({ proxyEnv: { HTTPS_PROXY: proxyUrl }, ca: authority.certPem });
-  const reach = agent;
+  const agent = new Agent({ proxyEnv: { HTTPS_PROXY: proxyUrl }, ca: authority.certPem });
+  reach.agent = agent;
   return {
     market,
-    agent: reach,
+    agent,
     proxyUrl,
     caFile: authority.certFile,
     async close() {
-      reach.destroy();
+      agent.destroy();
       await listener.close();
       await face.close();
       await market.close();

@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import { checkSteamOpenIdSignIn } from "../../platform/sandbox/steam-openid-sign-in.ts";
-import { IDENTIFIER_SELECT, keyValueForm, OPENID_NS, type OpenIdProvider } from "../openid-provider.ts";
+import {
+  IDENTIFIER_SELECT,
+  keyValueForm,
+  OPENID_ENDPOINT,
+  OPENID_NS,
+  type OpenIdProvider,
+} from "../openid-provider.ts";
 
 const COMMUNITY = { host: "steamcommunity.com" };
+const STEAMID = /^7656119\d{10}$/;
 type Fields = Record<string, string | undefined>;
 
 /**
@@ -14,6 +21,20 @@ type Fields = Record<string, string | undefined>;
  */
 export function openIdRoutes(ctx: DomainContext, provider: OpenIdProvider) {
   return async (app: FastifyInstance) => {
+    // Discovery (Yadis), which relying parties built on the `openid` package (passport-steam,
+    // node-steam-openid) run on `https://steamcommunity.com/openid` and on the claimed id.
+    app.get("/openid", { constraints: COMMUNITY }, async (_request, reply) =>
+      xrds(reply, "http://specs.openid.net/auth/2.0/server"),
+    );
+    app.get<{ Params: { steamid: string } }>(
+      "/openid/id/:steamid",
+      { constraints: COMMUNITY },
+      async (request, reply) =>
+        STEAMID.test(request.params.steamid)
+          ? xrds(reply, "http://specs.openid.net/auth/2.0/signon")
+          : refuse(reply.code(404), "no such Steam id"),
+    );
+
     app.get<{ Querystring: Fields }>("/openid/login", { constraints: COMMUNITY }, async (request, reply) => {
       const request_ = checkIdSetup(request.query);
       if (typeof request_ === "string") return refuse(reply, request_);
@@ -99,6 +120,14 @@ ${Object.entries(hidden)
 <button type="submit">Sign In</button>
 </form></body></html>`,
   );
+}
+
+function xrds(reply: FastifyReply, type: string) {
+  return reply
+    .type("application/xrds+xml; charset=utf-8")
+    .send(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<xrds:XRDS xmlns:xrds="xri://$xrds" xmlns="xri://$xrd*($v*2.0)">\n<XRD>\n<Service priority="0">\n<Type>${type}</Type>\n<URI>${OPENID_ENDPOINT}</URI>\n</Service>\n</XRD>\n</xrds:XRDS>\n`,
+    );
 }
 
 function refuse(reply: FastifyReply, message: string) {
