@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { signInThroughSteam } from "../../src/domain/accounts/sign-in-through-steam.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { setCookieValue } from "../support/test-app.ts";
 import {
@@ -100,5 +101,22 @@ describe("sign in through Steam: the face's OpenID provider and the marketplace'
     assert.equal(again.json().data.created, false);
     assert.equal(again.json().data.user_id, first.json().data.user_id);
     await world.market.assertLedger();
+  });
+
+  test("two first sign-ins of one Steam account at once make one account, both signed in to it", async () => {
+    const fresh = await steamAccount(world);
+    const signIn = (nonce: string) =>
+      signInThroughSteam(world.market.ctx, {
+        steamid: fresh.platformid,
+        nonce: `${new Date().toISOString()}${nonce}`,
+        sessionTtlSeconds: 60,
+        wallNow: new Date(),
+      });
+    const answers = await Promise.all([signIn("a"), signIn("b")]);
+    const signedIn = answers.map((answer) =>
+      answer.ok ? answer.value : assert.fail(answer.failure.message),
+    );
+    assert.equal(signedIn[0]!.userId, signedIn[1]!.userId);
+    assert.deepEqual(signedIn.map((value) => value.created).sort(), [false, true]);
   });
 });
