@@ -118,4 +118,20 @@ describe("sign in through Steam refuses what Steam did not vouch for", () => {
     assert.equal((await ask(fields)).body, "ns:http://specs.openid.net/auth/2.0\nis_valid:true\n");
     assert.equal((await ask(fields)).body, "ns:http://specs.openid.net/auth/2.0\nis_valid:false\n");
   });
+
+  test("Steam's page refuses a return_to outside the realm the user is shown", async () => {
+    const url = new URL(ENDPOINT);
+    for (const [name, value] of Object.entries({
+      "openid.ns": "http://specs.openid.net/auth/2.0",
+      "openid.mode": "checkid_setup",
+      "openid.claimed_id": "http://specs.openid.net/auth/2.0/identifier_select",
+      "openid.identity": "http://specs.openid.net/auth/2.0/identifier_select",
+      "openid.realm": "http://market.test",
+      "openid.return_to": "http://market.test.elsewhere.test/signin",
+    }))
+      url.searchParams.set(name, value);
+    const page = await steamRequest(world, "GET", url.toString());
+    assert.equal(page.status, 400);
+    assert.match(page.body, /openid\.return_to must be under openid\.realm/);
+  });
 });

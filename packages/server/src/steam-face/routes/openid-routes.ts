@@ -92,7 +92,12 @@ function checkIdSetup(fields: Fields): CheckIdSetup | string {
   if (!URL.canParse(returnTo) || !/^https?:$/.test(new URL(returnTo).protocol))
     return "openid.return_to must be an http(s) URL";
   // OpenID 2.0, 9.2.1: the return_to must lie under the realm the user is shown.
-  if (!returnTo.startsWith(realm)) return "openid.return_to must be under openid.realm";
+  if (
+    !URL.canParse(realm) ||
+    new URL(realm).origin !== new URL(returnTo).origin ||
+    !returnTo.startsWith(realm)
+  )
+    return "openid.return_to must be under openid.realm";
   return { returnTo, realm };
 }
 
