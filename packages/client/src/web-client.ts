@@ -41,6 +41,8 @@ import {
   listCatalogGoods,
   login,
   logout,
+  completeSteamSignIn,
+  startSteamSignIn,
   removeBookmark,
   type OperationQuery,
   type OperationResponse,
@@ -62,6 +64,21 @@ export class WebClient {
 
   async login(nickname: string, password: string): Promise<OperationResponse<typeof login>> {
     return this.#web.open(login, { body: { nickname, password } });
+  }
+
+  /** Steam's OpenID URL to send a browser to; Steam returns it to the site's sign-in page. */
+  async startSteamSignIn(): Promise<OperationResponse<typeof startSteamSignIn>> {
+    return this.#web.call(startSteamSignIn);
+  }
+
+  /**
+   * Signs in with the `openid.*` parameters Steam returned (the query of the sign-in page it sent
+   * the browser back to), keeping the session it sets; the first one makes the account.
+   */
+  async completeSteamSignIn(
+    assertion: Record<string, string>,
+  ): Promise<OperationResponse<typeof completeSteamSignIn>> {
+    return this.#web.open(completeSteamSignIn, { body: assertion });
   }
 
   async getUserInfo(): Promise<OperationResponse<typeof getUserInfo>> {

@@ -21,6 +21,7 @@ export * from "./operations/webhooks.ts";
 export * from "./events.ts";
 export * from "./scenario.ts";
 export * from "./operations/web-account.ts";
+export * from "./operations/web-steam-sign-in.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";
 export * from "./operations/web-buying.ts";

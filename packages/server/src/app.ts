@@ -23,6 +23,8 @@ import { registerPrivateAnswers } from "./http/plugins/private-answers.ts";
 import { registerFailureLogging, RequestLogController } from "./http/plugins/request-logging.ts";
 import { registerOpenApi } from "./http/plugins/openapi.ts";
 import { registerRoutes } from "./http/routes/register-routes.ts";
+import type { SteamOpenIdSettings } from "./http/steam-openid/check-authentication.ts";
+import { STEAM_OPENID_ENDPOINT } from "./domain/sessions/steam-openid-assertion.ts";
 import { createRuntime, type RuntimeDeps } from "./runtime.ts";
 import websocket from "@fastify/websocket";
 import { registerEventStream } from "./http/routes/developer/event-stream.ts";
@@ -58,6 +60,8 @@ export interface AppDeps extends RuntimeDeps {
    * connection's peer is the client (docs/design/security.md#security).
    */
   trustProxy?: TrustProxy;
+  /** "Sign in through Steam": the endpoint (default Steam's) and how Steam's names are reached. */
+  steamOpenId?: SteamOpenIdSettings;
 }
 
 /**
@@ -179,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionTtlSeconds: deps.sessionTtlSeconds ?? 7 * 24 * 3600,
     secureCookies: deps.secureCookies ?? false,
     scenariosFolder: deps.sandbox?.scenariosFolder,
+    steamOpenId: deps.steamOpenId ?? { endpoint: STEAM_OPENID_ENDPOINT },
   });
   await app.ready();
   // A simulation saved as running goes on (docs/design/simulation.md#the-living-sandbox).

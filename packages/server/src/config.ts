@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { OPERATIONS } from "@skinmarket/contract";
+import { STEAM_OPENID_ENDPOINT } from "./domain/sessions/steam-openid-assertion.ts";
 
 /**
  * Configuration from environment variables (each also a `skinmarket serve` flag, which wins),
@@ -60,6 +61,8 @@ export interface Config {
    * to them; docs/design/steam-face.md#one-port-two-ways-in); undefined: the face is off.
    */
   steamFacePort: number | undefined;
+  /** Steam's OpenID endpoint for "Sign in through Steam" (`STEAM_OPENID_ENDPOINT`). */
+  steamOpenIdEndpoint: string;
 }
 
 /** Fastify's `trustProxy` values the configuration gives (docs/design/security.md#security). */
@@ -140,6 +143,8 @@ export const CONFIG_VARIABLES = {
     "false, true, or comma-separated proxy addresses and CIDRs (also loopback, linklocal, uniquelocal): the peers whose X-Forwarded-For gives the client address (default false: the connection's peer is the client)",
   STEAM_FACE_PORT:
     "port of the sandbox's Steam face: Steam's hosts over TLS, and an HTTPS proxy to them (`skinmarket steam env` prints how a bot reaches it) (default none: the face is off)",
+  STEAM_OPENID_ENDPOINT:
+    'https URL of Steam\'s OpenID 2.0 endpoint that "Sign in through Steam" sends the browser to and asks (default https://steamcommunity.com/openid/login)',
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -220,7 +225,16 @@ export function loadConfig(
     imageBaseUrl: imageBaseUrl(source),
     trustProxy: trustProxy(source),
     steamFacePort: steamFacePort(source, databaseUrl),
+    steamOpenIdEndpoint: steamOpenIdEndpoint(source),
   };
+}
+
+/** An https URL: the assertion's `op_endpoint` is compared with it as written. */
+function steamOpenIdEndpoint(source: ConfigSource): string {
+  const endpoint = optional(source, "STEAM_OPENID_ENDPOINT") ?? STEAM_OPENID_ENDPOINT;
+  if (!URL.canParse(endpoint) || new URL(endpoint).protocol !== "https:")
+    throw new ConfigError("STEAM_OPENID_ENDPOINT", `must be an https URL, got "${endpoint}"`);
+  return endpoint;
 }
 
 /** The Steam face plays Steam for the sandbox's own world, so it runs only beside the sandbox. */

@@ -70,6 +70,7 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--image-base-url <url>", "IMAGE_BASE_URL"],
   ["--trust-proxy <value>", "TRUST_PROXY"],
   ["--steam-face-port <port>", "STEAM_FACE_PORT"],
+  ["--steam-openid-endpoint <url>", "STEAM_OPENID_ENDPOINT"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {

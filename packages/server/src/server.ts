@@ -34,7 +34,8 @@ import { buildDemoAtStart, demoWantedAtStart } from "./demo/demo-at-start.ts";
 import { demoCredentialsPath } from "./demo/demo-credentials.ts";
 import { buildDemoInChild } from "./build-demo-in-child.ts";
 import { portFailure } from "./port-check.ts";
-import { startSteamFace } from "./steam-face/start-steam-face.ts";
+import { startSteamFace, type RunningSteamFace } from "./steam-face/start-steam-face.ts";
+import type { SteamOpenIdSettings } from "./http/steam-openid/check-authentication.ts";
 import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 
 export interface RunningServer {
@@ -224,7 +225,15 @@ export async function startServer(
       // within a second (docs/design/market-snapshots.md#updates-per-changed-goods).
       updateIntervalMs: config.snapshotIntervalMs / 4,
     });
+    // With the Steam face on, Steam's names are the face's: "Sign in through Steam" asks it, once
+    // it listens (below), through its proxy and trusting its CA.
+    const faceReach: { face?: RunningSteamFace } = {};
+    const steamOpenId: SteamOpenIdSettings = {
+      endpoint: config.steamOpenIdEndpoint,
+      agent: () => faceReach.face?.agent,
+    };
     const app = await buildApp({
+      steamOpenId,
       database,
       clock,
       platform,
@@ -303,6 +312,7 @@ export async function startServer(
       await steamFace?.close();
       throw error;
     });
+    faceReach.face = steamFace;
     if (steamFace)
       log.info(
         { port: steamFace.port, ca: steamFace.caFile },

@@ -1,4 +1,4 @@
-import type { getUserInfo, login, logout } from "@skinmarket/contract";
+import type { completeSteamSignIn, getUserInfo, login, logout, startSteamSignIn } from "@skinmarket/contract";
 import { ApiError, web, type WebData } from "./api.ts";
 import { Store } from "./store.ts";
 
@@ -32,6 +32,17 @@ export async function loadUser(): Promise<void> {
 
 export async function signIn(nickname: string, password: string): Promise<void> {
   await web<typeof login>("POST", "/account/api/login", { body: { nickname, password } });
+  await loadUser();
+}
+
+/** Where "Sign in through Steam" sends the browser: Steam's page, which returns it to `/signin`. */
+export async function steamSignInUrl(): Promise<string> {
+  return (await web<typeof startSteamSignIn>("GET", "/account/api/steam/login")).redirect_url;
+}
+
+/** Signs in with the `openid.*` parameters Steam returned to the sign-in page. */
+export async function completeSignInThroughSteam(assertion: Record<string, string>): Promise<void> {
+  await web<typeof completeSteamSignIn>("POST", "/account/api/steam/login", { body: assertion });
   await loadUser();
 }
 

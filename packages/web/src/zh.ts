@@ -183,6 +183,8 @@ export const ZH: Record<string, string> = {
   "Sign in to search and browse all 37,000 goods.": "登录后可搜索和浏览全部 37,000 件商品。",
   "Sign in to see your account.": "登录后查看您的账户。",
   "Sign in": "登录",
+  "Sign in through Steam": "通过 Steam 登录",
+  "Signing in through Steam was cancelled.": "已取消通过 Steam 登录。",
   "Sign out": "退出",
   "Skip to content": "跳到正文",
   "Sold in 7 days": "7 天成交",

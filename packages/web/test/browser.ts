@@ -18,8 +18,11 @@ export function buildWebsite(): void {
   if (result.status !== 0) throw new Error("the website did not build");
 }
 
-/** A headless Chromium with a fresh profile and nothing it would fetch on its own. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * A headless Chromium with a fresh profile and nothing it would fetch on its own; `args` adds
+ * switches (a proxy, a certificate key to accept).
+ */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -30,6 +33,7 @@ export function launchChromium(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...args,
     ],
   });
 }

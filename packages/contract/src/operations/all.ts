@@ -85,6 +85,7 @@ import {
   sandboxRollbackTrade,
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
+import { completeSteamSignIn, startSteamSignIn } from "./web-steam-sign-in.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -180,6 +181,8 @@ export const OPERATIONS = [
   sandboxCancelBuyOrders,
   login,
   logout,
+  startSteamSignIn,
+  completeSteamSignIn,
   getUserInfo,
   getSteamTrades,
   getNotification,

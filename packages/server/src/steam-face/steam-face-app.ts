@@ -8,6 +8,8 @@ import { authenticationRoutes } from "./routes/authentication-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
+import { openIdRoutes } from "./routes/openid-routes.ts";
+import { OpenIdProvider } from "./openid-provider.ts";
 import { tradeOfferRoutes } from "./routes/trade-offer-routes.ts";
 import { queryTimeRoutes } from "./routes/query-time-routes.ts";
 import { acceptSteamForms } from "./steam-forms.ts";
@@ -81,6 +83,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(communityRoutes(deps.ctx));
   await app.register(econServiceRoutes(deps.ctx));
   await app.register(tradeOfferRoutes(deps.ctx));
+  await app.register(openIdRoutes(deps.ctx, new OpenIdProvider()));
   await app.ready();
   return app;
 }

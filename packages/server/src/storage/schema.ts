@@ -12,6 +12,7 @@ export interface Database {
   web_sessions: WebSessionsTable;
   sign_in_failures: SignInFailuresTable;
   sign_in_address_accounts: SignInAddressAccountsTable;
+  steam_openid_nonces: SteamOpenIdNoncesTable;
   ledger_accounts: LedgerAccountsTable;
   journal_entries: JournalEntriesTable;
   journal_lines: JournalLinesTable;
@@ -106,6 +107,12 @@ export interface SignInFailuresTable {
   failures: number;
   last_failure_at: Date;
   held_until: Date | null;
+}
+
+/** A Steam OpenID response nonce that signed in (migration 0028); each signs in once. */
+export interface SteamOpenIdNoncesTable {
+  nonce: string;
+  used_at: Date;
 }
 
 export interface SignInAddressAccountsTable {

@@ -294,6 +294,8 @@ const PUBLIC_ROUTES = [
   "GET /api/market/custom_inspect/get_skins",
   "POST /account/api/login",
   "POST /account/api/logout",
+  "GET /account/api/steam/login",
+  "POST /account/api/steam/login",
   // The website's pages and assets (http/plugins/website.ts).
   "GET /",
   "GET /goods/*",

@@ -1441,6 +1441,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/account/api/steam/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Answers the Steam OpenID URL that signs the browser in through Steam
+     * @description Answers the Steam OpenID URL that signs the browser in through Steam.
+     *
+     *     The URL is Steam's OpenID 2.0 `checkid_setup` with this site's sign-in page as `openid.return_to`; Steam sends the browser back there with the assertion, which the page posts to `POST /account/api/steam/login`.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["startSteamSignIn"];
+    put?: never;
+    /**
+     * Signs in with the assertion Steam returned, making the account at the first sign-in
+     * @description Signs in with the assertion Steam returned, making the account at the first sign-in.
+     *
+     *     The body is the `openid.*` query parameters Steam added to the sign-in page's URL. Steam itself is asked (`check_authentication`) whether it signed them; the `return_to` must be this site's sign-in page and each nonce signs in once. The first sign-in of a Steam account makes the marketplace account and binds the Steam account to it; later ones sign in to that account. Sets the `session` and `csrf_token` cookies as `login` does.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["completeSteamSignIn"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/account/api/logout": {
     parameters: {
       query?: never;
@@ -8404,6 +8436,108 @@ export interface operations {
                */
               user_id: string;
               nickname: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  startSteamSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Answers the Steam OpenID URL that signs the browser in through Steam */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              redirect_url: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  completeSteamSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: signs in with the assertion Steam returned, making the account at the first sign-in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              nickname: string;
+              created: boolean;
             };
             msg: null;
           };

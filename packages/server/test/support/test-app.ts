@@ -9,6 +9,7 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import type { StreamSettings } from "../../src/http/stream/stream-settings.ts";
+import type { SteamOpenIdSettings } from "../../src/http/steam-openid/check-authentication.ts";
 import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
@@ -113,6 +114,8 @@ export async function createTestApp(
     stoppedClock?: boolean;
     /** The sandbox platform's trade protection in hours (`TRADE_PROTECTION_HOURS`; default 0 here). */
     tradeProtectionHours?: number;
+    /** "Sign in through Steam": the endpoint and how Steam's names are reached (default: Steam's). */
+    steamOpenId?: SteamOpenIdSettings;
   } = {},
 ): Promise<TestApp> {
   if (openApps === 0) timersBeforeApps = referencedTimers();
@@ -146,6 +149,7 @@ export async function createTestApp(
     ...(options.website ? { website: options.website } : {}),
     ...(options.stream ? { stream: options.stream } : {}),
     ...(options.webhookAllowPrivateUrls ? { webhookAllowPrivateUrls: true } : {}),
+    ...(options.steamOpenId ? { steamOpenId: options.steamOpenId } : {}),
     ...(options.limits
       ? {
           limits: {

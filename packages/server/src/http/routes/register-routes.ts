@@ -38,6 +38,8 @@ import { registerSandboxSimulation } from "./sandbox/simulation.ts";
 import { registerSandboxPlatformFaults } from "./sandbox/platform-fault.ts";
 import { registerGetUserInfo } from "./web-account/get-user-info.ts";
 import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts";
+import { registerSteamSignIn } from "./web-account/steam-sign-in.ts";
+import type { SteamOpenIdSettings } from "../steam-openid/check-authentication.ts";
 import { registerLogout } from "./web-account/logout.ts";
 import { registerWebProbes } from "./web-account/web-probes.ts";
 import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.ts";
@@ -52,6 +54,8 @@ import { registerWebBuyOrderRoutes } from "./web-buying/web-buy-order-routes.ts"
 export interface RouteOptions extends SessionCookieOptions {
   /** The user's scenario files, which run by name beside the built-in ones (`SCENARIOS_DIR`). */
   scenariosFolder?: string | undefined;
+  /** "Sign in through Steam": Steam's OpenID endpoint and how it is reached. */
+  steamOpenId: SteamOpenIdSettings;
 }
 
 /** The routes, on the runtime the app made (`createRuntime`); the sandbox's with the sandbox on. */
@@ -84,6 +88,7 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
   registerGetEnterpriseSellOrders(app);
 
   registerLogin(app, options);
+  registerSteamSignIn(app, options);
   registerLogout(app);
   registerGetUserInfo(app);
   registerWebProbes(app);
