@@ -5,6 +5,7 @@ import type { DomainContext } from "../domain/context.ts";
 import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
+import { confirmationRoutes } from "./routes/confirmation-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
@@ -81,6 +82,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(communityRoutes(deps.ctx));
   await app.register(econServiceRoutes(deps.ctx));
   await app.register(tradeOfferRoutes(deps.ctx));
+  await app.register(confirmationRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -262,6 +262,8 @@ export interface SandboxTradeOffersTable {
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   expires_at: Date;
+  /** The key of the mobile confirmation the offer waits for (migration 0028); null when none. */
+  confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OfferItemsFrom = "sender" | "receiver";

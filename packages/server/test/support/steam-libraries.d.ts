@@ -17,6 +17,34 @@ declare module "steamcommunity" {
       callback: (error: Error | null, inventory: unknown[], currency: unknown[], totalCount: number) => void,
     ): void;
     getTradeURL(callback: (error: Error | null, url: string, token: string) => void): void;
+    getConfirmations(
+      time: number,
+      key: { tag: string; key: string },
+      callback: (error: Error | null, confirmations: SteamCommunity.Confirmation[]) => void,
+    ): void;
+    getConfirmationOfferID(
+      id: string,
+      time: number,
+      key: string,
+      callback: (error: Error | null, offerId: string | null) => void,
+    ): void;
+    respondToConfirmation(
+      ids: string | string[],
+      nonces: string | string[],
+      time: number,
+      key: { tag: string; key: string },
+      accept: boolean,
+      callback: (error: Error | null) => void,
+    ): void;
+  }
+  namespace SteamCommunity {
+    interface Confirmation {
+      id: string;
+      type: number;
+      creator: string;
+      key: string;
+      title: string;
+    }
   }
   export = SteamCommunity;
 }
@@ -49,7 +77,14 @@ declare module "steam-tradeoffer-manager" {
 
   class TradeOfferManager {
     constructor(options: { community: SteamCommunity; pollInterval?: number });
-    static ETradeOfferState: { Active: 2; Accepted: 3; Expired: 5; Canceled: 6; Declined: 7 };
+    static ETradeOfferState: {
+      Active: 2;
+      Accepted: 3;
+      Expired: 5;
+      Canceled: 6;
+      Declined: 7;
+      CreatedNeedsConfirmation: 9;
+    };
     static EOfferFilter: { ActiveOnly: 1; HistoricalOnly: 2; All: 3 };
     setCookies(cookies: string[], callback: Callback): void;
     createOffer(tradeUrl: string): TradeOffer;

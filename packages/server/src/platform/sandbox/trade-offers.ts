@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sql, type Selectable } from "kysely";
 import { recordAudit } from "../../domain/audit.ts";
 import { requirePlatformUp } from "./platform-fault.ts";
@@ -44,6 +45,11 @@ export interface CreateOfferInput {
   /** Whose items these are; the sender's when absent. */
   itemsFrom?: OfferItemsFrom;
   message?: string;
+  /**
+   * The sender confirms the offer on the mobile authenticator before the receiver sees it, as on
+   * Steam (offers sent through the Steam face that give items; docs/design/steam-face.md#confirmations).
+   */
+  awaitingConfirmation?: boolean;
 }
 
 /** The account whose items an offer moves. */
@@ -98,6 +104,7 @@ export async function createOffer(
         created_at: now,
         updated_at: now,
         expires_at: new Date(now.getTime() + OFFER_LIFETIME_MS),
+        confirmation_nonce: input.awaitingConfirmation ? randomBytes(8).readBigUInt64BE().toString() : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -106,7 +113,7 @@ export async function createOffer(
       subject: `offer:${row.tradeofferid}`,
       details: { sender: row.sender, receiver: row.receiver, assetids, items_from: itemsFrom },
     });
-    return ok({ row, autoAccept: receiver.value.auto_accept });
+    return ok({ row, autoAccept: receiver.value.auto_accept && !input.awaitingConfirmation });
   });
   if (!offer.ok) return offer;
   if (offer.value.autoAccept)
@@ -200,8 +207,11 @@ async function lockActiveOffer(
 ): Promise<Result<OfferRow>> {
   const locked = await lockOffer(ctx, tradeofferid);
   if (!locked.ok) return locked;
+  // An offer waiting for its sender's confirmation is not yet the receiver's to see.
   const own =
-    "receiver" in party ? locked.value.receiver === party.receiver : locked.value.sender === party.sender;
+    "receiver" in party
+      ? locked.value.receiver === party.receiver && locked.value.confirmation_nonce === null
+      : locked.value.sender === party.sender;
   if (!own) return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
   return activeOffer(locked.value);
 }
@@ -356,7 +366,12 @@ export async function listOffers(
     .orderBy("tradeofferid", "desc")
     .limit(500);
   if (platformid)
-    query = query.where((eb) => eb.or([eb("sender", "=", platformid), eb("receiver", "=", platformid)]));
+    query = query.where((eb) =>
+      eb.or([
+        eb("sender", "=", platformid),
+        eb.and([eb("receiver", "=", platformid), eb("confirmation_nonce", "is", null)]),
+      ]),
+    );
   return (await query.execute()).map((row) => toPlatformOffer(row));
 }
 

@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
-import { steamOffersOf, viewerOffers } from "../../platform/sandbox/steam-trade-offers.ts";
+import {
+  awaitingConfirmation,
+  steamOffersOf,
+  viewerOffers,
+} from "../../platform/sandbox/steam-trade-offers.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 const API = { host: "api.steampowered.com" };
@@ -51,7 +55,11 @@ export function econServiceRoutes(ctx: DomainContext) {
 
     route("GetTradeOffer", async (viewer, fields, reply) => {
       const found = await ctx.platform.getTradeOffer(ctx, { tradeofferid: fields.tradeofferid ?? "" });
-      if (!found.ok || (found.value.sender !== viewer && found.value.receiver !== viewer)) {
+      const visible =
+        found.ok &&
+        (found.value.sender === viewer ||
+          (found.value.receiver === viewer && (await awaitingConfirmation(ctx, [found.value])).size === 0));
+      if (!found.ok || !visible) {
         reply.header("x-eresult", "9");
         return { response: {} };
       }
