@@ -50,9 +50,10 @@ export async function signInBot(
 export async function signInTradeBot(
   world: SteamFaceWorld,
   account: SteamCredentials,
+  options: { language?: string } = {},
 ): Promise<{ manager: TradeOfferManager; community: SteamCommunity }> {
   const { community, cookies } = await signInBot(world, account);
-  const manager = new TradeOfferManager({ community, pollInterval: -1 });
+  const manager = new TradeOfferManager({ community, pollInterval: -1, ...options });
   await new Promise<void>((resolve, reject) =>
     manager.setCookies(cookies, (error) => (error ? reject(error) : resolve())),
   );

@@ -73,10 +73,34 @@ declare module "steam-tradeoffer-manager" {
     cancel(callback: Callback): void;
     decline(callback: Callback): void;
     update(callback: Callback): void;
+    getUserDetails(callback: (error: Error | null, me: UserDetails, them: UserDetails) => void): void;
+    getExchangeDetails(
+      callback: (
+        error: Error | null,
+        status: number,
+        tradeInitTime: Date,
+        received: ExchangedItem[],
+        given: ExchangedItem[],
+      ) => void,
+    ): void;
+  }
+
+  interface UserDetails {
+    personaName: string;
+    contexts: Record<string, { rgContexts: Record<string, { asset_count: number }> }>;
+    escrowDays: number;
+    probation?: boolean;
+  }
+
+  interface ExchangedItem {
+    assetid: string;
+    new_assetid: string;
+    classid: string;
+    market_hash_name?: string;
   }
 
   class TradeOfferManager {
-    constructor(options: { community: SteamCommunity; pollInterval?: number });
+    constructor(options: { community: SteamCommunity; pollInterval?: number; language?: string });
     static ETradeOfferState: {
       Active: 2;
       Accepted: 3;
