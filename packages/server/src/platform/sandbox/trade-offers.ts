@@ -356,6 +356,27 @@ export async function findOffer(
   return ok(toPlatformOffer(row, received));
 }
 
+/** The newest active or accepted offer in which the sender gives the item to the receiver. */
+export async function findOfferOfItem(
+  ctx: DomainContext,
+  input: { sender: string; receiver: string; assetid: string },
+): Promise<PlatformTradeOffer | undefined> {
+  if (!/^\d{1,18}$/.test(input.assetid)) return undefined;
+  const row = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .select("tradeofferid")
+    .where("sender", "=", input.sender)
+    .where("receiver", "=", input.receiver)
+    .where("items_from", "=", "sender")
+    .where("state", "in", ["active", "accepted"])
+    .where(sql<boolean>`assetids @> ${JSON.stringify([Number(input.assetid)])}::jsonb`)
+    .orderBy("tradeofferid", "desc")
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const found = await findOffer(ctx, String(row.tradeofferid));
+  return found.ok ? found.value : undefined;
+}
+
 export async function listOffers(
   ctx: DomainContext,
   platformid: string | undefined,
