@@ -17,6 +17,11 @@ declare module "steamcommunity" {
       callback: (error: Error | null, inventory: unknown[], currency: unknown[], totalCount: number) => void,
     ): void;
     getTradeURL(callback: (error: Error | null, url: string, token: string) => void): void;
+    acceptConfirmationForObject(
+      identitySecret: string,
+      objectId: string,
+      callback: (error: Error | null) => void,
+    ): void;
     getConfirmations(
       time: number,
       key: { tag: string; key: string },
