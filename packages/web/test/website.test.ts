@@ -147,6 +147,20 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     const clock = consolePage.getByRole("region", { name: "Clock and jobs" });
     await clock.getByRole("button", { name: "Run due jobs" }).click();
     await clock.getByRole("status").waitFor();
+    // The seller's platform account shows the Steam secrets its bot holds.
+    const users = consolePage.getByRole("region", { name: "Users" });
+    await users.getByRole("combobox", { name: "User" }).selectOption({ value: seller.user.user_id });
+    await users.getByRole("button", { name: "Show Steam secrets" }).click();
+    const secrets = users.getByRole("definition");
+    await secrets.first().waitFor();
+    const shown = await secrets.allTextContents();
+    const expected = await server.sandbox.steamSecrets(seller.account.platformid);
+    assert.deepEqual(shown, [
+      expected.account_name,
+      expected.password,
+      expected.shared_secret,
+      expected.identity_secret,
+    ]);
     await consolePage.close();
 
     await row.getByText("Completed", { exact: true }).first().waitFor();

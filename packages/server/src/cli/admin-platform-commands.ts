@@ -57,6 +57,23 @@ export function addPlatformCommands(admin: Command): void {
       await execute(this, (client) => client.getPlatformAccount(platformid), describeAccount);
     });
   platform
+    .command("steam <platformid>")
+    .description("show the account's Steam secrets, as its bot holds them on the Steam face")
+    .action(async function (this: Command, platformid: string) {
+      await execute(
+        this,
+        (client) => client.steamSecrets(platformid),
+        (secrets) =>
+          [
+            `platform account ${secrets.platformid} on the Steam face`,
+            `account name: ${secrets.account_name}`,
+            `password: ${secrets.password}`,
+            `shared_secret: ${secrets.shared_secret}`,
+            `identity_secret: ${secrets.identity_secret}`,
+          ].join("\n"),
+      );
+    });
+  platform
     .command("settings <platformid>")
     .description(
       "make the inventory public or private, the account limited, or accepting offers automatically",

@@ -5,6 +5,8 @@ import type { DomainContext } from "../domain/context.ts";
 import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
+import { confirmationRoutes } from "./routes/confirmation-routes.ts";
+import { offerPageRoutes } from "./routes/offer-page-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
@@ -84,6 +86,8 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(econServiceRoutes(deps.ctx));
   await app.register(tradeOfferRoutes(deps.ctx));
   await app.register(openIdRoutes(deps.ctx, new OpenIdProvider()));
+  await app.register(confirmationRoutes(deps.ctx));
+  await app.register(offerPageRoutes(deps.ctx));
   await app.ready();
   return app;
 }

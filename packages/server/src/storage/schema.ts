@@ -1,4 +1,15 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type {
+  OfferItemsFrom,
+  SandboxCardsTable,
+  SandboxPlatformAccountsTable,
+  SandboxPlatformSessionsTable,
+  SandboxSteamAuthSessionsTable,
+  SandboxSteamRefreshTokensTable,
+  SandboxTradeOffersTable,
+  SteamAudience,
+  TradeOfferState,
+} from "./sandbox-schema.ts";
 
 /**
  * The database as Kysely sees it. BIGINT columns arrive as JS numbers on both drivers (see
@@ -173,48 +184,6 @@ export interface SystemSettingsTable {
   value: ColumnType<unknown, string, string>;
 }
 
-export interface SandboxPlatformAccountsTable {
-  platformid: string;
-  trade_token: string;
-  inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
-  limited: ColumnType<boolean, boolean | undefined, boolean>;
-  api_key: string | null;
-  auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
-  created_at: ColumnType<Date, Date, never>;
-  /** The Steam face's secrets of the account, sealed JSON (migration 0027); null until first shown. */
-  steam_secrets: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** Which kind of Steam client a login is for: a token's audience (`web`, `mobile`, `client`). */
-export type SteamAudience = "web" | "mobile" | "client";
-
-export interface SandboxSteamAuthSessionsTable {
-  client_id: string;
-  request_id: string;
-  platformid: string;
-  audience: SteamAudience;
-  created_at: Date;
-  expires_at: Date;
-  guard_passed_at: Date | null;
-  refresh_token_issued_at: Date | null;
-}
-
-export interface SandboxSteamRefreshTokensTable {
-  token_hash: string;
-  platformid: string;
-  audience: SteamAudience;
-  issued_at: Date;
-  expires_at: Date;
-}
-
-export interface SandboxPlatformSessionsTable {
-  session_id: Generated<number>;
-  platformid: string;
-  secret_hash: string;
-  issued_at: Date;
-  expires_at: Date;
-}
-
 /** A sticker on a weapon, as the reference's sticker entry. */
 export interface StickerRow {
   sticker_id: number;
@@ -254,26 +223,6 @@ export interface SandboxAssetsTable {
   traded_to_assetid: number | null;
   traded_from_assetid: number | null;
 }
-
-export type TradeOfferState = "active" | "accepted" | "declined" | "cancelled" | "expired" | "reverted";
-
-export interface SandboxTradeOffersTable {
-  tradeofferid: number;
-  sender: string;
-  receiver: string;
-  assetids: ColumnType<number[], string, string>;
-  message: ColumnType<string, string | undefined, string>;
-  state: TradeOfferState;
-  /** Whose items `assetids` are: the sender's (given) or the receiver's (asked for). */
-  items_from: ColumnType<OfferItemsFrom, OfferItemsFrom | undefined, OfferItemsFrom>;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
-  expires_at: Date;
-  /** End of an accepted offer's trade protection (migration 0028); null until accepted. */
-  reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
-}
-
-export type OfferItemsFrom = "sender" | "receiver";
 
 export type CookieState = "valid" | "invalid" | "expired";
 
@@ -406,11 +355,6 @@ export interface LiquidityRankStateTable {
   computed_at: Date;
 }
 
-export interface SandboxCardsTable {
-  user_id: number;
-  declines: boolean;
-}
-
 export interface IdempotencyKeysTable {
   user_id: number;
   key: string;
@@ -507,3 +451,16 @@ export interface WebhookDeliveriesTable {
   last_duration_ms: number | null;
   delivered_at: Date | null;
 }
+
+/** The sandbox platform's tables, read through this module as every other table. */
+export type {
+  OfferItemsFrom,
+  SandboxCardsTable,
+  SandboxPlatformAccountsTable,
+  SandboxPlatformSessionsTable,
+  SandboxSteamAuthSessionsTable,
+  SandboxSteamRefreshTokensTable,
+  SandboxTradeOffersTable,
+  SteamAudience,
+  TradeOfferState,
+};

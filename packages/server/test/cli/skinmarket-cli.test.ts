@@ -109,7 +109,7 @@ describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
     assert.equal(((await balance.json()) as { market_balance: string }).market_balance, "42.50");
   });
 
-  test("platform subcommands create an account, grant items and list offers", async () => {
+  test("platform subcommands create an account, grant items, show its Steam secrets and list offers", async () => {
     const common = ["admin", "--url", baseUrl, "--data-dir", dataDir];
     const user = JSON.parse(
       (await run([...common, "--json", "user", "create"], { SANDBOX_ADMIN_TOKEN: "" })).stdout,
@@ -140,6 +140,18 @@ describeOrSkip("skinmarket command", { skip: EMBEDDED_ONLY }, () => {
     const shown = await run([...common, "platform", "show", account.platformid], { SANDBOX_ADMIN_TOKEN: "" });
     assert.match(shown.stdout, new RegExp(`bound to user ${user.user_id}`));
     assert.match(shown.stdout, /2 items/);
+    const steam = await run([...common, "platform", "steam", account.platformid], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(steam.code, 0, steam.stderr);
+    assert.match(
+      steam.stdout,
+      /account name: sandbox\d+\npassword: \S+\nshared_secret: \S+=\nidentity_secret: \S+=/,
+    );
+    const steamJson = await run([...common, "--json", "platform", "steam", account.platformid], {
+      SANDBOX_ADMIN_TOKEN: "",
+    });
+    assert.equal(JSON.parse(steamJson.stdout).shared_secret, /shared_secret: (\S+)/.exec(steam.stdout)?.[1]);
     const offers = await run([...common, "offers"], { SANDBOX_ADMIN_TOKEN: "" });
     assert.equal(offers.code, 0, offers.stderr);
     assert.equal(offers.stdout.trim(), "no offers");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { openSteamFaceWorld } from "../support/steam-face-world.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 const ROOT = join(import.meta.dirname, "../../../..");
@@ -57,6 +58,25 @@ describe("examples/", () => {
     assert.match(output, /buy order \d+: progressing, 2 units at 10\.00/);
     assert.match(output, /cancelled: \{ '\d+': 'OK' \}/);
     await t.assertLedger();
+  });
+
+  test("steam-bot: delivered through Steam's routes, confirmed, accepted, paid", async () => {
+    const world = await openSteamFaceWorld({ on: { ctx: t.ctx, database: t.database } });
+    try {
+      // What `eval "$(skinmarket steam env)"` sets in proxy mode.
+      const { code, output } = await runExample("steam-bot.ts", {
+        ...env,
+        HTTPS_PROXY: world.proxyUrl,
+        NODE_USE_ENV_PROXY: "1",
+        NODE_EXTRA_CA_CERTS: world.authority.certFile,
+      });
+      assert.equal(code, 0, output);
+      assert.match(output, /offer \d+ pending\nconfirmed on the authenticator\n/);
+      assert.match(output, /trade \d+ SUCCESS; seller balance 19\.50/);
+      await t.assertLedger();
+    } finally {
+      await world.close();
+    }
   });
 
   test("an example without a server says so and fails", async () => {

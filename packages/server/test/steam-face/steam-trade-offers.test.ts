@@ -5,19 +5,15 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
-import { newSteamAccount, signInBot } from "../support/steam-bot.ts";
+import { newSteamAccount, signInTradeBot } from "../support/steam-bot.ts";
+import { confirmOffer } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 type Offer = ReturnType<TradeOfferManager["createOffer"]>;
 
 /** A bot's trade offer manager on its own session, without polling (the test asks when it wants). */
 async function managerOf(world: SteamFaceWorld, account: SteamCredentials): Promise<TradeOfferManager> {
-  const { community, cookies } = await signInBot(world, account);
-  const manager = new TradeOfferManager({ community, pollInterval: -1 });
-  await new Promise<void>((resolve, reject) =>
-    manager.setCookies(cookies, (error) => (error ? reject(error) : resolve())),
-  );
-  return manager;
+  return (await signInTradeBot(world, account)).manager;
 }
 
 function send(offer: Offer): Promise<string> {
@@ -57,14 +53,16 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
   });
   after(() => world.close());
 
-  test("the seller's bot sends, the buyer's bot accepts, and both see Steam's states", async () => {
-    const sellerBot = await managerOf(world, seller);
+  test("the seller's bot sends and confirms, the buyer's bot accepts, and both see Steam's states", async () => {
+    const { manager: sellerBot, community: sellerCommunity } = await signInTradeBot(world, seller);
     const buyerBot = await managerOf(world, buyer);
     const offer = sellerBot.createOffer(buyerTradeUrl);
     offer.addMyItem({ appid: 730, contextid: 2, assetid: assetids[0] ?? "" });
     offer.setMessage("your purchase");
-    assert.equal(await send(offer), "sent");
+    // An offer that gives items waits for the sender's mobile confirmation, as on Steam.
+    assert.equal(await send(offer), "pending");
     assert.ok(offer.id);
+    await confirmOffer(sellerCommunity, seller, offer.id);
 
     const received = await getOffer(buyerBot, offer.id);
     assert.equal(received.state, TradeOfferManager.ETradeOfferState.Active);
@@ -97,6 +95,7 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
   test("the sender cancels (6) and the receiver declines (7)", async () => {
     const sellerBot = await managerOf(world, seller);
     const buyerBot = await managerOf(world, buyer);
+    const { community: sellerCommunity } = await signInTradeBot(world, seller);
     const cancelled = sellerBot.createOffer(buyerTradeUrl);
     cancelled.addMyItem({ appid: 730, contextid: 2, assetid: assetids[1] ?? "" });
     await send(cancelled);
@@ -111,6 +110,7 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
     const declined = sellerBot.createOffer(buyerTradeUrl);
     declined.addMyItem({ appid: 730, contextid: 2, assetid: assetids[2] ?? "" });
     await send(declined);
+    await confirmOffer(sellerCommunity, seller, declined.id ?? "");
     const received = await getOffer(buyerBot, declined.id ?? "");
     await new Promise<void>((resolve, reject) =>
       received.decline((error) => (error ? reject(error) : resolve())),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import request from "request";
 import { EAuthTokenPlatformType, LoginSession } from "steam-session";
 import SteamCommunity from "steamcommunity";
+import TradeOfferManager from "steam-tradeoffer-manager";
 import SteamTotp from "steam-totp";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
@@ -43,4 +44,18 @@ export async function signInBot(
   });
   community.setCookies(cookies);
   return { community, cookies };
+}
+
+/** A bot's trade offer manager on its own session, without polling (a test asks when it wants). */
+export async function signInTradeBot(
+  world: SteamFaceWorld,
+  account: SteamCredentials,
+  options: { language?: string } = {},
+): Promise<{ manager: TradeOfferManager; community: SteamCommunity }> {
+  const { community, cookies } = await signInBot(world, account);
+  const manager = new TradeOfferManager({ community, pollInterval: -1, ...options });
+  await new Promise<void>((resolve, reject) =>
+    manager.setCookies(cookies, (error) => (error ? reject(error) : resolve())),
+  );
+  return { manager, community };
 }

@@ -32,9 +32,15 @@ export interface SteamFaceWorld {
  * The Steam face on a free port over a fresh test database, reached as a bot reaches it without
  * root: by Steam's names through the face's proxy, trusting the face's CA.
  */
-export async function openSteamFaceWorld(options: { catalog?: boolean } = {}): Promise<SteamFaceWorld> {
-  const database = await openTestDatabase(options);
-  const ctx: DomainContext = {
+export async function openSteamFaceWorld(
+  options: {
+    catalog?: boolean;
+    /** The marketplace's own world (a test app's): the face serves it, and the app closes it. */
+    on?: { ctx: DomainContext; database: DatabaseHandle };
+  } = {},
+): Promise<SteamFaceWorld> {
+  const database = options.on?.database ?? (await openTestDatabase({ catalog: options.catalog ?? false }));
+  const ctx: DomainContext = options.on?.ctx ?? {
     db: database.db,
     clock: new OffsetClock(),
     actor: { kind: "system" },
@@ -58,7 +64,7 @@ export async function openSteamFaceWorld(options: { catalog?: boolean } = {}): P
       agent.destroy();
       await listener.close();
       await app.close();
-      await database.close();
+      if (!options.on) await database.close();
     },
   };
 }

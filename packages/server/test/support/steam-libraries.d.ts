@@ -17,6 +17,39 @@ declare module "steamcommunity" {
       callback: (error: Error | null, inventory: unknown[], currency: unknown[], totalCount: number) => void,
     ): void;
     getTradeURL(callback: (error: Error | null, url: string, token: string) => void): void;
+    acceptConfirmationForObject(
+      identitySecret: string,
+      objectId: string,
+      callback: (error: Error | null) => void,
+    ): void;
+    getConfirmations(
+      time: number,
+      key: { tag: string; key: string },
+      callback: (error: Error | null, confirmations: SteamCommunity.Confirmation[]) => void,
+    ): void;
+    getConfirmationOfferID(
+      id: string,
+      time: number,
+      key: string,
+      callback: (error: Error | null, offerId: string | null) => void,
+    ): void;
+    respondToConfirmation(
+      ids: string | string[],
+      nonces: string | string[],
+      time: number,
+      key: { tag: string; key: string },
+      accept: boolean,
+      callback: (error: Error | null) => void,
+    ): void;
+  }
+  namespace SteamCommunity {
+    interface Confirmation {
+      id: string;
+      type: number;
+      creator: string;
+      key: string;
+      title: string;
+    }
   }
   export = SteamCommunity;
 }
@@ -45,11 +78,42 @@ declare module "steam-tradeoffer-manager" {
     cancel(callback: Callback): void;
     decline(callback: Callback): void;
     update(callback: Callback): void;
+    getUserDetails(callback: (error: Error | null, me: UserDetails, them: UserDetails) => void): void;
+    getExchangeDetails(
+      callback: (
+        error: Error | null,
+        status: number,
+        tradeInitTime: Date,
+        received: ExchangedItem[],
+        given: ExchangedItem[],
+      ) => void,
+    ): void;
+  }
+
+  interface UserDetails {
+    personaName: string;
+    contexts: Record<string, { rgContexts: Record<string, { asset_count: number }> }>;
+    escrowDays: number;
+    probation?: boolean;
+  }
+
+  interface ExchangedItem {
+    assetid: string;
+    new_assetid: string;
+    classid: string;
+    market_hash_name?: string;
   }
 
   class TradeOfferManager {
-    constructor(options: { community: SteamCommunity; pollInterval?: number });
-    static ETradeOfferState: { Active: 2; Accepted: 3; Expired: 5; Canceled: 6; Declined: 7 };
+    constructor(options: { community: SteamCommunity; pollInterval?: number; language?: string });
+    static ETradeOfferState: {
+      Active: 2;
+      Accepted: 3;
+      Expired: 5;
+      Canceled: 6;
+      Declined: 7;
+      CreatedNeedsConfirmation: 9;
+    };
     static EOfferFilter: { ActiveOnly: 1; HistoricalOnly: 2; All: 3 };
     setCookies(cookies: string[], callback: Callback): void;
     createOffer(tradeUrl: string): TradeOffer;

@@ -49,6 +49,14 @@ export interface GamePlatform {
     },
   ): Promise<Result<PlatformTradeOffer>>;
   getTradeOffer(ctx: DomainContext, input: { tradeofferid: string }): Promise<Result<PlatformTradeOffer>>;
+  /**
+   * The newest offer, active or accepted, in which `sender` gives `assetid` to `receiver`: how the
+   * marketplace learns of an offer a seller's own bot sent on the platform.
+   */
+  findOfferOfItem(
+    ctx: DomainContext,
+    input: { sender: string; receiver: string; assetid: string },
+  ): Promise<PlatformTradeOffer | undefined>;
   cancelTradeOffer(
     ctx: DomainContext,
     input: { platformid: string; tradeofferid: string },

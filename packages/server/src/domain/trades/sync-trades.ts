@@ -1,13 +1,14 @@
 import type { DomainContext } from "../context.ts";
 import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
+import { adoptSentOffer } from "./adopt-sent-offer.ts";
 import { completeTrade, failTrade } from "./settle-trade.ts";
 
 const BATCH = 200;
 
 /**
- * The trades job: trades whose offer was answered are completed or failed, and trades whose offer
- * was not sent in time fail (`seller_timeout`, or `buyer_timeout` when the buyer was to send it;
+ * The trades job: trades whose offer was answered are completed or failed, sales whose seller's
+ * bot sent the offer on the platform take that offer, and trades whose offer was not sent in time fail (`seller_timeout`, or `buyer_timeout` when the buyer was to send it;
  * docs/design/purchases-and-trades.md#offer-modes, offer modes). Each trade settles in its own
  * transaction, taken with `FOR UPDATE SKIP LOCKED`, so several instances never settle one twice.
  */
@@ -26,6 +27,8 @@ export async function syncTrades(ctx: DomainContext): Promise<number> {
         eb.or([
           eb("state", "=", "TRADING"),
           eb.and([eb("state", "=", "SELLER_TO_SEND_OFFER"), eb("deliver_by", "<=", now)]),
+          // A seller may send the offer from their own bot on the platform: the job looks for it.
+          eb.and([eb("state", "=", "SELLER_TO_SEND_OFFER"), eb("offer_sender", "=", "seller")]),
         ]),
       )
       .orderBy("trade_id")
@@ -54,6 +57,7 @@ async function settleOne(ctx: DomainContext, tradeId: number): Promise<boolean> 
       const failed = await failTrade(tx, trade, `${trade.offer_sender}_timeout`);
       return failed.ok ? ok(true) : failed;
     }
+    if (trade.state === "SELLER_TO_SEND_OFFER") return adoptSentOffer(tx, trade);
     if (trade.state !== "TRADING" || trade.tradeofferid === null) return ok(false);
     const offer = await tx.platform.getTradeOffer(tx, { tradeofferid: String(trade.tradeofferid) });
     if (!offer.ok || offer.value.state === "active") return ok(false);

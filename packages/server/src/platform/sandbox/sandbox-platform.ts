@@ -15,7 +15,7 @@ import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
 import { requirePlatformUp } from "./platform-fault.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
-import { cancelOffer, createOffer, findOffer, respondToOffer } from "./trade-offers.ts";
+import { cancelOffer, createOffer, findOffer, findOfferOfItem, respondToOffer } from "./trade-offers.ts";
 
 /** The game platform kept in our own database (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox). */
 export class SandboxPlatform implements GamePlatform {
@@ -145,6 +145,10 @@ export class SandboxPlatform implements GamePlatform {
 
   getTradeOffer(ctx: DomainContext, input: { tradeofferid: string }) {
     return findOffer(ctx, input.tradeofferid);
+  }
+
+  findOfferOfItem(ctx: DomainContext, input: { sender: string; receiver: string; assetid: string }) {
+    return findOfferOfItem(ctx, input);
   }
 
   cancelTradeOffer(ctx: DomainContext, input: { platformid: string; tradeofferid: string }) {

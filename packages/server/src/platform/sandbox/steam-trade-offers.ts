@@ -16,6 +16,8 @@ export const TRADE_OFFER_STATE = {
   // Steam's web client names 12 `k_ETradeOfferStateReverted`: a trade reversed under trade protection.
   reverted: 12,
 } as const;
+/** ETradeOfferState 9: sent, waiting for the sender's mobile confirmation. */
+const CREATED_NEEDS_CONFIRMATION = 9;
 const STEAM_ID_BASE = 76561197960265728n;
 
 export interface SteamOfferItem {
@@ -34,6 +36,7 @@ export async function steamOffersOf(
   offers: PlatformTradeOffer[],
 ): Promise<Array<Record<string, unknown>>> {
   const assetids = [...new Set(offers.flatMap((offer) => offer.assetids.map(Number)))];
+  const unconfirmed = await awaitingConfirmation(ctx, offers);
   const classes = new Map(
     assetids.length === 0
       ? []
@@ -63,7 +66,10 @@ export async function steamOffersOf(
       accountid_other: Number(BigInt(other) - STEAM_ID_BASE),
       message: offer.message,
       expiration_time: seconds(offer.expiresAt),
-      trade_offer_state: TRADE_OFFER_STATE[offer.state],
+      trade_offer_state:
+        offer.state === "active" && unconfirmed.has(offer.tradeofferid)
+          ? CREATED_NEEDS_CONFIRMATION
+          : TRADE_OFFER_STATE[offer.state],
       items_to_give: given ? items : [],
       items_to_receive: given ? [] : items,
       is_our_offer: ours,
@@ -73,9 +79,29 @@ export async function steamOffersOf(
       ...(offer.state === "accepted" || offer.state === "reverted" ? { tradeid: offer.tradeofferid } : {}),
       from_real_time_trade: false,
       escrow_end_date: 0,
-      confirmation_method: 0,
+      // EConfirmationMethod 2: the mobile app.
+      confirmation_method: unconfirmed.has(offer.tradeofferid) ? 2 : 0,
     };
   });
+}
+
+/** The ids of those offers that wait for their sender's confirmation. */
+export async function awaitingConfirmation(
+  ctx: DomainContext,
+  offers: PlatformTradeOffer[],
+): Promise<Set<string>> {
+  if (offers.length === 0) return new Set();
+  const rows = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .select("tradeofferid")
+    .where(
+      "tradeofferid",
+      "in",
+      offers.map((offer) => Number(offer.tradeofferid)),
+    )
+    .where("confirmation_nonce", "is not", null)
+    .execute();
+  return new Set(rows.map((row) => String(row.tradeofferid)));
 }
 
 /** GetTradeOffers' selection of the viewer's offers. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sql, type Selectable } from "kysely";
 import { recordAudit } from "../../domain/audit.ts";
 import { requirePlatformUp } from "./platform-fault.ts";
@@ -45,6 +46,11 @@ export interface CreateOfferInput {
   /** Whose items these are; the sender's when absent. */
   itemsFrom?: OfferItemsFrom;
   message?: string;
+  /**
+   * The sender confirms the offer on the mobile authenticator before the receiver sees it, as on
+   * Steam (offers sent through the Steam face that give items; docs/design/steam-face.md#confirmations).
+   */
+  awaitingConfirmation?: boolean;
 }
 
 /** The account whose items an offer moves. */
@@ -99,6 +105,7 @@ export async function createOffer(
         created_at: now,
         updated_at: now,
         expires_at: new Date(now.getTime() + OFFER_LIFETIME_MS),
+        confirmation_nonce: input.awaitingConfirmation ? randomBytes(8).readBigUInt64BE().toString() : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -107,7 +114,7 @@ export async function createOffer(
       subject: `offer:${row.tradeofferid}`,
       details: { sender: row.sender, receiver: row.receiver, assetids, items_from: itemsFrom },
     });
-    return ok({ row, autoAccept: receiver.value.auto_accept });
+    return ok({ row, autoAccept: receiver.value.auto_accept && !input.awaitingConfirmation });
   });
   if (!offer.ok) return offer;
   if (offer.value.autoAccept)
@@ -204,8 +211,11 @@ async function lockActiveOffer(
 ): Promise<Result<OfferRow>> {
   const locked = await lockOffer(ctx, tradeofferid);
   if (!locked.ok) return locked;
+  // An offer waiting for its sender's confirmation is not yet the receiver's to see.
   const own =
-    "receiver" in party ? locked.value.receiver === party.receiver : locked.value.sender === party.sender;
+    "receiver" in party
+      ? locked.value.receiver === party.receiver && locked.value.confirmation_nonce === null
+      : locked.value.sender === party.sender;
   if (!own) return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
   return activeOffer(locked.value);
 }
@@ -350,6 +360,27 @@ export async function findOffer(
   return ok(toPlatformOffer(row, received));
 }
 
+/** The newest active or accepted offer in which the sender gives the item to the receiver. */
+export async function findOfferOfItem(
+  ctx: DomainContext,
+  input: { sender: string; receiver: string; assetid: string },
+): Promise<PlatformTradeOffer | undefined> {
+  if (!/^\d{1,18}$/.test(input.assetid)) return undefined;
+  const row = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .select("tradeofferid")
+    .where("sender", "=", input.sender)
+    .where("receiver", "=", input.receiver)
+    .where("items_from", "=", "sender")
+    .where("state", "in", ["active", "accepted"])
+    .where(sql<boolean>`assetids @> ${JSON.stringify([Number(input.assetid)])}::jsonb`)
+    .orderBy("tradeofferid", "desc")
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const found = await findOffer(ctx, String(row.tradeofferid));
+  return found.ok ? found.value : undefined;
+}
+
 export async function listOffers(
   ctx: DomainContext,
   platformid: string | undefined,
@@ -360,7 +391,12 @@ export async function listOffers(
     .orderBy("tradeofferid", "desc")
     .limit(500);
   if (platformid)
-    query = query.where((eb) => eb.or([eb("sender", "=", platformid), eb("receiver", "=", platformid)]));
+    query = query.where((eb) =>
+      eb.or([
+        eb("sender", "=", platformid),
+        eb.and([eb("receiver", "=", platformid), eb("confirmation_nonce", "is", null)]),
+      ]),
+    );
   return (await query.execute()).map((row) => toPlatformOffer(row));
 }
 

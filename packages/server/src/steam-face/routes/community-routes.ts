@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import { steamAccountName } from "../../platform/sandbox/steam-credentials.ts";
 import { readSteamInventory, STEAM_INVENTORY_MAX_COUNT } from "../../platform/sandbox/steam-inventory.ts";
+import { InventoryReadLimit } from "../inventory-read-limit.ts";
 import { cookiesOf, signedInSteamId } from "../steam-cookies.ts";
 
 const COMMUNITY = { host: "steamcommunity.com" };
@@ -12,9 +13,10 @@ const STEAMID = /^7656119\d{10}$/;
 /**
  * The community pages the libraries read: the home page (`g_steamID`, the account name, the
  * `sessionid` cookie), `/my` (a 302 to the profile, or to the login when signed out), the trade
- * offer privacy page (the trade URL), and the inventory endpoint.
+ * offer privacy page (the trade URL), and the inventory endpoint (`429` when read too often).
  */
 export function communityRoutes(ctx: DomainContext) {
+  const readLimit = new InventoryReadLimit(ctx.clock);
   return async (app: FastifyInstance) => {
     app.get("/", { constraints: COMMUNITY }, async (request, reply) => {
       const steamid = await signedInSteamId(ctx, request);
@@ -73,6 +75,7 @@ export function communityRoutes(ctx: DomainContext) {
         (start !== undefined && !/^\d{1,19}$/.test(start))
       )
         return reply.code(400).type("application/json").send("null");
+      if (!readLimit.take(steamid)) return reply.code(429).type("application/json").send("null");
       const answer = await readSteamInventory(ctx, {
         steamid,
         cookies: cookiesOf(request),

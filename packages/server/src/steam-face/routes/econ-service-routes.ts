@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
-import { steamOffersOf, viewerOffers } from "../../platform/sandbox/steam-trade-offers.ts";
+import {
+  awaitingConfirmation,
+  steamOffersOf,
+  viewerOffers,
+} from "../../platform/sandbox/steam-trade-offers.ts";
+import { steamAssetClassInfo, steamTradeStatusOf } from "../../platform/sandbox/steam-trade-status.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 const API = { host: "api.steampowered.com" };
@@ -17,10 +22,11 @@ export function econServiceRoutes(ctx: DomainContext) {
     const route = (
       method: string,
       handler: (viewer: string, fields: Record<string, string>, reply: FastifyReply) => Promise<unknown>,
+      iface = "IEconService",
     ) =>
       app.route({
         method: ["GET", "POST"],
-        url: `/IEconService/${method}/v1/`,
+        url: `/${iface}/${method}/v1/`,
         constraints: API,
         handler: async (request, reply) => {
           const viewer = await tokenOwner(ctx, request);
@@ -51,13 +57,44 @@ export function econServiceRoutes(ctx: DomainContext) {
 
     route("GetTradeOffer", async (viewer, fields, reply) => {
       const found = await ctx.platform.getTradeOffer(ctx, { tradeofferid: fields.tradeofferid ?? "" });
-      if (!found.ok || (found.value.sender !== viewer && found.value.receiver !== viewer)) {
+      const visible =
+        found.ok &&
+        (found.value.sender === viewer ||
+          (found.value.receiver === viewer && (await awaitingConfirmation(ctx, [found.value])).size === 0));
+      if (!found.ok || !visible) {
         reply.header("x-eresult", "9");
         return { response: {} };
       }
       const [offer] = await steamOffersOf(ctx, viewer, [found.value]);
       return { response: { offer, descriptions: [] } };
     });
+
+    // The sandbox's trade id is its offer's id; only an accepted offer made a trade.
+    route("GetTradeStatus", async (viewer, fields, reply) => {
+      const found = await ctx.platform.getTradeOffer(ctx, { tradeofferid: fields.tradeid ?? "" });
+      if (
+        !found.ok ||
+        found.value.state !== "accepted" ||
+        (found.value.sender !== viewer && found.value.receiver !== viewer)
+      ) {
+        reply.header("x-eresult", "9");
+        return { response: {} };
+      }
+      return { response: { trades: [await steamTradeStatusOf(ctx, viewer, found.value)] } };
+    });
+
+    route(
+      "GetAssetClassInfo",
+      async (_viewer, fields) => {
+        const count = Math.min(Number(fields.class_count ?? "0") || 0, 1000);
+        const classes = Array.from({ length: count }, (_, index) => ({
+          classid: fields[`classid${index}`] ?? "",
+          instanceid: fields[`instanceid${index}`] ?? "0",
+        }));
+        return { result: { ...(await steamAssetClassInfo(ctx, classes)), success: true } };
+      },
+      "ISteamEconomy",
+    );
 
     route("GetTradeOffersSummary", async (viewer) => {
       const { sent, received } = await viewerOffers(ctx, viewer, {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import type { Failure } from "../../domain/result.ts";
 import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
-import { cookiesOf, signedInSteamId } from "../steam-cookies.ts";
+import { createOffer } from "../../platform/sandbox/trade-offers.ts";
+import { signedInSteamId } from "../steam-cookies.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 const COMMUNITY = { host: "steamcommunity.com" };
@@ -34,9 +35,12 @@ export function tradeOfferRoutes(ctx: DomainContext) {
       // A sandbox offer moves one side's items: a gift, or a request for the partner's items.
       if (mine.length > 0 === theirs.length > 0)
         return refuse(reply, "the sandbox's offers give items or ask for them, not both nor neither", 8);
-      const sent = await ctx.platform.createTradeOffer(ctx, {
-        platformid: steamid,
-        cookies: cookiesOf(request),
+      // An offer that gives items waits for the sender's mobile confirmation, as on Steam; the
+      // marketplace's own offers (through the platform port) do not.
+      const gives = mine.length > 0;
+      const sent = await createOffer(ctx, {
+        sender: steamid,
+        awaitingConfirmation: gives,
         tradeUrl: tradeUrlOf(partner, params?.trade_offer_access_token ?? ""),
         assetids: mine.length > 0 ? mine : theirs,
         itemsFrom: mine.length > 0 ? "sender" : "receiver",
@@ -45,7 +49,7 @@ export function tradeOfferRoutes(ctx: DomainContext) {
       if (!sent.ok) return refuse(reply, sent.failure.message, eresultOf(sent.failure));
       return reply.send({
         tradeofferid: sent.value.tradeofferid,
-        needs_mobile_confirmation: false,
+        needs_mobile_confirmation: gives,
         needs_email_confirmation: false,
       });
     });

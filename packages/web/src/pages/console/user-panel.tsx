@@ -13,6 +13,7 @@ import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { OnceSecret } from "./once-secret.tsx";
+import { SteamSecrets } from "./steam-secrets.tsx";
 
 type FundBody = OperationBody<typeof sandboxFundAccount>;
 
@@ -136,6 +137,7 @@ export function UserPanel(props: { token: string; userId: string }) {
         {user.platform_accounts.map((account) => (
           <li key={account.platformid}>
             <code>{account.platformid}</code> · {account.cookie_state ?? t("no cookies")}
+            <SteamSecrets token={props.token} platformid={account.platformid} />
           </li>
         ))}
       </ul>

@@ -1,0 +1,120 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { recordAudit } from "../../domain/audit.ts";
+import type { DomainContext } from "../../domain/context.ts";
+import { fail, ok, type Result } from "../../domain/result.ts";
+import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
+import { readSteamCredentials } from "./steam-credentials.ts";
+import { respondToOffer } from "./trade-offers.ts";
+
+/**
+ * Mobile confirmations (docs/design/steam-face.md#confirmations): an offer sent through the Steam
+ * face that gives items waits for its sender's confirmation; the sender's authenticator lists,
+ * confirms or cancels it with keys made from the account's `identity_secret`. A confirmation is
+ * named by its offer's id and carries the nonce drawn when the offer was made.
+ */
+export interface PendingConfirmation {
+  tradeofferid: string;
+  nonce: string;
+  receiver: string;
+  itemCount: number;
+  createdAt: Date;
+}
+
+/** How far a key's time may be from the sandbox clock: the authenticator's clock drifts a little. */
+export const CONFIRMATION_KEY_WINDOW_SECONDS = 300;
+
+/**
+ * The key is base64(HMAC-SHA1(identity_secret, u64be(time) ‖ tag)), the tag cut at 32 bytes, as
+ * the authenticator makes it; refused when it does not match or its time is out of the window.
+ */
+export async function checkConfirmationKey(
+  ctx: DomainContext,
+  input: { platformid: string; time: string; tag: string; key: string },
+): Promise<Result<void>> {
+  const refused = fail("Access Denied", "invalid authenticator: the confirmation key does not match");
+  const credentials = await readSteamCredentials(ctx, input.platformid);
+  if (!credentials || credentials === "no account" || !/^\d{1,12}$/.test(input.time)) return refused;
+  const time = Number(input.time);
+  if (Math.abs(time - Math.floor(ctx.clock.now().getTime() / 1000)) > CONFIRMATION_KEY_WINDOW_SECONDS)
+    return refused;
+  const data = Buffer.alloc(8);
+  data.writeBigUInt64BE(BigInt(time));
+  const expected = createHmac("sha1", Buffer.from(credentials.identitySecret, "base64"))
+    .update(Buffer.concat([data, Buffer.from(input.tag, "utf8").subarray(0, 32)]))
+    .digest();
+  const given = Buffer.from(input.key, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected) ? ok(undefined) : refused;
+}
+
+/** The account's offers waiting for its confirmation, newest first. */
+export async function pendingConfirmations(
+  ctx: DomainContext,
+  platformid: string,
+): Promise<PendingConfirmation[]> {
+  const rows = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .select(["tradeofferid", "confirmation_nonce", "receiver", "assetids", "created_at"])
+    .where("sender", "=", platformid)
+    .where("state", "=", "active")
+    .where("expires_at", ">", ctx.clock.now())
+    .where("confirmation_nonce", "is not", null)
+    .orderBy("tradeofferid", "desc")
+    .execute();
+  return rows.map((row) => ({
+    tradeofferid: String(row.tradeofferid),
+    nonce: row.confirmation_nonce ?? "",
+    receiver: row.receiver,
+    itemCount: row.assetids.length,
+    createdAt: row.created_at,
+  }));
+}
+
+/**
+ * Confirms (the receiver sees the offer from then on) or cancels the named confirmations, all or
+ * none: each must be the account's, still waiting, and carry its own nonce. A receiver that
+ * accepts every offer at once (`auto_accept`) accepts a confirmed one then.
+ */
+export async function answerConfirmations(
+  ctx: DomainContext,
+  input: { platformid: string; confirmations: Array<{ id: string; nonce: string }>; accept: boolean },
+): Promise<Result<void>> {
+  if (input.confirmations.length === 0 || input.confirmations.some((each) => !/^\d{1,15}$/.test(each.id)))
+    return fail("Invalid Argument", "cid: give the ids of the confirmations");
+  const answered = await inTransaction(ctx, async (tx) => {
+    noteNoMarketChange(tx);
+    const now = tx.clock.now();
+    const autoAccepted: Array<{ receiver: string; id: string }> = [];
+    for (const { id, nonce } of input.confirmations) {
+      const row = await tx.db
+        .updateTable("sandbox_trade_offers")
+        .set(
+          input.accept
+            ? { confirmation_nonce: null, updated_at: now }
+            : { state: "cancelled", updated_at: now },
+        )
+        .where("tradeofferid", "=", Number(id))
+        .where("sender", "=", input.platformid)
+        .where("state", "=", "active")
+        .where("expires_at", ">", now)
+        .where("confirmation_nonce", "=", nonce)
+        .returning("receiver")
+        .executeTakeFirst();
+      if (!row) return fail("Invalid State", `confirmation ${id} is not waiting for this account`);
+      await recordAudit(tx, {
+        action: input.accept ? "platform.offer.confirmed" : "platform.offer.cancelled",
+        subject: `offer:${id}`,
+      });
+      const receiver = await tx.db
+        .selectFrom("sandbox_platform_accounts")
+        .select("auto_accept")
+        .where("platformid", "=", row.receiver)
+        .executeTakeFirst();
+      if (input.accept && receiver?.auto_accept) autoAccepted.push({ receiver: row.receiver, id });
+    }
+    return ok(autoAccepted);
+  });
+  if (!answered.ok) return answered;
+  for (const { receiver, id } of answered.value)
+    await respondToOffer(ctx, { platformid: receiver, tradeofferid: id, accept: true });
+  return ok(undefined);
+}

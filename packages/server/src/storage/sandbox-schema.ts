@@ -1,0 +1,74 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * The sandbox platform's own tables (its accounts, their Steam logins and sessions, trade offers,
+ * test cards), part of the `Database` of `schema.ts`, which the rest of the server reads them from.
+ */
+export interface SandboxPlatformAccountsTable {
+  platformid: string;
+  trade_token: string;
+  inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
+  limited: ColumnType<boolean, boolean | undefined, boolean>;
+  api_key: string | null;
+  auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date, never>;
+  /** The Steam face's secrets of the account, sealed JSON (migration 0027); null until first shown. */
+  steam_secrets: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Which kind of Steam client a login is for: a token's audience (`web`, `mobile`, `client`). */
+export type SteamAudience = "web" | "mobile" | "client";
+
+export interface SandboxSteamAuthSessionsTable {
+  client_id: string;
+  request_id: string;
+  platformid: string;
+  audience: SteamAudience;
+  created_at: Date;
+  expires_at: Date;
+  guard_passed_at: Date | null;
+  refresh_token_issued_at: Date | null;
+}
+
+export interface SandboxSteamRefreshTokensTable {
+  token_hash: string;
+  platformid: string;
+  audience: SteamAudience;
+  issued_at: Date;
+  expires_at: Date;
+}
+
+export interface SandboxPlatformSessionsTable {
+  session_id: Generated<number>;
+  platformid: string;
+  secret_hash: string;
+  issued_at: Date;
+  expires_at: Date;
+}
+
+export type TradeOfferState = "active" | "accepted" | "declined" | "cancelled" | "expired" | "reverted";
+
+export interface SandboxTradeOffersTable {
+  tradeofferid: number;
+  sender: string;
+  receiver: string;
+  assetids: ColumnType<number[], string, string>;
+  message: ColumnType<string, string | undefined, string>;
+  state: TradeOfferState;
+  /** Whose items `assetids` are: the sender's (given) or the receiver's (asked for). */
+  items_from: ColumnType<OfferItemsFrom, OfferItemsFrom | undefined, OfferItemsFrom>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+  expires_at: Date;
+  /** End of an accepted offer's trade protection (migration 0028); null until accepted. */
+  reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
+  /** The key of the mobile confirmation the offer waits for (migration 0030); null when none. */
+  confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OfferItemsFrom = "sender" | "receiver";
+
+export interface SandboxCardsTable {
+  user_id: number;
+  declines: boolean;
+}

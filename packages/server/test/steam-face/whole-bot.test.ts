@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { MarketClient, SandboxClient, WebClient } from "@skinmarket/client";
+import TradeOfferManager from "steam-tradeoffer-manager";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { signInTradeBot } from "../support/steam-bot.ts";
+import { confirmOffer } from "../support/steam-confirm.ts";
+import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
+
+type Offer = ReturnType<TradeOfferManager["createOffer"]>;
+
+function promised<Value>(call: (done: (error: Error | null, value: Value) => void) => void): Promise<Value> {
+  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
+}
+
+/**
+ * A whole bot through HTTP only: its marketplace half on skinmarket's API and website routes, its
+ * Steam half on Steam's own routes with steam-tradeoffer-manager, steamcommunity and steam-totp
+ * unchanged, in one world. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and be paid", () => {
+  let t: TestApp;
+  let world: SteamFaceWorld;
+  let baseUrl: string;
+  let sandbox: SandboxClient;
+  before(async () => {
+    t = await createTestApp({ catalog: true });
+    baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    sandbox = new SandboxClient({ baseUrl, token: ADMIN_TOKEN });
+    world = await openSteamFaceWorld({ on: { ctx: t.ctx, database: t.database } });
+  });
+  after(async () => {
+    await world.close();
+    await t.close();
+  });
+
+  /** A marketplace user with a bound, set-up account, and the Steam secrets its bot holds. */
+  async function trader(nickname: string) {
+    const user = await sandbox.createUser({ nickname });
+    const account = await sandbox.createPlatformAccount(user.user_id);
+    const market = new MarketClient({ baseUrl, token: user.token });
+    await market.uploadPlatformCookies(account.platformid, account.cookies);
+    await market.setupPlatformAccount(account.platformid);
+    const secrets = await sandbox.steamSecrets(account.platformid);
+    const steam: SteamCredentials = {
+      platformid: secrets.platformid,
+      accountName: secrets.account_name,
+      password: secrets.password,
+      sharedSecret: secrets.shared_secret,
+      identitySecret: secrets.identity_secret,
+    };
+    return { user, account, market, steam };
+  }
+
+  test("the seller is credited once the buyer's bot accepts the offer the seller's bot sent and confirmed", async () => {
+    const seller = await trader("whole-bot-seller");
+    const buyer = await trader("whole-bot-buyer");
+    const granted = await sandbox.grantItems(seller.account.platformid, {
+      market_hash_name: "Sticker | Crown (Foil)",
+      count: 1,
+    });
+    const [asset] = granted.assets;
+    assert.ok(asset);
+
+    // The marketplace half: the seller lists with its API token, the buyer buys.
+    await seller.market.listItems([{ assetid: asset.assetid, price: "20.00" }]);
+    await t.assertLedger();
+    await sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "25" });
+    const bought = await buyer.market.purchase({
+      items: [{ goods_id: asset.goods_id, max_price: 20, quantity: 1 }],
+    });
+    const orderId = bought.result[String(asset.goods_id)]?.bill_order_ids[0];
+    assert.ok(orderId, JSON.stringify(bought));
+    await t.assertLedger();
+
+    // The seller's bot sees the sale to deliver, as auto-delivery bots read it.
+    const web = new WebClient({ baseUrl });
+    await web.login(seller.user.nickname, seller.user.password);
+    const toDeliver = (await web.getSalesToDeliver()).data.items;
+    assert.equal(toDeliver.length, 1);
+    const [sale] = toDeliver;
+    assert.deepEqual(
+      sale?.items_to_trade.map((item) => item.assetid),
+      [asset.assetid],
+    );
+
+    // Its Steam half sends the offer through Steam's routes and confirms it on the authenticator.
+    const sellerBot = await signInTradeBot(world, seller.steam);
+    const offer = sellerBot.manager.createOffer(sale?.buyer_trade_url ?? "");
+    offer.addMyItem({ appid: 730, contextid: 2, assetid: asset.assetid });
+    offer.setMessage(`skinmarket order ${orderId}`);
+    assert.equal(await promised<string>((done) => offer.send(done)), "pending");
+    await confirmOffer(sellerBot.community, seller.steam, offer.id ?? "");
+    await sandbox.runJobs();
+    await t.assertLedger();
+    const [trading] = (await seller.market.sellOrderHistory({ state: "TRADING" })).items;
+    assert.equal(trading?.tradeofferid, offer.id);
+
+    // The buyer's bot finds the offer among its received ones and accepts it through Steam's routes.
+    const buyerBot = await signInTradeBot(world, buyer.steam);
+    const received = await promised<Offer[]>((done) =>
+      buyerBot.manager.getOffers(TradeOfferManager.EOfferFilter.ActiveOnly, (error, _sent, incoming) =>
+        done(error, incoming),
+      ),
+    );
+    const incoming = received.find((each) => each.id === offer.id);
+    assert.ok(incoming);
+    assert.equal(await promised<string>((done) => incoming.accept(done)), "accepted");
+
+    // The marketplace completes the trade with its watchers and pays the seller.
+    await sandbox.runJobs();
+    await t.assertLedger();
+    const [done] = (await seller.market.sellOrderHistory({ state: "SUCCESS" })).items;
+    assert.equal(done?.id, orderId);
+    assert.equal((await seller.market.getBalance()).market_balance, "19.50");
+    const [purchase] = (await buyer.market.listPurchaseOrders()).items;
+    assert.equal(purchase?.state, "SUCCESS");
+  });
+});
