@@ -35,7 +35,7 @@ try {
   await page.goto(server.url + "/signin");
   await page.getByLabel("Nickname").fill(trader.nickname);
   await page.getByLabel("Password").fill(trader.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("button", { name: "Sign out" }).waitFor();
   await shoot("catalog", "/", () => page.getByRole("list", { name: "Goods" }).waitFor());
   await shoot("item", `/goods/${RICH_GOODS}`, () => page.getByRole("table", { name: "Listings" }).waitFor());

@@ -97,10 +97,10 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await page.getByRole("link", { name: "Sign in" }).first().click();
     await page.getByLabel("Nickname").fill(buyer.nickname);
     await page.getByLabel("Password").fill("wrong password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").waitFor();
     await page.getByLabel("Password").fill(buyer.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
     await page.getByText(buyer.nickname, { exact: true }).waitFor();
   });
@@ -268,6 +268,8 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await page.getByRole("heading", { name: REDLINE, level: 1 }).waitFor();
     await streamSubscribed(`book:${redlineId}`);
     await page.getByRole("tab", { name: /Buy orders/ }).click();
+    // The seller's income from the sale above is still held by trade protection: the bid is funded.
+    await server.sandbox.fundAccount(seller.user.user_id, { account: "balance", amount: "4.40" });
     const loads = countLoads(page);
     const order = await seller.market.createBuyOrder({ goods_id: redlineId, price: "4.40", num: 1 });
     const book = page.getByRole("table", { name: "Buy orders" });
@@ -432,7 +434,7 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await sellerPage.goto(`${server.url}/signin`);
     await sellerPage.getByLabel("Nickname").fill(seller.nickname);
     await sellerPage.getByLabel("Password").fill(seller.password);
-    await sellerPage.getByRole("button", { name: "Sign in" }).click();
+    await sellerPage.getByRole("button", { name: "Sign in", exact: true }).click();
     await sellerPage.getByRole("button", { name: "Sign out" }).waitFor();
     await sellerPage.goto(`${server.url}/me/sales`);
     const row = sellerPage.getByRole("row").filter({ hasText: tradeId });
