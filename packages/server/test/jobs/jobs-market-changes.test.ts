@@ -43,6 +43,8 @@ describe("the scheduler's rounds and the market snapshots", () => {
         "purge-sign-in-failures",
         "purge-old-events",
         "check-platform-cookies",
+        // Money from escrow to the seller's balance: no listing, order or price moves.
+        "release-protected-trades",
       ],
     );
   });
