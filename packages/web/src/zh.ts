@@ -350,6 +350,7 @@ export const ZH: Record<string, string> = {
   "Purchase paid": "购买付款",
   "Card payment": "银行卡付款",
   "Trade settled": "交易结算",
+  "Sale released after trade protection": "交易保护期结束，货款到账",
   "Trade refunded": "交易退款",
   "Trade rolled back": "交易回滚",
   "Buy-order funds expired": "求购资金到期退回",
