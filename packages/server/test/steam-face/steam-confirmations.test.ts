@@ -6,24 +6,11 @@ import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { createOffer, listOffers } from "../../src/platform/sandbox/trade-offers.ts";
-import { newSteamAccount, signInTradeBot } from "../support/steam-bot.ts";
+import { newSteamAccount, readOffer, sendOffer, signInTradeBot } from "../support/steam-bot.ts";
 import { confirmationKey, confirmOffer, listConfirmations } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
-type Offer = ReturnType<TradeOfferManager["createOffer"]>;
 type Bot = Awaited<ReturnType<typeof signInTradeBot>>;
-
-function send(offer: Offer): Promise<string> {
-  return new Promise((resolve, reject) =>
-    offer.send((error, status) => (error ? reject(error) : resolve(status))),
-  );
-}
-
-function getOffer(manager: TradeOfferManager, id: string): Promise<Offer> {
-  return new Promise((resolve, reject) =>
-    manager.getOffer(id, (error, offer) => (error ? reject(error) : resolve(offer))),
-  );
-}
 
 describe("mobile confirmations through Steam's routes, with steamcommunity and steam-totp unchanged", () => {
   let world: SteamFaceWorld;
@@ -37,7 +24,7 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
   const sendItem = async (index: number) => {
     const offer = sellerBot.manager.createOffer(buyerTradeUrl);
     offer.addMyItem({ appid: 730, contextid: 2, assetid: assetids[index] ?? "" });
-    assert.equal(await send(offer), "pending");
+    assert.equal(await sendOffer(offer), "pending");
     assert.ok(offer.id);
     return offer.id;
   };
@@ -64,10 +51,10 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
   test("a sent offer waits for confirmation (9) and the receiver does not see it until confirmed", async () => {
     const id = await sendItem(0);
     assert.equal(
-      (await getOffer(sellerBot.manager, id)).state,
+      (await readOffer(sellerBot.manager, id)).state,
       TradeOfferManager.ETradeOfferState.CreatedNeedsConfirmation,
     );
-    await assert.rejects(getOffer(buyerBot.manager, id));
+    await assert.rejects(readOffer(buyerBot.manager, id));
     assert.ok(!(await listOffers(world.ctx, buyer.platformid)).some((offer) => offer.tradeofferid === id));
 
     const [confirmation] = await listConfirmations(sellerBot.community, seller);
@@ -81,7 +68,7 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
     assert.equal(offerId, id);
 
     await confirmOffer(sellerBot.community, seller, id);
-    const received = await getOffer(buyerBot.manager, id);
+    const received = await readOffer(buyerBot.manager, id);
     assert.equal(received.state, TradeOfferManager.ETradeOfferState.Active);
     assert.deepEqual(await listConfirmations(sellerBot.community, seller), []);
   });
@@ -112,7 +99,7 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
     for (const id of pending) await confirmOffer(sellerBot.community, seller, id, false);
     for (const id of pending)
       assert.equal(
-        (await getOffer(sellerBot.manager, id)).state,
+        (await readOffer(sellerBot.manager, id)).state,
         TradeOfferManager.ETradeOfferState.Canceled,
       );
     assert.equal(await sendItem(1).then(() => "sent again"), "sent again");
@@ -142,7 +129,7 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
     assert.equal((await listConfirmations(sellerBot.community, seller)).length, list.length);
     await respond(list.map((each) => each.key));
     for (const id of [first, second])
-      assert.equal((await getOffer(buyerBot.manager, id)).state, TradeOfferManager.ETradeOfferState.Active);
+      assert.equal((await readOffer(buyerBot.manager, id)).state, TradeOfferManager.ETradeOfferState.Active);
   });
 
   test("the marketplace's own offers (the platform port, the sandbox API) need no confirmation", async () => {
@@ -153,7 +140,7 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
     });
     assert.ok(made.ok);
     assert.equal(
-      (await getOffer(buyerBot.manager, made.value.tradeofferid)).state,
+      (await readOffer(buyerBot.manager, made.value.tradeofferid)).state,
       TradeOfferManager.ETradeOfferState.Active,
     );
   });

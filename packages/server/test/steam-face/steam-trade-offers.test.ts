@@ -5,7 +5,7 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
-import { newSteamAccount, signInTradeBot } from "../support/steam-bot.ts";
+import { newSteamAccount, readOffer, sendOffer, signInTradeBot } from "../support/steam-bot.ts";
 import { confirmOffer } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
@@ -14,18 +14,6 @@ type Offer = ReturnType<TradeOfferManager["createOffer"]>;
 /** A bot's trade offer manager on its own session, without polling (the test asks when it wants). */
 async function managerOf(world: SteamFaceWorld, account: SteamCredentials): Promise<TradeOfferManager> {
   return (await signInTradeBot(world, account)).manager;
-}
-
-function send(offer: Offer): Promise<string> {
-  return new Promise((resolve, reject) =>
-    offer.send((error, status) => (error ? reject(error) : resolve(status))),
-  );
-}
-
-function getOffer(manager: TradeOfferManager, id: string): Promise<Offer> {
-  return new Promise((resolve, reject) =>
-    manager.getOffer(id, (error, offer) => (error ? reject(error) : resolve(offer))),
-  );
 }
 
 describe("trade offers through Steam's routes, with steam-tradeoffer-manager unchanged", () => {
@@ -60,11 +48,11 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
     offer.addMyItem({ appid: 730, contextid: 2, assetid: assetids[0] ?? "" });
     offer.setMessage("your purchase");
     // An offer that gives items waits for the sender's mobile confirmation, as on Steam.
-    assert.equal(await send(offer), "pending");
+    assert.equal(await sendOffer(offer), "pending");
     assert.ok(offer.id);
     await confirmOffer(sellerCommunity, seller, offer.id);
 
-    const received = await getOffer(buyerBot, offer.id);
+    const received = await readOffer(buyerBot, offer.id);
     assert.equal(received.state, TradeOfferManager.ETradeOfferState.Active);
     assert.equal(received.isOurOffer, false);
     assert.equal(received.message, "your purchase");
@@ -98,25 +86,25 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
     const { community: sellerCommunity } = await signInTradeBot(world, seller);
     const cancelled = sellerBot.createOffer(buyerTradeUrl);
     cancelled.addMyItem({ appid: 730, contextid: 2, assetid: assetids[1] ?? "" });
-    await send(cancelled);
+    await sendOffer(cancelled);
     await new Promise<void>((resolve, reject) =>
       cancelled.cancel((error) => (error ? reject(error) : resolve())),
     );
     assert.equal(
-      (await getOffer(sellerBot, cancelled.id ?? "")).state,
+      (await readOffer(sellerBot, cancelled.id ?? "")).state,
       TradeOfferManager.ETradeOfferState.Canceled,
     );
 
     const declined = sellerBot.createOffer(buyerTradeUrl);
     declined.addMyItem({ appid: 730, contextid: 2, assetid: assetids[2] ?? "" });
-    await send(declined);
+    await sendOffer(declined);
     await confirmOffer(sellerCommunity, seller, declined.id ?? "");
-    const received = await getOffer(buyerBot, declined.id ?? "");
+    const received = await readOffer(buyerBot, declined.id ?? "");
     await new Promise<void>((resolve, reject) =>
       received.decline((error) => (error ? reject(error) : resolve())),
     );
     assert.equal(
-      (await getOffer(sellerBot, declined.id ?? "")).state,
+      (await readOffer(sellerBot, declined.id ?? "")).state,
       TradeOfferManager.ETradeOfferState.Declined,
     );
   });
@@ -125,7 +113,7 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
     const sellerBot = await managerOf(world, seller);
     const offer = sellerBot.createOffer(buyerTradeUrl);
     offer.addMyItem({ appid: 730, contextid: 2, assetid: "99999999999" });
-    await assert.rejects(send(offer), (error: Error & { eresult?: number }) => error.eresult === 11);
+    await assert.rejects(sendOffer(offer), (error: Error & { eresult?: number }) => error.eresult === 11);
   });
 
   test("a token that is not a live session is Access is denied on IEconService", async () => {

@@ -59,3 +59,19 @@ export async function signInTradeBot(
   );
   return { manager, community };
 }
+
+type Offer = ReturnType<TradeOfferManager["createOffer"]>;
+
+/** `offer.send` as a promise: the status Steam answered (`sent`, or `pending` a confirmation). */
+export function sendOffer(offer: Offer): Promise<string> {
+  return new Promise((resolve, reject) =>
+    offer.send((error, status) => (error ? reject(error) : resolve(status))),
+  );
+}
+
+/** `manager.getOffer` as a promise. */
+export function readOffer(manager: TradeOfferManager, id: string): Promise<Offer> {
+  return new Promise((resolve, reject) =>
+    manager.getOffer(id, (error, offer) => (error ? reject(error) : resolve(offer))),
+  );
+}
