@@ -71,3 +71,20 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/** `DATA_DIR/sandbox-admin-token`: the sandbox admin token a server generated at its first start. */
+export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
+
+export function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
+  return readOptionalFile(join(dataDir, ADMIN_TOKEN_FILE));
+}
+
+/** A small text file's trimmed content; undefined when it is missing or blank. */
+export async function readOptionalFile(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, "utf8")).trim() || undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

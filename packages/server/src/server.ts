@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { pino, type DestinationStream, type Logger } from "pino";
@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import { prettyStream } from "./pretty-log.ts";
 import { serializeRequest } from "./http/plugins/request-logging.ts";
 import { loadCatalog } from "./domain/catalog/load-catalog.ts";
-import { writeServerFile } from "./server-file.ts";
+import { ADMIN_TOKEN_FILE, readOptionalFile, writeServerFile } from "./server-file.ts";
 import { OffsetClock, systemClock, type Clock } from "./domain/clock.ts";
 import type { DomainContext, MarketRules } from "./domain/context.ts";
 import { loadClockOffset } from "./domain/sandbox/advance-clock.ts";
@@ -356,7 +356,6 @@ export const SERVER_LISTINGS_PER_CHUNK = 20_000;
 /** How often at most an instance tells the others that its commits changed the market. */
 const ANNOUNCE_INTERVAL_MS = 200;
 
-export const ADMIN_TOKEN_FILE = "sandbox-admin-token";
 export const SECRET_KEY_FILE = "secret-key";
 
 /**
@@ -406,19 +405,6 @@ async function sandboxAdminToken(config: Config, log: Logger): Promise<string> {
 function logDemoCredentials(config: Config, log: Logger): void {
   const path = demoCredentialsPath(config.dataDir);
   if (existsSync(path)) log.info({ path }, `demo traders' credentials in ${path}`);
-}
-
-export function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
-  return readOptionalFile(join(dataDir, ADMIN_TOKEN_FILE));
-}
-
-async function readOptionalFile(path: string): Promise<string | undefined> {
-  try {
-    return (await readFile(path, "utf8")).trim() || undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }
 
 async function reloadClock(ctx: DomainContext, clock: OffsetClock, log: Logger): Promise<void> {

@@ -1,7 +1,6 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { readAdminTokenFile } from "../server.ts";
-import { runningServer, SERVER_FILE } from "../server-file.ts";
+import { readAdminTokenFile, runningServer, SERVER_FILE } from "../server-file.ts";
 
 /** Where a client command finds the server and its admin token, and where each came from. */
 export interface ServerConnection {
