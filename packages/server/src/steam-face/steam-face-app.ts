@@ -37,8 +37,9 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   );
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger.child({ face: "steam" }) } : { logger: false }),
-    // Steam answers `/QueryTime/v1` and `/QueryTime/v1/` alike, and the libraries use both.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Steam answers `/QueryTime/v1` and `/QueryTime/v1/` alike, and the libraries use both;
+    // steamcommunity posts its trade protection acknowledgement to `//trade/new/acknowledge`.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     serverFactory: (handler) =>
       createHttpsServer(
         {

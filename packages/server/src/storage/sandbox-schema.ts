@@ -64,6 +64,8 @@ export interface SandboxTradeOffersTable {
   reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
   /** The key of the mobile confirmation the offer waits for (migration 0030); null when none. */
   confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The offer that countered this one (migration 0038); null when none. Such an offer is `declined`. */
+  countered_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type OfferItemsFrom = "sender" | "receiver";
