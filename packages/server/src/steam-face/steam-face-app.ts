@@ -6,6 +6,7 @@ import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
 import { confirmationRoutes } from "./routes/confirmation-routes.ts";
+import { devKeyRoutes } from "./routes/dev-key-routes.ts";
 import { offerPageRoutes } from "./routes/offer-page-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
@@ -89,6 +90,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(openIdRoutes(deps.ctx, new OpenIdProvider()));
   await app.register(confirmationRoutes(deps.ctx));
   await app.register(offerPageRoutes(deps.ctx));
+  await app.register(devKeyRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -10,6 +10,8 @@ export interface SandboxPlatformAccountsTable {
   inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
   limited: ColumnType<boolean, boolean | undefined, boolean>;
   api_key: string | null;
+  /** The domain a key was registered for on the Steam face (migration 0038); null otherwise. */
+  api_key_domain: ColumnType<string | null, string | null | undefined, string | null>;
   auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
   /** The Steam face's secrets of the account, sealed JSON (migration 0027); null until first shown. */

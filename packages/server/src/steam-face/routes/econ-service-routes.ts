@@ -11,6 +11,7 @@ import {
   steamAssetClassInfo,
   steamTrades,
 } from "../../platform/sandbox/steam-trade-status.ts";
+import { ownerOfSteamApiKey } from "../../platform/sandbox/steam-api-keys.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 const API = { host: "api.steampowered.com" };
@@ -20,7 +21,8 @@ const ACCESS_DENIED =
 
 /**
  * IEconService's trade offer reads on api.steampowered.com, with the `access_token` a bot takes
- * from its `steamLoginSecure` cookie (steam-tradeoffer-manager's default) checked as that session.
+ * from its `steamLoginSecure` cookie (steam-tradeoffer-manager's default) checked as that session,
+ * or the account's Web API `key`; anything else is Steam's 403 page.
  */
 export function econServiceRoutes(ctx: DomainContext) {
   return async (app: FastifyInstance) => {
@@ -182,9 +184,16 @@ async function descriptionsOf(ctx: DomainContext, trades: Array<Record<string, u
   return Object.values(info).map((description) => ({ appid: 730, ...description }));
 }
 
-/** The account whose live access token the request carries (`access_token`, a JWT whose `sub` is the SteamID). */
+/**
+ * The account the call is made for: the owner of its live access token (`access_token`, a JWT
+ * whose `sub` is the SteamID), or, without one, of its Web API key (`key`, as
+ * steam-tradeoffer-manager sends it with `useAccessToken: false`).
+ */
 async function tokenOwner(ctx: DomainContext, request: FastifyRequest): Promise<string | undefined> {
-  const token = fieldsOf(request).access_token ?? "";
+  const fields = fieldsOf(request);
+  if (fields.access_token === undefined && fields.key !== undefined)
+    return ownerOfSteamApiKey(ctx, fields.key);
+  const token = fields.access_token ?? "";
   let steamid: unknown;
   try {
     steamid = (
