@@ -198,7 +198,12 @@ describe("IEconService GetTradeHistory and GetTradeStatus, as Steam pages and an
   });
 
   test("a malformed max_trades or cursor is EResult 8", async () => {
-    for (const qs of [{ max_trades: 0 }, { max_trades: 501 }, { max_trades: 5, start_after_time: "soon" }]) {
+    const malformed: Array<Record<string, string | number>> = [
+      { max_trades: 0 },
+      { max_trades: 501 },
+      { max_trades: 5, start_after_time: "soon" },
+    ];
+    for (const qs of malformed) {
       const answer = await call("GetTradeHistory", { access_token: sellerToken, ...qs });
       assert.equal(answer.status, 200);
       assert.equal(answer.eresult, "8", JSON.stringify(qs));
