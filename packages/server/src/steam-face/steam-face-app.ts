@@ -6,6 +6,7 @@ import type { LeafCertificate } from "./certificate-authority.ts";
 import { PasswordKey } from "./password-key.ts";
 import { authenticationRoutes } from "./routes/authentication-routes.ts";
 import { confirmationRoutes } from "./routes/confirmation-routes.ts";
+import { devKeyRoutes } from "./routes/dev-key-routes.ts";
 import { offerPageRoutes } from "./routes/offer-page-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
@@ -37,8 +38,9 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   );
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger.child({ face: "steam" }) } : { logger: false }),
-    // Steam answers `/QueryTime/v1` and `/QueryTime/v1/` alike, and the libraries use both.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Steam answers `/QueryTime/v1` and `/QueryTime/v1/` alike, and the libraries use both;
+    // steamcommunity posts its trade protection acknowledgement to `//trade/new/acknowledge`.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     serverFactory: (handler) =>
       createHttpsServer(
         {
@@ -88,6 +90,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(openIdRoutes(deps.ctx, new OpenIdProvider()));
   await app.register(confirmationRoutes(deps.ctx));
   await app.register(offerPageRoutes(deps.ctx));
+  await app.register(devKeyRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -10,6 +10,8 @@ export interface SandboxPlatformAccountsTable {
   inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
   limited: ColumnType<boolean, boolean | undefined, boolean>;
   api_key: string | null;
+  /** The domain a key was registered for on the Steam face (migration 0038); null otherwise. */
+  api_key_domain: ColumnType<string | null, string | null | undefined, string | null>;
   auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
   /** The Steam face's secrets of the account, sealed JSON (migration 0027); null until first shown. */
@@ -64,6 +66,8 @@ export interface SandboxTradeOffersTable {
   reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
   /** The key of the mobile confirmation the offer waits for (migration 0030); null when none. */
   confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The offer that countered this one (migration 0038); null when none. Such an offer is `declined`. */
+  countered_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type OfferItemsFrom = "sender" | "receiver";

@@ -50,7 +50,7 @@ export async function signInBot(
 export async function signInTradeBot(
   world: SteamFaceWorld,
   account: SteamCredentials,
-  options: { language?: string } = {},
+  options: { language?: string; useAccessToken?: boolean; domain?: string } = {},
 ): Promise<{ manager: TradeOfferManager; community: SteamCommunity }> {
   const { community, cookies } = await signInBot(world, account);
   const manager = new TradeOfferManager({ community, pollInterval: -1, ...options });

@@ -17,6 +17,12 @@ declare module "steamcommunity" {
       callback: (error: Error | null, inventory: unknown[], currency: unknown[], totalCount: number) => void,
     ): void;
     getTradeURL(callback: (error: Error | null, url: string, token: string) => void): void;
+    acknowledgeTradeProtection(callback: (error: Error | null) => void): void;
+    getWebApiKey(domain: string, callback: (error: Error | null, key: string) => void): void;
+    createWebApiKey(
+      options: { domain: string },
+      callback: (error: Error | null, result: { confirmationRequired: boolean; apiKey?: string }) => void,
+    ): void;
     acceptConfirmationForObject(
       identitySecret: string,
       objectId: string,
@@ -72,6 +78,8 @@ declare module "steam-tradeoffer-manager" {
     itemsToGive: OfferItem[];
     itemsToReceive: OfferItem[];
     addMyItem(item: OfferItem): boolean;
+    addTheirItem(item: OfferItem): boolean;
+    counter(): TradeOffer;
     setMessage(message: string): void;
     send(callback: (error: (Error & { eresult?: number }) | null, status: string) => void): void;
     accept(callback: (error: (Error & { eresult?: number }) | null, status: string) => void): void;
@@ -105,10 +113,18 @@ declare module "steam-tradeoffer-manager" {
   }
 
   class TradeOfferManager {
-    constructor(options: { community: SteamCommunity; pollInterval?: number; language?: string });
+    constructor(options: {
+      community: SteamCommunity;
+      pollInterval?: number;
+      language?: string;
+      domain?: string;
+      useAccessToken?: boolean;
+    });
+    apiKey: string | null;
     static ETradeOfferState: {
       Active: 2;
       Accepted: 3;
+      Countered: 4;
       Expired: 5;
       Canceled: 6;
       Declined: 7;

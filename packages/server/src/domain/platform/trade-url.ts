@@ -16,10 +16,17 @@ export function tradeUrlOf(platformid: string, token: string): string {
   return `https://steamcommunity.com/tradeoffer/new/?partner=${accountIdOf(platformid)}&token=${token}`;
 }
 
-export function parseTradeUrl(url: string): { platformid: string; token: string } | undefined {
-  const match = TRADE_URL_PATTERN.exec(url.trim());
-  if (!match?.[1] || !match[2]) return undefined;
-  return { platformid: String(BigInt(match[1]) + STEAM_ID_BASE), token: match[2] };
+/** The same URL with its token empty or absent: a counter-offer names its partner without one. */
+const TOKENLESS_TRADE_URL_PATTERN =
+  /^https:\/\/steamcommunity\.com\/tradeoffer\/new\/\?partner=(\d{1,10})(?:&token=([A-Za-z0-9_-]{8})?)?$/;
+
+export function parseTradeUrl(
+  url: string,
+  options: { tokenOptional?: boolean } = {},
+): { platformid: string; token: string } | undefined {
+  const match = (options.tokenOptional ? TOKENLESS_TRADE_URL_PATTERN : TRADE_URL_PATTERN).exec(url.trim());
+  if (!match?.[1] || (!match[2] && !options.tokenOptional)) return undefined;
+  return { platformid: String(BigInt(match[1]) + STEAM_ID_BASE), token: match[2] ?? "" };
 }
 
 /** The page of one trade offer on the platform, where its receiver answers it. */

@@ -10,11 +10,11 @@ import type {
 } from "../../domain/platform/game-platform.ts";
 import type { OfferItemsFrom } from "../../storage/schema.ts";
 import { toPlatformAsset } from "./asset-rows.ts";
-import { generateSecret } from "../../domain/secrets.ts";
 import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
 import { requirePlatformUp } from "./platform-fault.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
+import { newSteamApiKey } from "./steam-api-keys.ts";
 import { cancelOffer, createOffer, findOffer, findOfferOfItem, respondToOffer } from "./trade-offers.ts";
 
 /** The game platform kept in our own database (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox). */
@@ -110,13 +110,10 @@ export class SandboxPlatform implements GamePlatform {
       if (!account.ok) return account;
       // The platform gives API keys only to accounts that are not limited.
       if (account.value.limited) return fail("Invalid State", "a limited account cannot register an API key");
-      const apiKey = generateSecret()
-        .replace(/[^A-Za-z0-9]/g, "")
-        .slice(0, 32)
-        .toUpperCase();
+      const apiKey = newSteamApiKey();
       await tx.db
         .updateTable("sandbox_platform_accounts")
-        .set({ api_key: apiKey })
+        .set({ api_key: apiKey, api_key_domain: null })
         .where("platformid", "=", input.platformid)
         .execute();
       return ok({ apiKey });

@@ -18,6 +18,8 @@ export const TRADE_OFFER_STATE = {
 } as const;
 /** ETradeOfferState 9: sent, waiting for the sender's mobile confirmation. */
 const CREATED_NEEDS_CONFIRMATION = 9;
+/** ETradeOfferState 4: the receiver answered with a counter-offer (a `declined` offer with `countered_by`). */
+const COUNTERED = 4;
 const STEAM_ID_BASE = 76561197960265728n;
 
 export interface SteamOfferItem {
@@ -37,6 +39,7 @@ export async function steamOffersOf(
 ): Promise<Array<Record<string, unknown>>> {
   const assetids = [...new Set(offers.flatMap((offer) => offer.assetids.map(Number)))];
   const unconfirmed = await awaitingConfirmation(ctx, offers);
+  const countered = await counteredOffers(ctx, offers);
   const classes = new Map(
     assetids.length === 0
       ? []
@@ -69,7 +72,9 @@ export async function steamOffersOf(
       trade_offer_state:
         offer.state === "active" && unconfirmed.has(offer.tradeofferid)
           ? CREATED_NEEDS_CONFIRMATION
-          : TRADE_OFFER_STATE[offer.state],
+          : countered.has(offer.tradeofferid)
+            ? COUNTERED
+            : TRADE_OFFER_STATE[offer.state],
       items_to_give: given ? items : [],
       items_to_receive: given ? [] : items,
       is_our_offer: ours,
@@ -100,6 +105,23 @@ export async function awaitingConfirmation(
       offers.map((offer) => Number(offer.tradeofferid)),
     )
     .where("confirmation_nonce", "is not", null)
+    .execute();
+  return new Set(rows.map((row) => String(row.tradeofferid)));
+}
+
+/** The ids of those offers that ended countered. */
+async function counteredOffers(ctx: DomainContext, offers: PlatformTradeOffer[]): Promise<Set<string>> {
+  const declined = offers.filter((offer) => offer.state === "declined");
+  if (declined.length === 0) return new Set();
+  const rows = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .select("tradeofferid")
+    .where(
+      "tradeofferid",
+      "in",
+      declined.map((offer) => Number(offer.tradeofferid)),
+    )
+    .where("countered_by", "is not", null)
     .execute();
   return new Set(rows.map((row) => String(row.tradeofferid)));
 }

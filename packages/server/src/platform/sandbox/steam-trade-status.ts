@@ -1,44 +1,134 @@
+import { sql } from "kysely";
 import type { DomainContext } from "../../domain/context.ts";
-import type { PlatformTradeOffer } from "../../domain/platform/game-platform.ts";
+import type { OfferItemsFrom } from "../../storage/schema.ts";
 
 /**
- * A trade as IEconService's `GetTradeStatus` and ISteamEconomy's `GetAssetClassInfo` give it. The
- * sandbox's trade id is its accepted offer's id; a trade is complete (ETradeStatus 3) once the
- * offer is accepted. Each item carries its assetid before the trade and `new_assetid` after.
+ * Trades as IEconService's `GetTradeHistory` and `GetTradeStatus` give them, and ISteamEconomy's
+ * `GetAssetClassInfo`. The sandbox's trade id is its accepted offer's id, and the trade's time is
+ * its acceptance (when the items arrived). A trade is complete (ETradeStatus 3) once the offer is
+ * accepted; one the platform reversed under trade protection is 12 (Steam's `Reverted`), counted
+ * with the failed ones. Each item carries its assetid before the trade and `new_assetid` after.
  */
-const TRADE_STATUS_COMPLETE = 3;
+const TRADE_STATUS = { accepted: 3, reverted: 12 } as const;
+/** The most trades one `GetTradeHistory` page answers. */
+export const STEAM_TRADE_HISTORY_MAX = 500;
 
-export async function steamTradeStatusOf(
+export interface SteamTradeQuery {
+  /** One trade only (`GetTradeStatus`). */
+  tradeid?: string;
+  maxTrades: number;
+  /** The page's edge: the time (Unix seconds) and id of the last trade shown, or the first when navigating back. */
+  startAfterTime?: number;
+  startAfterTradeid?: string;
+  navigatingBack: boolean;
+  includeFailed: boolean;
+}
+
+interface TradeRow {
+  tradeofferid: number;
+  sender: string;
+  receiver: string;
+  items_from: OfferItemsFrom;
+  state: keyof typeof TRADE_STATUS;
+  assetids: number[];
+  time_init: number;
+}
+
+/**
+ * The viewer's trades, newest first: a page after (older than) the cursor, or before it (newer)
+ * when navigating back, and whether more lie beyond the page in that direction.
+ */
+export async function steamTrades(
   ctx: DomainContext,
   viewer: string,
-  offer: PlatformTradeOffer,
-): Promise<Record<string, unknown>> {
-  const rows =
-    offer.assetids.length === 0
+  query: SteamTradeQuery,
+): Promise<{ trades: Array<Record<string, unknown>>; more: boolean }> {
+  const back = query.navigatingBack;
+  const cursor =
+    query.startAfterTime === undefined
+      ? sql`true`
+      : query.startAfterTradeid === undefined
+        ? sql`time_init ${sql.raw(back ? ">" : "<")} ${query.startAfterTime}`
+        : sql`(time_init, tradeofferid) ${sql.raw(back ? ">" : "<")} (${query.startAfterTime}, ${Number(query.startAfterTradeid)})`;
+  const order = sql.raw(back ? "ASC" : "DESC");
+  const rows = (
+    await sql<TradeRow>`
+      SELECT * FROM (${tradesOf(viewer, query)}) trades WHERE ${cursor}
+      ORDER BY time_init ${order}, tradeofferid ${order} LIMIT ${query.maxTrades + 1}
+    `.execute(ctx.db)
+  ).rows;
+  const more = rows.length > query.maxTrades;
+  const page = rows.slice(0, query.maxTrades);
+  if (back) page.reverse();
+  return { trades: await steamTradesOf(ctx, viewer, page), more };
+}
+
+/** How many trades the viewer has (`include_total`). */
+export async function countSteamTrades(ctx: DomainContext, viewer: string, includeFailed: boolean) {
+  const counted = await sql<{ count: number }>`
+    SELECT count(*)::int AS count FROM (${tradesOf(viewer, { includeFailed })}) trades
+  `.execute(ctx.db);
+  return counted.rows[0]?.count ?? 0;
+}
+
+/** The viewer's accepted (and, with the failed, reverted) offers with the second they were accepted. */
+function tradesOf(viewer: string, query: Pick<SteamTradeQuery, "tradeid" | "includeFailed">) {
+  const states = query.includeFailed ? ["accepted", "reverted"] : ["accepted"];
+  return sql`
+    SELECT o.tradeofferid, o.sender, o.receiver, o.items_from, o.state, o.assetids,
+      coalesce(
+        (SELECT floor(extract(epoch FROM arrived.acquired_at))::bigint
+          FROM sandbox_assets given JOIN sandbox_assets arrived ON arrived.assetid = given.traded_to_assetid
+          WHERE given.assetid = (o.assetids ->> 0)::bigint),
+        floor(extract(epoch FROM o.updated_at))::bigint
+      ) AS time_init
+    FROM sandbox_trade_offers o
+    WHERE (o.sender = ${viewer} OR o.receiver = ${viewer})
+      AND o.state IN (${sql.join(states)})
+      ${query.tradeid === undefined ? sql`` : sql`AND o.tradeofferid = ${Number(query.tradeid)}`}
+  `;
+}
+
+async function steamTradesOf(
+  ctx: DomainContext,
+  viewer: string,
+  rows: TradeRow[],
+): Promise<Array<Record<string, unknown>>> {
+  const assetids = [...new Set(rows.flatMap((row) => row.assetids))];
+  const assets =
+    assetids.length === 0
       ? []
       : await ctx.db
           .selectFrom("sandbox_assets")
-          .select(["assetid", "classid", "instanceid"])
-          .where("assetid", "in", offer.assetids.map(Number))
+          .select(["assetid", "classid", "instanceid", "traded_to_assetid"])
+          .where("assetid", "in", assetids)
           .execute();
-  const assets = rows.map((row) => ({
-    appid: 730,
-    contextid: "2",
-    assetid: String(row.assetid),
-    amount: "1",
-    classid: row.classid,
-    instanceid: row.instanceid,
-    new_assetid: offer.receivedAssetids?.[String(row.assetid)] ?? "",
-    new_contextid: "2",
-  }));
-  const holder = offer.itemsFrom === "sender" ? offer.sender : offer.receiver;
-  return {
-    tradeid: offer.tradeofferid,
-    steamid_other: viewer === offer.sender ? offer.receiver : offer.sender,
-    time_init: Math.floor(offer.updatedAt.getTime() / 1000),
-    status: TRADE_STATUS_COMPLETE,
-    ...(holder === viewer ? { assets_given: assets } : { assets_received: assets }),
-  };
+  return rows.map((row) => {
+    const items = row.assetids.flatMap((assetid) => {
+      const asset = assets.find((each) => each.assetid === assetid);
+      if (!asset) return [];
+      return [
+        {
+          appid: 730,
+          contextid: "2",
+          assetid: String(asset.assetid),
+          amount: "1",
+          classid: asset.classid,
+          instanceid: asset.instanceid,
+          new_assetid: asset.traded_to_assetid === null ? "" : String(asset.traded_to_assetid),
+          new_contextid: "2",
+        },
+      ];
+    });
+    const holder = row.items_from === "sender" ? row.sender : row.receiver;
+    return {
+      tradeid: String(row.tradeofferid),
+      steamid_other: viewer === row.sender ? row.receiver : row.sender,
+      time_init: Number(row.time_init),
+      status: TRADE_STATUS[row.state],
+      ...(holder === viewer ? { assets_given: items } : { assets_received: items }),
+    };
+  });
 }
 
 /**

@@ -51,6 +51,11 @@ export interface CreateOfferInput {
    * Steam (offers sent through the Steam face that give items; docs/design/steam-face.md#confirmations).
    */
   awaitingConfirmation?: boolean;
+  /**
+   * The id of an active offer the sender received from this partner and answers with this one
+   * (Steam's `tradeofferid_countered`): it ends countered, and this offer needs no trade token.
+   */
+  counters?: string;
 }
 
 /** The account whose items an offer moves. */
@@ -64,7 +69,7 @@ export async function createOffer(
 ): Promise<Result<PlatformTradeOffer>> {
   const up = await requirePlatformUp(ctx);
   if (!up.ok) return up;
-  const target = parseTradeUrl(input.tradeUrl);
+  const target = parseTradeUrl(input.tradeUrl, { tokenOptional: input.counters !== undefined });
   if (!target)
     return invalidArgument(
       "trade_url",
@@ -76,12 +81,19 @@ export async function createOffer(
     return invalidArgument("assetids", "an item is listed twice");
   if (input.assetids.some((assetid) => !/^\d{1,18}$/.test(assetid)))
     return invalidArgument("assetids", "must be numeric strings");
+  if (input.counters !== undefined) await expireIfDue(ctx, input.counters);
   const offer = await inTransaction(ctx, async (tx) => {
     noteNoMarketChange(tx);
     const sender = await requirePlatformAccount(tx, input.sender);
     if (!sender.ok) return sender;
+    // The countered offer ends first, so that its items are free for the counter-offer.
+    const countered =
+      input.counters === undefined
+        ? undefined
+        : await endCounteredOffer(tx, input.counters, input.sender, target.platformid);
+    if (countered && !countered.ok) return countered;
     const receiver = await requirePlatformAccount(tx, target.platformid);
-    if (!receiver.ok || receiver.value.trade_token !== target.token) {
+    if (!receiver.ok || (receiver.value.trade_token !== target.token && !countered)) {
       return fail("Invalid State", "the trade URL is not valid any more (unknown partner or wrong token)");
     }
     if (target.platformid === input.sender)
@@ -109,10 +121,22 @@ export async function createOffer(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (countered)
+      await tx.db
+        .updateTable("sandbox_trade_offers")
+        .set({ countered_by: row.tradeofferid })
+        .where("tradeofferid", "=", countered.value.tradeofferid)
+        .execute();
     await recordAudit(tx, {
       action: "platform.offer.create",
       subject: `offer:${row.tradeofferid}`,
-      details: { sender: row.sender, receiver: row.receiver, assetids, items_from: itemsFrom },
+      details: {
+        sender: row.sender,
+        receiver: row.receiver,
+        assetids,
+        items_from: itemsFrom,
+        ...(countered ? { counters: countered.value.tradeofferid } : {}),
+      },
     });
     return ok({ row, autoAccept: receiver.value.auto_accept && !input.awaitingConfirmation });
   });
@@ -167,6 +191,26 @@ async function lockTradableAssets(
   if (promised.rows[0])
     return fail("Invalid State", `item ${promised.rows[0].assetid} is already in an active trade offer`);
   return ok(undefined);
+}
+
+/**
+ * A counter-offer's original: active, received by the counter's sender from its receiver. It
+ * ends `declined` (for the marketplace its receiver did not accept it; the face reads it as
+ * Steam's Countered through `countered_by`).
+ */
+async function endCounteredOffer(
+  ctx: DomainContext,
+  tradeofferid: string,
+  sender: string,
+  partner: string,
+): Promise<Result<OfferRow>> {
+  const original = await lockActiveOffer(ctx, tradeofferid, { receiver: sender });
+  if (!original.ok) return original;
+  if (original.value.sender !== partner)
+    return invalidArgument("tradeofferid_countered", "the countered offer is not one from this partner");
+  const ended = await settle(ctx, original.value, "declined");
+  await recordAudit(ctx, { action: "platform.offer.countered", subject: `offer:${tradeofferid}` });
+  return ok(ended);
 }
 
 async function lockOffer(ctx: DomainContext, tradeofferid: string): Promise<Result<OfferRow>> {

@@ -5,7 +5,13 @@ import {
   steamOffersOf,
   viewerOffers,
 } from "../../platform/sandbox/steam-trade-offers.ts";
-import { steamAssetClassInfo, steamTradeStatusOf } from "../../platform/sandbox/steam-trade-status.ts";
+import {
+  countSteamTrades,
+  STEAM_TRADE_HISTORY_MAX,
+  steamAssetClassInfo,
+  steamTrades,
+} from "../../platform/sandbox/steam-trade-status.ts";
+import { ownerOfSteamApiKey } from "../../platform/sandbox/steam-api-keys.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 const API = { host: "api.steampowered.com" };
@@ -15,7 +21,8 @@ const ACCESS_DENIED =
 
 /**
  * IEconService's trade offer reads on api.steampowered.com, with the `access_token` a bot takes
- * from its `steamLoginSecure` cookie (steam-tradeoffer-manager's default) checked as that session.
+ * from its `steamLoginSecure` cookie (steam-tradeoffer-manager's default) checked as that session,
+ * or the account's Web API `key`; anything else is Steam's 403 page.
  */
 export function econServiceRoutes(ctx: DomainContext) {
   return async (app: FastifyInstance) => {
@@ -69,18 +76,61 @@ export function econServiceRoutes(ctx: DomainContext) {
       return { response: { offer, descriptions: [] } };
     });
 
-    // The sandbox's trade id is its offer's id; only an accepted offer made a trade.
+    // The sandbox's trade id is its offer's id; only an accepted offer made a trade (a reversed
+    // one stays readable here, in status 12).
     route("GetTradeStatus", async (viewer, fields, reply) => {
-      const found = await ctx.platform.getTradeOffer(ctx, { tradeofferid: fields.tradeid ?? "" });
-      if (
-        !found.ok ||
-        found.value.state !== "accepted" ||
-        (found.value.sender !== viewer && found.value.receiver !== viewer)
-      ) {
+      const tradeid = fields.tradeid ?? "";
+      const found = /^\d{1,18}$/.test(tradeid)
+        ? await steamTrades(ctx, viewer, {
+            tradeid,
+            maxTrades: 1,
+            navigatingBack: false,
+            includeFailed: true,
+          })
+        : undefined;
+      if (!found?.trades[0]) {
         reply.header("x-eresult", "9");
         return { response: {} };
       }
-      return { response: { trades: [await steamTradeStatusOf(ctx, viewer, found.value)] } };
+      return { response: { trades: found.trades } };
+    });
+
+    route("GetTradeHistory", async (viewer, fields, reply) => {
+      const maxTrades = Number(fields.max_trades ?? "100");
+      const time = fields.start_after_time;
+      const tradeid = fields.start_after_tradeid;
+      if (
+        !Number.isInteger(maxTrades) ||
+        maxTrades < 1 ||
+        maxTrades > STEAM_TRADE_HISTORY_MAX ||
+        (time !== undefined && !/^\d{1,10}$/.test(time)) ||
+        (tradeid !== undefined && !/^\d{1,18}$/.test(tradeid))
+      ) {
+        // EResult 8 (InvalidParam), as Steam answers a malformed call.
+        reply.header("x-eresult", "8");
+        return { response: {} };
+      }
+      const includeFailed = flag(fields.include_failed);
+      const page = await steamTrades(ctx, viewer, {
+        maxTrades,
+        // A time of 0 is no cursor (the libraries send it on the first page).
+        ...(time !== undefined && time !== "0" ? { startAfterTime: Number(time) } : {}),
+        ...(time !== undefined && time !== "0" && tradeid !== undefined && tradeid !== "0"
+          ? { startAfterTradeid: tradeid }
+          : {}),
+        navigatingBack: flag(fields.navigating_back),
+        includeFailed,
+      });
+      return {
+        response: {
+          ...(flag(fields.include_total)
+            ? { total_trades: await countSteamTrades(ctx, viewer, includeFailed) }
+            : {}),
+          trades: page.trades,
+          more: page.more,
+          ...(flag(fields.get_descriptions) ? { descriptions: await descriptionsOf(ctx, page.trades) } : {}),
+        },
+      };
     });
 
     route(
@@ -123,9 +173,27 @@ export function econServiceRoutes(ctx: DomainContext) {
   };
 }
 
-/** The account whose live access token the request carries (`access_token`, a JWT whose `sub` is the SteamID). */
+/** The descriptions of a page's items, one per class, as GetTradeHistory lists them. */
+async function descriptionsOf(ctx: DomainContext, trades: Array<Record<string, unknown>>) {
+  const items = trades.flatMap(
+    (trade) =>
+      (trade.assets_given ?? trade.assets_received) as Array<{ classid: string; instanceid: string }>,
+  );
+  const classes = [...new Map(items.map((item) => [`${item.classid}_${item.instanceid}`, item])).values()];
+  const info = await steamAssetClassInfo(ctx, classes);
+  return Object.values(info).map((description) => ({ appid: 730, ...description }));
+}
+
+/**
+ * The account the call is made for: the owner of its live access token (`access_token`, a JWT
+ * whose `sub` is the SteamID), or, without one, of its Web API key (`key`, as
+ * steam-tradeoffer-manager sends it with `useAccessToken: false`).
+ */
 async function tokenOwner(ctx: DomainContext, request: FastifyRequest): Promise<string | undefined> {
-  const token = fieldsOf(request).access_token ?? "";
+  const fields = fieldsOf(request);
+  if (fields.access_token === undefined && fields.key !== undefined)
+    return ownerOfSteamApiKey(ctx, fields.key);
+  const token = fields.access_token ?? "";
   let steamid: unknown;
   try {
     steamid = (

@@ -15,7 +15,8 @@ interface JsonTradeOffer {
 
 /**
  * The community's trade offer actions, as steam-tradeoffer-manager and steampy post them: send
- * (`json_tradeoffer` with `me` and `them`), accept, decline, cancel; each on the signed-in
+ * (`json_tradeoffer` with `me` and `them`; with `tradeofferid_countered`, a counter-offer that
+ * ends the received offer it answers, as `offer.counter()` sends it), accept, decline, cancel; each on the signed-in
  * session (`steamLoginSecure`), mapped onto the sandbox platform's offers. Refusals are
  * `strError` with an EResult in parentheses, which the libraries parse.
  */
@@ -30,8 +31,12 @@ export function tradeOfferRoutes(ctx: DomainContext) {
       const mine = (offer?.me?.assets ?? []).map((asset) => String(asset.assetid ?? ""));
       const theirs = (offer?.them?.assets ?? []).map((asset) => String(asset.assetid ?? ""));
       const partner = fields.partner ?? "";
+      // steam-tradeoffer-manager posts the field empty when the offer counters nothing.
+      const counters = fields.tradeofferid_countered || undefined;
       if (!offer || !/^7656119\d{10}$/.test(partner))
         return refuse(reply, "json_tradeoffer or partner is malformed", 8);
+      if (counters !== undefined && !/^\d{1,18}$/.test(counters))
+        return refuse(reply, "tradeofferid_countered is not an offer id", 8);
       // A sandbox offer moves one side's items: a gift, or a request for the partner's items.
       if (mine.length > 0 === theirs.length > 0)
         return refuse(reply, "the sandbox's offers give items or ask for them, not both nor neither", 8);
@@ -45,6 +50,7 @@ export function tradeOfferRoutes(ctx: DomainContext) {
         assetids: mine.length > 0 ? mine : theirs,
         itemsFrom: mine.length > 0 ? "sender" : "receiver",
         ...(fields.tradeoffermessage ? { message: fields.tradeoffermessage } : {}),
+        ...(counters !== undefined ? { counters } : {}),
       });
       if (!sent.ok) return refuse(reply, sent.failure.message, eresultOf(sent.failure));
       return reply.send({
@@ -52,6 +58,14 @@ export function tradeOfferRoutes(ctx: DomainContext) {
         needs_mobile_confirmation: gives,
         needs_email_confirmation: false,
       });
+    });
+
+    // Steam's 2025 trade protection notice, acknowledged once before trading (steamcommunity's
+    // acknowledgeTradeProtection, Steamauto); the libraries read only the status. The sandbox
+    // does not hold offers back until it is acknowledged, so it keeps nothing.
+    app.post("/trade/new/acknowledge", { constraints: COMMUNITY }, async (request, reply) => {
+      if (!(await signedInSteamId(ctx, request))) return reply.code(401).send({ success: false });
+      return reply.send({ success: true });
     });
 
     app.post<{ Params: { id: string; action: string } }>(
