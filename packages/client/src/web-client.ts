@@ -172,7 +172,12 @@ export class WebClient {
     page: { page_num?: number; page_size?: number } = {},
   ): Promise<OperationResponse<typeof getBillOrders>> {
     return this.#web.call(getBillOrders, {
-      query: { game: "csgo", goods_id: goodsId, ...page },
+      query: {
+        game: "csgo",
+        goods_id: goodsId,
+        page_num: page.page_num ?? 1,
+        page_size: page.page_size ?? 20,
+      },
     });
   }
 
