@@ -89,6 +89,7 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
   }
 
   const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { name, level: 1 });
+  const section = (name: string) => (page: Page) => page.getByRole("heading", { name, level: 2 });
   const table = (name: string) => (page: Page) => page.getByRole("table", { name, exact: true });
 
   for (const size of [DESKTOP, PHONE]) {
@@ -124,12 +125,12 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
       await check("/", heading("Market"), "trader");
       await check(`/goods/${redlineId}`, table("Listings"), "trader");
       await check("/me/inventory", table("Inventory"), "trader");
-      await check("/me/listings", heading("My listings"), "trader");
-      await check("/me/purchases", heading("Purchases"), "trader");
-      await check("/me/sales", heading("Sales"), "trader");
-      await check("/me/buy-orders", heading("Buy orders"), "trader");
+      await check("/me/listings", section("My listings"), "trader");
+      await check("/me/purchases", section("Purchases"), "trader");
+      await check("/me/sales", section("Sales"), "trader");
+      await check("/me/buy-orders", section("Buy orders"), "trader");
       await check("/me/wallet", table("Movements"), "trader");
-      await check("/me/bookmarks", heading("Bookmarks"), "trader");
+      await check("/me/bookmarks", section("Bookmarks"), "trader");
       await visit(page, "/console", heading("Developer console"));
       await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
       await page.getByRole("button", { name: "Open the console" }).click();

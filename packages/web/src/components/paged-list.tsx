@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n.ts";
 
 /**
@@ -82,7 +82,8 @@ export function Pager(props: { label: string; range: PageRange }) {
 
 /**
  * A named table of rows (`children`, its `<tr>`s) under `headers`, in a container that scrolls
- * sideways on its own when the table is wider than the screen, with the pager under it.
+ * sideways on its own when the table is wider than the screen (and is then a tab stop), with the
+ * pager under it.
  */
 export function ListTable(props: {
   label: string;
@@ -90,9 +91,11 @@ export function ListTable(props: {
   range?: PageRange | undefined;
   children: ComponentChildren;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(box);
   return (
     <>
-      <div class="table-scroll">
+      <div class="table-scroll" ref={box} tabIndex={scrolls ? 0 : undefined}>
         <table aria-label={props.label}>
           <thead>
             <tr>
@@ -109,6 +112,25 @@ export function ListTable(props: {
       {props.range ? <Pager label={props.label} range={props.range} /> : null}
     </>
   );
+}
+
+/**
+ * Whether the box is narrower than what it holds: then it scrolls, and is made a tab stop so the
+ * keyboard can scroll it too (a table of text alone has nothing else to focus).
+ */
+function useScrolls(box: { current: HTMLElement | null }): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return scrolls;
 }
 
 /** A column without a visible heading (its buttons name themselves), still named for screen readers. */
