@@ -144,7 +144,7 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
     });
   }
 
-  test("lists page through every row: the inventory's 55 items, 50 a page, and an item's 12 listings, 10 a page", async () => {
+  test("lists page through every row: the inventory's 55 items, 50 a page, and an item's 13 listings, 10 a page", async () => {
     const { context, page } = await open(DESKTOP);
     await signIn(page);
     await visit(page, "/me/inventory", table("Inventory"));
