@@ -166,10 +166,18 @@ export class WebClient {
     });
   }
 
-  /** The latest completed trades of one goods. */
-  async getBillOrders(goodsId: number): Promise<OperationResponse<typeof getBillOrders>> {
+  /** The completed trades of one goods, newest first: the 20 latest, or the page asked for. */
+  async getBillOrders(
+    goodsId: number,
+    page: { page_num?: number; page_size?: number } = {},
+  ): Promise<OperationResponse<typeof getBillOrders>> {
     return this.#web.call(getBillOrders, {
-      query: { game: "csgo", goods_id: goodsId },
+      query: {
+        game: "csgo",
+        goods_id: goodsId,
+        page_num: page.page_num ?? 1,
+        page_size: page.page_size ?? 20,
+      },
     });
   }
 

@@ -3,7 +3,7 @@ import { useEffect } from "preact/hooks";
 import "./styles.css";
 import { settings } from "./config.ts";
 import { language, setLanguage, t } from "./i18n.ts";
-import { AccountPage } from "./pages/account/account-page.tsx";
+import { ACCOUNT_SECTIONS, AccountPage } from "./pages/account/account-page.tsx";
 import { CatalogPage } from "./pages/catalog/catalog-page.tsx";
 import { ConsolePage } from "./pages/console/console-page.tsx";
 import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
@@ -57,14 +57,28 @@ function Header() {
   );
 }
 
+/** Each page's own `<title>` (before " · skinmarket"), in the page's language. */
+function titleOf(path: string, section: string | undefined): string {
+  if (path === "/") return t("Market");
+  if (path === "/signin") return t("Sign in");
+  if (path.startsWith("/console")) return t("Developer console");
+  if (/^\/me(\/|$)/.test(path)) {
+    const label = ACCOUNT_SECTIONS.find(([key]) => key === section)?.[1] ?? "Inventory";
+    return `${t(label)} · ${t("My account")}`;
+  }
+  return t("No such page");
+}
+
 function Page() {
   const { path, query } = useLocation();
   useStore(language);
   const goods = /^\/goods\/(\d{1,9})\/?$/.exec(path);
   const account = /^\/me(?:\/([\w-]+))?\/?$/.exec(path);
+  const title = titleOf(path, account?.[1]);
   useEffect(() => {
-    if (!goods) document.title = "skinmarket";
-  }, [path]);
+    // An item page names itself once its goods are known (`ItemPage`).
+    if (!goods) document.title = `${title} · skinmarket`;
+  }, [path, title]);
   if (path === "/") return <CatalogPage query={query} />;
   if (goods) return <ItemPage goodsId={Number(goods[1])} />;
   if (path === "/signin") return <SignInPage next={query.get("next")} />;

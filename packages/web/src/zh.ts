@@ -1,6 +1,9 @@
 /** The Chinese of every text the pages show (English is the key); `test/i18n.test.ts` checks none is missing. */
 export const ZH: Record<string, string> = {
   "API reference": "API 文档",
+  "No such page": "页面不存在",
+  "Pages of {list}": "{list}分页",
+  "{from}–{to} of {total}": "第 {from}–{to} 条，共 {total} 条",
   "API tokens": "API 令牌",
   "Accept items in trade cooldown": "接受交易冷却中的饰品",
   "Accept offer {o}": "接受报价 {o}",
@@ -84,7 +87,6 @@ export const ZH: Record<string, string> = {
   "Last used": "最近使用",
   "List {n} selected for sale": "上架所选 {n} 件",
   "Listing bought": "购买在售",
-  "Listing pages": "在售分页",
   "Listings ({n})": "在售（{n}）",
   Listings: "在售",
   "Loading…": "加载中…",
@@ -131,7 +133,6 @@ export const ZH: Record<string, string> = {
   "On sale": "在售",
   "Open the console": "打开控制台",
   Order: "订单",
-  "Page {n} of {m}": "第 {n} 页，共 {m} 页",
   Pages: "分页",
   "Paint seed": "图案模板",
   "Paint seeds": "图案模板",
@@ -343,7 +344,6 @@ export const ZH: Record<string, string> = {
   "No movements yet.": "暂无资金变动。",
   What: "事项",
   "Balance after": "变动后余额",
-  "Older movements": "更早的流水",
   "No bookmarks yet.": "暂无收藏。",
   "Remove bookmark of {name}": "取消收藏 {name}",
   Withdrawal: "提现",

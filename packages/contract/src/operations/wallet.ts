@@ -88,5 +88,11 @@ export const listLedgerEntries = defineOperation({
     account: Type.Optional(Type.Enum([...LEDGER_ACCOUNT_NAMES])),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   }),
-  response: Type.Object({ items: Type.Array(LedgerEntryRecord), has_more: Type.Boolean() }),
+  response: Type.Object({
+    items: Type.Array(LedgerEntryRecord),
+    has_more: Type.Boolean(),
+    total_count: Type.Integer({
+      description: "how many entries the list holds from the newest on (with `account`, that account's)",
+    }),
+  }),
 });

@@ -193,18 +193,31 @@ export const BillOrder = StrictObject({
   }),
 });
 
-/** Completed trades per page of `bill_order`. */
+/** Completed trades per page of `bill_order` unless `page_size` says otherwise. */
 export const BILL_ORDER_COUNT = 20;
 
-/** GET /api/market/goods/bill_order: the latest completed trades of one goods. */
+/** GET /api/market/goods/bill_order: the completed trades of one goods, a page at a time. */
 export const getBillOrders = defineOperation({
   id: "getBillOrders",
   method: "GET",
   path: "/api/market/goods/bill_order",
   access: "public",
   envelope: "internal",
-  summary: "The 20 latest completed trades of one goods, newest first",
+  summary: "The completed trades of one goods, newest first, 20 a page (up to 80)",
+  description:
+    "Without `page_num` and `page_size` the answer is the 20 latest trades, as tools expect; `total_count` counts every completed trade of the goods.",
   tags: ["Website"],
-  querystring: Type.Object({ game: Cs2Game, goods_id: GoodsId }),
-  response: InternalOk({ items: Type.Array(BillOrder), total_count: Type.Integer() }),
+  querystring: Type.Object({
+    game: Cs2Game,
+    goods_id: GoodsId,
+    page_num: PageNum,
+    page_size: PageSize(80, BILL_ORDER_COUNT),
+  }),
+  response: InternalOk({
+    items: Type.Array(BillOrder),
+    page_num: Type.Integer(),
+    page_size: Type.Integer(),
+    total_count: Type.Integer({ description: "every completed trade of the goods" }),
+    total_page: Type.Integer(),
+  }),
 });

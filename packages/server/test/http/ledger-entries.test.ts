@@ -29,7 +29,7 @@ describe("GET /api/market/developer/balance/entries", () => {
   const entriesOf = async (token: string, query = "") => {
     const response = await t.as(token, "GET", `${PATH}${query}`);
     assert.equal(response.statusCode, 200, response.body);
-    return response.json<{ items: Entry[]; has_more: boolean }>();
+    return response.json<{ items: Entry[]; has_more: boolean; total_count: number }>();
   };
   const post = (token: string, path: string, body: unknown) =>
     t.as(token, "POST", `/api/market/developer/${path}`, body);
@@ -44,7 +44,7 @@ describe("GET /api/market/developer/balance/entries", () => {
 
   test("happy: a new account has no movement", async () => {
     const user = await t.createUser();
-    assert.deepEqual(await entriesOf(user.token), { items: [], has_more: false });
+    assert.deepEqual(await entriesOf(user.token), { items: [], has_more: false, total_count: 0 });
   });
 
   test("happy: a deposit, a purchase and its delivery, as each side sees them, with the balances after", async () => {
@@ -126,6 +126,7 @@ describe("GET /api/market/developer/balance/entries", () => {
     );
     const second = await entriesOf(user.token, `?limit=4&before=${first.items.at(-1)!.id}`);
     assert.equal(second.has_more, false);
+    assert.deepEqual([first.total_count, second.total_count], [6, 6], "the total counts every page");
     assert.deepEqual(
       second.items.map((entry) => [entry.lines[0]!.amount, entry.lines[0]!.balance_after]),
       [
@@ -138,6 +139,7 @@ describe("GET /api/market/developer/balance/entries", () => {
       margin.items.map((entry) => entry.lines),
       [[{ account: "margin_balance", amount: "7.00", balance_after: "7.00" }]],
     );
+    assert.equal(margin.total_count, 1, "the total of one account counts that account's entries");
   });
 
   test("happy: the website's signed-in session reads it too, without a token", async () => {

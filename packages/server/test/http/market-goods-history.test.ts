@@ -122,6 +122,26 @@ describe("website price history and recent trades", () => {
     const text = answer.body;
     for (const secret of [seller.userId, buyer.platformid, seller.platformid, "fee", "buyer", "seller"])
       assert.equal(text.includes(`"${secret}`), false, `no ${secret} in recent trades`);
+    assert.equal(answer.json().data.total_count, trades.length, "every completed trade is counted");
+
+    // Every completed trade is reachable a page at a time, each once, in the same order.
+    const pageSize = Math.max(1, Math.ceil(trades.length / 2));
+    const paged: string[] = [];
+    for (let pageNum = 1; ; pageNum += 1) {
+      const page = (
+        await get(
+          `/api/market/goods/bill_order?game=csgo&goods_id=${stickerId}&page_num=${pageNum}&page_size=${pageSize}`,
+        )
+      ).json();
+      assertSchema(getBillOrders.response, page);
+      assert.equal(page.data.total_page, Math.ceil(trades.length / pageSize));
+      if (page.data.items.length === 0) break;
+      paged.push(...page.data.items.map((item: { id: string }) => item.id));
+    }
+    assert.deepEqual(
+      paged,
+      trades.map((trade) => String(trade.trade_id)),
+    );
   });
 
   test("goods/info counts the completed trades and takes the latest as the reference price", async () => {

@@ -813,8 +813,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The 20 latest completed trades of one goods, newest first
-     * @description The 20 latest completed trades of one goods, newest first.
+     * The completed trades of one goods, newest first, 20 a page (up to 80)
+     * @description The completed trades of one goods, newest first, 20 a page (up to 80).
+     *
+     *     Without `page_num` and `page_size` the answer is the 20 latest trades, as tools expect; `total_count` counts every completed trade of the goods.
      *
      *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -4457,6 +4459,8 @@ export interface operations {
           "application/json": {
             items: components["schemas"]["LedgerEntryRecord"][];
             has_more: boolean;
+            /** @description how many entries the list holds from the newest on (with `account`, that account's) */
+            total_count: number;
           };
         };
       };
@@ -6623,6 +6627,8 @@ export interface operations {
         /** @description game: cs2 or csgo (the same game) */
         game: "cs2" | "csgo";
         goods_id: number;
+        page_num?: number;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -6630,7 +6636,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The 20 latest completed trades of one goods, newest first */
+      /** @description The completed trades of one goods, newest first, 20 a page (up to 80) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6641,7 +6647,11 @@ export interface operations {
             code: "OK";
             data: {
               items: components["schemas"]["BillOrder"][];
+              page_num: number;
+              page_size: number;
+              /** @description every completed trade of the goods */
               total_count: number;
+              total_page: number;
             };
             msg: null;
           };

@@ -1,4 +1,4 @@
-import { BILL_ORDER_COUNT, formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
+import { formatMoney, RECORD_GAME, type AssetInfo } from "@skinmarket/contract";
 import { sql } from "kysely";
 import { toUnixSeconds } from "../clock.ts";
 import type { DomainContext } from "../context.ts";
@@ -6,25 +6,34 @@ import { fail, ok } from "../result.ts";
 import { unknownGoodsMessage } from "./find-goods.ts";
 
 /**
- * The latest completed trades of a goods (website route `goods/bill_order`, docs/design/website-goods-routes.md#the-websites-goods-pages), newest first: price, time, how it sold and what the item looked like; nothing
+ * The completed trades of a goods, a page at a time (website route `goods/bill_order`, docs/design/website-goods-routes.md#the-websites-goods-pages), newest first: price, time, how it sold and what the item looked like; nothing
  * about buyer or seller (no user ids, platform ids, asset ids or fees).
  */
-export async function readBillOrders(ctx: DomainContext, input: { goodsId: number }) {
+export async function readBillOrders(
+  ctx: DomainContext,
+  input: { goodsId: number; pageNum: number; pageSize: number },
+) {
   const goods = await ctx.db
     .selectFrom("goods")
     .select(["goods_id", "icon_url"])
     .where("goods_id", "=", input.goodsId)
     .executeTakeFirst();
   if (!goods) return fail("Not Found", unknownGoodsMessage(input.goodsId));
-  const rows = await ctx.db
+  const completed = ctx.db
     .selectFrom("trades")
-    .select(["trade_id", "price", "updated_at", "buy_order_id", "asset"])
     .where("goods_id", "=", input.goodsId)
-    .where("state", "=", sql.lit("SUCCESS"))
-    .orderBy("updated_at", "desc")
-    .orderBy("trade_id", "desc")
-    .limit(BILL_ORDER_COUNT)
-    .execute();
+    .where("state", "=", sql.lit("SUCCESS"));
+  const [rows, count] = await Promise.all([
+    completed
+      .select(["trade_id", "price", "updated_at", "buy_order_id", "asset"])
+      .orderBy("updated_at", "desc")
+      .orderBy("trade_id", "desc")
+      .limit(input.pageSize)
+      .offset((input.pageNum - 1) * input.pageSize)
+      .execute(),
+    completed.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  const totalCount = Number(count.total);
   return ok({
     items: rows.map((row) => {
       const asset = row.asset as AssetInfo;
@@ -46,6 +55,9 @@ export async function readBillOrders(ctx: DomainContext, input: { goodsId: numbe
         },
       };
     }),
-    total_count: rows.length,
+    page_num: input.pageNum,
+    page_size: input.pageSize,
+    total_count: totalCount,
+    total_page: Math.ceil(totalCount / input.pageSize),
   });
 }

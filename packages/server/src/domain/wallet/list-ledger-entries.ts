@@ -49,17 +49,23 @@ interface EntryLineRow {
  * side, a seller or the fee account, is not theirs to see) and each account's balance after it.
  * One statement, so the page and the balances after are one snapshot: the page is the newest
  * `limit` entries among each account's newest lines (index `journal_lines_account_entry_idx`),
- * and a balance after an entry is the balance now less the account's lines after it.
+ * and a balance after an entry is the balance now less the account's lines after it. `total_count`
+ * counts every entry of the list (the website's "n–m of N"), whatever `before` says.
  */
 export async function listLedgerEntries(
   ctx: DomainContext,
   query: { before?: string; account?: LedgerAccountName; limit: number },
-): Promise<Result<{ items: LedgerEntryView[]; has_more: boolean }>> {
+): Promise<Result<{ items: LedgerEntryView[]; has_more: boolean; total_count: number }>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const userId = ctx.actor.userId;
   const before = query.before ?? "9223372036854775807";
   const take = query.limit + 1;
   const accountFilter = query.account ? sql`AND kind = ${ACCOUNT_KIND[query.account]}` : sql``;
+  const counted = sql<{ total: string }>`
+    SELECT count(DISTINCT line.entry_id) AS total
+    FROM ledger_accounts AS account
+    JOIN journal_lines AS line ON line.account_id = account.account_id
+    WHERE account.user_id = ${userId} ${accountFilter}`.execute(ctx.db);
   const rows = await sql<EntryLineRow>`
     WITH page AS (
       SELECT DISTINCT latest.entry_id
@@ -107,7 +113,12 @@ export async function listLedgerEntries(
     });
   }
   const items = [...entries.values()];
-  return ok({ items: items.slice(0, query.limit), has_more: items.length > query.limit });
+  const total = Number((await counted).rows[0]?.total ?? 0);
+  return ok({
+    items: items.slice(0, query.limit),
+    has_more: items.length > query.limit,
+    total_count: total,
+  });
 }
 
 function referenceFields(

@@ -8,7 +8,8 @@ import { MyListings } from "./my-listings.tsx";
 import { Trades } from "./trades.tsx";
 import { Wallet } from "./wallet.tsx";
 
-const SECTIONS = [
+/** The account's sections: the path under `/me/` and the name its link and `<title>` show. */
+export const ACCOUNT_SECTIONS = [
   ["inventory", "Inventory"],
   ["listings", "My listings"],
   ["purchases", "Purchases"],
@@ -29,12 +30,12 @@ export function AccountPage(props: { section: string }) {
         {t("Sign in to see your account.")} <a href="/signin">{t("Sign in")}</a>
       </p>
     );
-  const section = SECTIONS.some(([key]) => key === props.section) ? props.section : "inventory";
+  const section = ACCOUNT_SECTIONS.some(([key]) => key === props.section) ? props.section : "inventory";
   return (
     <div class="account">
       <h1>{t("My account")}</h1>
       <nav aria-label={t("Account")} class="subnav">
-        {SECTIONS.map(([key, label]) => (
+        {ACCOUNT_SECTIONS.map(([key, label]) => (
           <a key={key} href={`/me/${key}`} aria-current={section === key ? "page" : undefined}>
             {t(label)}
           </a>

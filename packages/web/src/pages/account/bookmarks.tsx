@@ -1,5 +1,6 @@
 import type { listBookmarks, removeBookmark } from "@skinmarket/contract";
 import { web, type WebData } from "../../api.ts";
+import { Pager, usePaging } from "../../components/paged-list.tsx";
 import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
@@ -10,12 +11,13 @@ type Bookmark = WebData<typeof listBookmarks>["items"][number];
 /** The user's bookmarked goods, newest first (`GET /api/market/goods/bookmark`), each removable. */
 export function Bookmarks() {
   const [version, refresh] = useLiveRefresh();
+  const paging = usePaging(40);
   const bookmarks = useLoad(
     () =>
       web<typeof listBookmarks>("GET", "/api/market/goods/bookmark", {
-        query: { game: "csgo", type: "goods", page_size: 80 },
+        query: { game: "csgo", type: "goods", ...paging.query },
       }),
-    [version],
+    [version, paging.pageNum],
   );
   const [, removeError, run] = useAction();
   const remove = (item: Bookmark) =>
@@ -33,7 +35,7 @@ export function Bookmarks() {
     <section aria-labelledby="bookmarks-title">
       <h2 id="bookmarks-title">{t("Bookmarks")}</h2>
       {error ? <p role="alert">{error}</p> : null}
-      {items.length === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
+      {bookmarks.value?.total_count === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
       <ul aria-labelledby="bookmarks-title">
         {items.map((item) => (
           <li key={item.id} class="row">
@@ -45,6 +47,7 @@ export function Bookmarks() {
           </li>
         ))}
       </ul>
+      <Pager label={t("Bookmarks")} range={paging.range(bookmarks.value)!} />
     </section>
   );
 }

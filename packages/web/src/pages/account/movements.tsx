@@ -1,9 +1,10 @@
 import type { listLedgerEntries, OperationResponse } from "@skinmarket/contract";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { own } from "../../api.ts";
+import { ListTable, type PageRange } from "../../components/paged-list.tsx";
 import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { useLoad } from "../../use-data.tsx";
 
 type LedgerPage = OperationResponse<typeof listLedgerEntries>;
 type LedgerEntry = LedgerPage["items"][number];
@@ -35,40 +36,51 @@ function referenceOf(entry: LedgerEntry): string {
   return "";
 }
 
-function readPage(account: string, before?: string): Promise<LedgerPage> {
+/** Movements a page. */
+const PAGE_SIZE = 20;
+
+function readPage(account: string, before: string | undefined): Promise<LedgerPage> {
   return own<typeof listLedgerEntries>("GET", "/api/market/developer/balance/entries", {
-    query: { limit: 20, account, before },
+    query: { limit: PAGE_SIZE, account, before },
   });
 }
 
 /**
  * Every movement of the user's money, newest first, from the official ledger route with the
- * session (`balance/entries`): why, when, each account's change and its balance after. Older pages
- * are read on with `before`; a live event reloads the newest (and drops the older ones read).
+ * session (`balance/entries`): why, when, each account's change and its balance after. The route
+ * pages back in time with a cursor (`before`, the last id of the page before), so the pager keeps
+ * the cursors of the pages passed to step back; a live event reloads the page shown.
  */
 export function Movements(props: { version: number }) {
   const [account, setAccount] = useState("");
-  const newest = useLoad(() => readPage(account), [props.version, account]);
-  const [older, setOlder] = useState<LedgerPage | null>(null);
-  const [, olderError, run] = useAction();
-  useEffect(() => setOlder(null), [newest.value]);
-
-  const entries = newest.value ? [...newest.value.items, ...(older?.items ?? [])] : null;
-  const more = (older ?? newest.value)?.has_more ?? false;
-  const readOlder = (before: string) =>
-    run(async () => {
-      const page = await readPage(account, before);
-      setOlder({ ...page, items: [...(older?.items ?? []), ...page.items] });
-      return "";
-    });
-  const error = olderError || newest.error;
+  const [cursors, setCursors] = useState<string[]>([]);
+  const newest = useLoad(() => readPage(account, cursors.at(-1)), [props.version, account, cursors]);
+  const entries = newest.value?.items ?? null;
+  const before = cursors.length * PAGE_SIZE;
+  const range: PageRange | undefined = newest.value
+    ? {
+        from: entries!.length > 0 ? before + 1 : 0,
+        to: before + entries!.length,
+        total: newest.value.total_count,
+        previous: cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined,
+        next: newest.value.has_more ? () => setCursors([...cursors, entries!.at(-1)!.id]) : undefined,
+        beyondEnd: entries!.length === 0 && cursors.length > 0 ? () => setCursors([]) : undefined,
+      }
+    : undefined;
+  const error = newest.error;
   return (
     <>
       <div class="row">
         <h3 id="movements-title">{t("Movements")}</h3>
         <label>
           {t("Account")}
-          <select value={account} onChange={(event) => setAccount(event.currentTarget.value)}>
+          <select
+            value={account}
+            onChange={(event) => {
+              setAccount(event.currentTarget.value);
+              setCursors([]);
+            }}
+          >
             <option value="">{t("All accounts")}</option>
             {Object.entries(ACCOUNT_LABELS).map(([name, label]) => (
               <option key={name} value={name}>
@@ -80,48 +92,36 @@ export function Movements(props: { version: number }) {
       </div>
       {error ? <p role="alert">{error}</p> : null}
       {entries === null ? <p aria-busy="true">{t("Loading…")}</p> : null}
-      {entries && entries.length === 0 ? <p class="muted">{t("No movements yet.")}</p> : null}
-      {entries && entries.length > 0 ? (
-        <table aria-labelledby="movements-title">
-          <thead>
-            <tr>
-              <th scope="col">{t("Time")}</th>
-              <th scope="col">{t("What")}</th>
-              <th scope="col">{t("Account")}</th>
-              <th scope="col">{t("Amount")}</th>
-              <th scope="col">{t("Balance after")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.flatMap((entry) =>
-              entry.lines.map((line, index) => (
-                <tr key={`${entry.id}-${line.account}`}>
-                  <td>{index === 0 ? dateTime(entry.created_at) : ""}</td>
-                  <td>
-                    {index === 0 ? (
-                      <>
-                        {t(KIND_LABELS[entry.kind] ?? entry.kind)}
-                        <br />
-                        <span class="muted small">{referenceOf(entry)}</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>{t(ACCOUNT_LABELS[line.account] ?? line.account)}</td>
-                  <td class={`price ${line.amount.startsWith("-") ? "out" : "in"}`}>
-                    {line.amount.startsWith("-") ? "−" : "+"}
-                    {money(line.amount.replace(/^-/, ""))}
-                  </td>
-                  <td class="price">{money(line.balance_after)}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      ) : null}
-      {more && entries ? (
-        <button type="button" onClick={() => readOlder(entries.at(-1)!.id)}>
-          {t("Older movements")}
-        </button>
+      {newest.value?.total_count === 0 ? <p class="muted">{t("No movements yet.")}</p> : null}
+      {entries && newest.value!.total_count > 0 ? (
+        <ListTable
+          label={t("Movements")}
+          range={range}
+          headers={[t("Time"), t("What"), t("Account"), t("Amount"), t("Balance after")]}
+        >
+          {entries.flatMap((entry) =>
+            entry.lines.map((line, index) => (
+              <tr key={`${entry.id}-${line.account}`}>
+                <td>{index === 0 ? dateTime(entry.created_at) : ""}</td>
+                <td>
+                  {index === 0 ? (
+                    <>
+                      {t(KIND_LABELS[entry.kind] ?? entry.kind)}
+                      <br />
+                      <span class="muted small">{referenceOf(entry)}</span>
+                    </>
+                  ) : null}
+                </td>
+                <td>{t(ACCOUNT_LABELS[line.account] ?? line.account)}</td>
+                <td class={`price ${line.amount.startsWith("-") ? "out" : "in"}`}>
+                  {line.amount.startsWith("-") ? "−" : "+"}
+                  {money(line.amount.replace(/^-/, ""))}
+                </td>
+                <td class="price">{money(line.balance_after)}</td>
+              </tr>
+            )),
+          )}
+        </ListTable>
       ) : null}
     </>
   );

@@ -1,6 +1,7 @@
 import type { cancelWebBuyOrders, listWebBuyOrders } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { web } from "../../api.ts";
+import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.tsx";
 import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
@@ -14,12 +15,13 @@ import { BatchOutcome, useLiveRefresh } from "./live-refresh.tsx";
  */
 export function MyBuyOrders() {
   const [version, refresh] = useLiveRefresh();
+  const paging = usePaging(50);
   const waiting = useLoad(
     () =>
       web<typeof listWebBuyOrders>("GET", "/api/market/buy_order/wait_supply", {
-        query: { game: "csgo", page_size: 100 },
+        query: { game: "csgo", ...paging.query },
       }),
-    [version],
+    [version, paging.pageNum],
   );
   const [results, setResults] = useState<Record<string, string> | null>(null);
   const [, cancelError, run] = useAction();
@@ -45,49 +47,45 @@ export function MyBuyOrders() {
         {t("Place new ones from an item's Buy orders tab.")}
       </p>
       {error ? <p role="alert">{error}</p> : null}
-      {orders && orders.length === 0 ? <p class="muted">{t("No buy orders waiting.")}</p> : null}
+      {waiting.value?.total_count === 0 ? <p class="muted">{t("No buy orders waiting.")}</p> : null}
       {orders ? (
-        <table aria-label={t("Buy orders")}>
-          <thead>
-            <tr>
-              <th scope="col">{t("Order")}</th>
-              <th scope="col">{t("Goods")}</th>
-              <th scope="col">{t("Price")}</th>
-              <th scope="col">{t("Bought / wanted")}</th>
-              <th scope="col">{t("Conditions")}</th>
-              <th scope="col">{t("State")}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t("Actions")}</span>
-              </th>
+        <ListTable
+          label={t("Buy orders")}
+          range={paging.range(waiting.value)}
+          headers={[
+            t("Order"),
+            t("Goods"),
+            t("Price"),
+            t("Bought / wanted"),
+            t("Conditions"),
+            t("State"),
+            <HiddenHeader text={t("Actions")} />,
+          ]}
+        >
+          {orders.map((order) => (
+            <tr key={order.id}>
+              <td>{order.id}</td>
+              <td>
+                <a href={`/goods/${order.goods_id}`}>{order.goods_id}</a>
+              </td>
+              <td class="price">{money(order.price)}</td>
+              <td>
+                {order.real_num} / {order.num}
+              </td>
+              <td>
+                {order.specific.map((entry) => `${entry.type}: ${entry.values.join("–")}`).join("; ") || "—"}
+              </td>
+              <td>{order.state}</td>
+              <td>
+                {order.state === "progressing" || order.state === "waiting" ? (
+                  <button type="button" onClick={() => cancel(order.id)}>
+                    {t("Cancel order {id}", { id: order.id })}
+                  </button>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {orders.map((order) => (
-              <tr key={order.id}>
-                <td>{order.id}</td>
-                <td>
-                  <a href={`/goods/${order.goods_id}`}>{order.goods_id}</a>
-                </td>
-                <td class="price">{money(order.price)}</td>
-                <td>
-                  {order.real_num} / {order.num}
-                </td>
-                <td>
-                  {order.specific.map((entry) => `${entry.type}: ${entry.values.join("–")}`).join("; ") ||
-                    "—"}
-                </td>
-                <td>{order.state}</td>
-                <td>
-                  {order.state === "progressing" || order.state === "waiting" ? (
-                    <button type="button" onClick={() => cancel(order.id)}>
-                      {t("Cancel order {id}", { id: order.id })}
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       ) : null}
       <BatchOutcome results={results} error="" />
       <h3>{t("Online or offline")}</h3>

@@ -1,21 +1,23 @@
 import type { cancelWebSellOrders, changeWebSellOrders, getWebOnSale } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { web } from "../../api.ts";
+import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.tsx";
 import { WearBar } from "../../components/wear-bar.tsx";
 import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
 import { BatchOutcome, useLiveRefresh } from "./live-refresh.tsx";
 
-/** The user's listings: reprice or withdraw, one or several at once. */
+/** The user's listings a page: reprice or withdraw, one or several at once. */
 export function MyListings() {
   const [version, refresh] = useLiveRefresh();
+  const paging = usePaging(50);
   const onSale = useLoad(
     () =>
       web<typeof getWebOnSale>("GET", "/api/market/sell_order/on_sale", {
-        query: { game: "csgo", page_size: 200 },
+        query: { game: "csgo", ...paging.query },
       }),
-    [version],
+    [version, paging.pageNum],
   );
   const [prices, setPrices] = useState<Record<string, string>>({});
   const [results, setResults] = useState<Record<string, string> | null>(null);
@@ -47,53 +49,44 @@ export function MyListings() {
   return (
     <section aria-labelledby="listings-title">
       <h2 id="listings-title">{t("My listings")}</h2>
-      {answer.items.length === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
-      <table aria-label={t("My listings")}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Item")}</th>
-            <th scope="col">{t("Float")}</th>
-            <th scope="col">{t("Price")}</th>
-            <th scope="col">{t("New price")}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t("Actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {answer.items.map((listing) => {
-            const name = goodsName(answer.goods_infos[String(listing.goods_id)]);
-            return (
-              <tr key={listing.id}>
-                <td>
-                  <a href={`/goods/${listing.goods_id}`}>{name}</a>
-                </td>
-                <td>
-                  <WearBar paintwear={listing.asset_info.paintwear} />
-                </td>
-                <td class="price">{money(listing.price)}</td>
-                <td>
-                  <input
-                    aria-label={t("New price for {name}", { name })}
-                    inputMode="decimal"
-                    size={8}
-                    value={prices[listing.id] ?? ""}
-                    onInput={(event) => setPrices({ ...prices, [listing.id]: event.currentTarget.value })}
-                  />
-                  <button type="button" disabled={!prices[listing.id]} onClick={() => reprice(listing.id)}>
-                    {t("Reprice")}
-                  </button>
-                </td>
-                <td>
-                  <button type="button" onClick={() => withdraw(listing.id)}>
-                    {t("Withdraw")}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      {answer.total_count === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
+      <ListTable
+        label={t("My listings")}
+        range={paging.range(answer)}
+        headers={[t("Item"), t("Float"), t("Price"), t("New price"), <HiddenHeader text={t("Actions")} />]}
+      >
+        {answer.items.map((listing) => {
+          const name = goodsName(answer.goods_infos[String(listing.goods_id)]);
+          return (
+            <tr key={listing.id}>
+              <td>
+                <a href={`/goods/${listing.goods_id}`}>{name}</a>
+              </td>
+              <td>
+                <WearBar paintwear={listing.asset_info.paintwear} />
+              </td>
+              <td class="price">{money(listing.price)}</td>
+              <td>
+                <input
+                  aria-label={t("New price for {name}", { name })}
+                  inputMode="decimal"
+                  size={8}
+                  value={prices[listing.id] ?? ""}
+                  onInput={(event) => setPrices({ ...prices, [listing.id]: event.currentTarget.value })}
+                />
+                <button type="button" disabled={!prices[listing.id]} onClick={() => reprice(listing.id)}>
+                  {t("Reprice")}
+                </button>
+              </td>
+              <td>
+                <button type="button" onClick={() => withdraw(listing.id)}>
+                  {t("Withdraw")}
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </ListTable>
       <BatchOutcome results={results} error={actionError || onSale.error} />
     </section>
   );

@@ -1,13 +1,14 @@
 import type { cancelWebPurchase, getWebSellHistory, listBoughtItems, sendOffer } from "@skinmarket/contract";
 import { own, web } from "../../api.ts";
+import { ListTable, usePaging } from "../../components/paged-list.tsx";
 import { dateTime, goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { useLiveRefresh } from "./live-refresh.tsx";
 import { nextStep, STATE_NAMES, type Trade, type TradeList, type TradeSide } from "./trade-steps.ts";
 
-function loadTrades(kind: TradeSide): Promise<TradeList> {
-  const query = { game: "csgo", page_size: 50 };
+function loadTrades(kind: TradeSide, page: { page_num: number; page_size: number }): Promise<TradeList> {
+  const query = { game: "csgo", ...page };
   return kind === "purchases"
     ? web<typeof listBoughtItems>("GET", "/api/market/buy_order/history", { query })
     : web<typeof getWebSellHistory>("GET", "/api/market/sell_order/history", { query });
@@ -16,7 +17,8 @@ function loadTrades(kind: TradeSide): Promise<TradeList> {
 /** Purchases (`buy_order/history`) or sales (`sell_order/history`), each with its state and next step. */
 export function Trades(props: { kind: TradeSide }) {
   const [version, refresh] = useLiveRefresh();
-  const trades = useLoad(() => loadTrades(props.kind), [version, props.kind]);
+  const paging = usePaging(50);
+  const trades = useLoad(() => loadTrades(props.kind, paging.query), [version, props.kind, paging.pageNum]);
   const [message, actionError, run] = useAction();
 
   const sendTradeOffer = (trade: Trade) =>
@@ -50,53 +52,44 @@ export function Trades(props: { kind: TradeSide }) {
           {t("Refresh")}
         </button>
       </div>
-      {answer.items.length === 0 ? <p class="muted">{t("None yet.")}</p> : null}
-      <table aria-label={title}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Trade")}</th>
-            <th scope="col">{t("Item")}</th>
-            <th scope="col">{t("Price")}</th>
-            <th scope="col">{t("State")}</th>
-            <th scope="col">{t("What happens next")}</th>
+      {answer.total_count === 0 ? <p class="muted">{t("None yet.")}</p> : null}
+      <ListTable
+        label={title}
+        range={paging.range(answer)}
+        headers={[t("Trade"), t("Item"), t("Price"), t("State"), t("What happens next")]}
+      >
+        {answer.items.map((trade: Trade) => (
+          <tr key={trade.id}>
+            <td>
+              {trade.id}
+              <br />
+              <span class="muted small">{dateTime(trade.created_at)}</span>
+            </td>
+            <td>
+              <a href={`/goods/${trade.goods_id}`}>{goodsName(answer.goods_infos[String(trade.goods_id)])}</a>
+            </td>
+            <td class="price">{money(trade.price)}</td>
+            <td>
+              <span class={`state state-${trade.state.toLowerCase()}`}>
+                {t(STATE_NAMES[trade.state] ?? trade.state)}
+              </span>
+            </td>
+            <td>
+              {nextStep(trade, props.kind)}
+              {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                <button type="button" onClick={() => cancelPurchase(trade)}>
+                  {t("Cancel purchase {id}", { id: trade.id })}
+                </button>
+              ) : null}
+              {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
+                <button type="button" onClick={() => sendTradeOffer(trade)}>
+                  {t("Send offer")}
+                </button>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {answer.items.map((trade: Trade) => (
-            <tr key={trade.id}>
-              <td>
-                {trade.id}
-                <br />
-                <span class="muted small">{dateTime(trade.created_at)}</span>
-              </td>
-              <td>
-                <a href={`/goods/${trade.goods_id}`}>
-                  {goodsName(answer.goods_infos[String(trade.goods_id)])}
-                </a>
-              </td>
-              <td class="price">{money(trade.price)}</td>
-              <td>
-                <span class={`state state-${trade.state.toLowerCase()}`}>
-                  {t(STATE_NAMES[trade.state] ?? trade.state)}
-                </span>
-              </td>
-              <td>
-                {nextStep(trade, props.kind)}
-                {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
-                  <button type="button" onClick={() => cancelPurchase(trade)}>
-                    {t("Cancel purchase {id}", { id: trade.id })}
-                  </button>
-                ) : null}
-                {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
-                  <button type="button" onClick={() => sendTradeOffer(trade)}>
-                    {t("Send offer")}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
       <Feedback message={message} error={actionError || trades.error} />
     </section>
   );

@@ -2,6 +2,7 @@ import type { listCatalogGoods } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { ApiError, web } from "../../api.ts";
 import { ItemImage } from "../../components/item-image.tsx";
+import { Pager } from "../../components/paged-list.tsx";
 import { goodsName, money } from "../../format.ts";
 import { language, t } from "../../i18n.ts";
 import { navigate } from "../../router.ts";
@@ -127,23 +128,19 @@ function Catalog(props: { query: URLSearchParams; onRefused: () => void }) {
               </li>
             ))}
           </ul>
-          <nav class="pager" aria-label={t("Pages")}>
-            <button
-              type="button"
-              disabled={page.page_num <= 1}
-              onClick={() => update({ page_num: String(page.page_num - 1) })}
-            >
-              {t("Previous")}
-            </button>
-            <span>{t("Page {n} of {m}", { n: page.page_num, m: Math.max(page.total_page, 1) })}</span>
-            <button
-              type="button"
-              disabled={page.page_num >= page.total_page}
-              onClick={() => update({ page_num: String(page.page_num + 1) })}
-            >
-              {t("Next")}
-            </button>
-          </nav>
+          <Pager
+            label={t("Goods")}
+            range={{
+              from: page.items.length > 0 ? (page.page_num - 1) * page.page_size + 1 : 0,
+              to: (page.page_num - 1) * page.page_size + page.items.length,
+              total: page.total_count,
+              previous: page.page_num > 1 ? () => update({ page_num: String(page.page_num - 1) }) : undefined,
+              next:
+                page.page_num < page.total_page
+                  ? () => update({ page_num: String(page.page_num + 1) })
+                  : undefined,
+            }}
+          />
         </>
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>

@@ -1,5 +1,6 @@
 import type { buyGoods, previewGoodsBuy } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
+import { useModal } from "../../components/modal.ts";
 import { web, type WebData } from "../../api.ts";
 import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
@@ -13,11 +14,15 @@ const PAY_NAMES: Record<number, string> = {
   102: "Wallet",
 };
 
-/** Buy now: the preview's ways of paying, then `goods/buy`; the seller then sends the offer. */
+/**
+ * Buy now, in a modal dialog (`useModal`): the preview's ways of paying, then `goods/buy`; the
+ * seller then sends the offer. Escape, Cancel and Close close it.
+ */
 export function BuyDialog(props: { listing: Listing; goodsId: number; onClose: (bought: boolean) => void }) {
   const [picked, setPicked] = useState<number | null>(null);
   const [bought, setBought] = useState<WebData<typeof buyGoods> | null>(null);
   const [, buyError, run, busy] = useAction();
+  const dialog = useModal<HTMLDialogElement>(() => props.onClose(bought !== null));
   const cooldown = props.listing.asset_info.has_tradable_cooldown ? 1 : 0;
   const preview = useLoad(
     () =>
@@ -56,55 +61,53 @@ export function BuyDialog(props: { listing: Listing; goodsId: number; onClose: (
     });
 
   return (
-    <div class="backdrop">
-      <div role="dialog" aria-modal="true" aria-labelledby="buy-title" class="dialog">
-        <h2 id="buy-title">{t("Buy for {p}", { p: money(props.listing.price) })}</h2>
-        {bought ? (
-          <>
-            <p role="status">
-              {t("Bought. The seller now sends the trade offer; accept it on the platform.")}{" "}
-              <a href="/me/purchases">{t("See my purchases")}</a>
-            </p>
-            <button type="button" onClick={() => props.onClose(true)}>
-              {t("Close")}
+    <dialog ref={dialog} aria-labelledby="buy-title" class="dialog">
+      <h2 id="buy-title">{t("Buy for {p}", { p: money(props.listing.price) })}</h2>
+      {bought ? (
+        <>
+          <p role="status">
+            {t("Bought. The seller now sends the trade offer; accept it on the platform.")}{" "}
+            <a href="/me/purchases">{t("See my purchases")}</a>
+          </p>
+          <button type="button" onClick={() => props.onClose(true)}>
+            {t("Close")}
+          </button>
+        </>
+      ) : (
+        <>
+          {methods ? (
+            <fieldset>
+              <legend>{t("Pay with")}</legend>
+              {methods.map((method) => (
+                <label key={method.value} class="radio">
+                  <input
+                    type="radio"
+                    name="pay_method"
+                    value={method.value}
+                    disabled={method.error !== null}
+                    checked={chosen === method.value}
+                    onChange={() => setPicked(method.value)}
+                  />
+                  {t(PAY_NAMES[method.value] ?? method.name)}
+                  {method.value !== 1 ? ` (${money(method.balance)})` : ""}
+                  {method.error ? <span class="muted small"> — {method.error}</span> : null}
+                </label>
+              ))}
+            </fieldset>
+          ) : error ? null : (
+            <p aria-busy="true">{t("Loading…")}</p>
+          )}
+          {error ? <p role="alert">{error}</p> : null}
+          <div class="row">
+            <button type="button" class="primary" disabled={chosen === null || busy} onClick={buy}>
+              {t("Confirm purchase")}
             </button>
-          </>
-        ) : (
-          <>
-            {methods ? (
-              <fieldset>
-                <legend>{t("Pay with")}</legend>
-                {methods.map((method) => (
-                  <label key={method.value} class="radio">
-                    <input
-                      type="radio"
-                      name="pay_method"
-                      value={method.value}
-                      disabled={method.error !== null}
-                      checked={chosen === method.value}
-                      onChange={() => setPicked(method.value)}
-                    />
-                    {t(PAY_NAMES[method.value] ?? method.name)}
-                    {method.value !== 1 ? ` (${money(method.balance)})` : ""}
-                    {method.error ? <span class="muted small"> — {method.error}</span> : null}
-                  </label>
-                ))}
-              </fieldset>
-            ) : error ? null : (
-              <p aria-busy="true">{t("Loading…")}</p>
-            )}
-            {error ? <p role="alert">{error}</p> : null}
-            <div class="row">
-              <button type="button" class="primary" disabled={chosen === null || busy} onClick={buy}>
-                {t("Confirm purchase")}
-              </button>
-              <button type="button" onClick={() => props.onClose(false)}>
-                {t("Cancel")}
-              </button>
-            </div>
-          </>
-        )}
-      </div>
-    </div>
+            <button type="button" onClick={() => props.onClose(false)}>
+              {t("Cancel")}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
   );
 }

@@ -10,6 +10,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
 import { Book } from "./book.tsx";
+import { ItemTabs, type ItemTab } from "./item-tabs.tsx";
 import { Listings } from "./listings.tsx";
 import { PriceChart } from "./price-chart.tsx";
 import { Sales } from "./sales.tsx";
@@ -24,7 +25,7 @@ const DETAIL_TAGS = ["exterior", "quality", "rarity"] as const;
 export function ItemPage(props: { goodsId: number }) {
   const lang = useStore(language);
   const user = useStore(currentUser);
-  const [tab, setTab] = useState<"listings" | "book" | "sales">("listings");
+  const [tab, setTab] = useState<ItemTab>("listings");
   const [version, setVersion] = useState(0);
   const goods = useLoad(
     () =>
@@ -115,28 +116,16 @@ export function ItemPage(props: { goodsId: number }) {
         </div>
       </header>
       <PriceChart goodsId={info.id} />
-      <div role="tablist" aria-label={t("Market of this item")} class="tabs">
-        {(
-          [
-            ["listings", t("Listings ({n})", { n: info.sell_num + info.pre_sell_num })],
-            ["book", t("Buy orders ({n})", { n: info.buy_num })],
-            ["sales", t("Recent sales")],
-          ] as const
-        ).map(([key, label]) => (
-          <button
-            type="button"
-            role="tab"
-            key={key}
-            id={`tab-${key}`}
-            aria-selected={tab === key}
-            aria-controls={`panel-${key}`}
-            onClick={() => setTab(key)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <ItemTabs
+        tabs={[
+          ["listings", t("Listings ({n})", { n: info.sell_num + info.pre_sell_num })],
+          ["book", t("Buy orders ({n})", { n: info.buy_num })],
+          ["sales", t("Recent sales")],
+        ]}
+        selected={tab}
+        onSelect={setTab}
+      />
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
         {tab === "listings" ? (
           <Listings goodsId={info.id} version={version} onBought={() => setVersion((value) => value + 1)} />
         ) : tab === "book" ? (

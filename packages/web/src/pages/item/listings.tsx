@@ -1,6 +1,7 @@
 import type { getGoodsSellOrders } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { web, type WebData } from "../../api.ts";
+import { ListTable, usePaging } from "../../components/paged-list.tsx";
 import { WearBar } from "../../components/wear-bar.tsx";
 import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
@@ -12,18 +13,21 @@ import { BuyDialog } from "./buy-dialog.tsx";
 /** One listing as the goods' listings page answers it. */
 export type Listing = WebData<typeof getGoodsSellOrders>["items"][number];
 
-/** The goods' listings, sorted and paged by the server, each with what a buyer looks at and "Buy". */
+/**
+ * The goods' listings, sorted and paged by the server, each with what a buyer looks at; "Buy" is
+ * the price itself, in the first column, so a phone shows it without scrolling the table.
+ */
 export function Listings(props: { goodsId: number; version: number; onBought: () => void }) {
   const user = useStore(currentUser);
-  const [pageNum, setPageNum] = useState(1);
+  const paging = usePaging(10);
   const [sortBy, setSortBy] = useState("default");
   const [buying, setBuying] = useState<Listing | null>(null);
   const listings = useLoad(
     () =>
       web<typeof getGoodsSellOrders>("GET", "/api/market/goods/sell_order", {
-        query: { game: "csgo", goods_id: props.goodsId, page_num: pageNum, page_size: 10, sort_by: sortBy },
+        query: { game: "csgo", goods_id: props.goodsId, ...paging.query, sort_by: sortBy },
       }),
-    [props.goodsId, props.version, pageNum, sortBy],
+    [props.goodsId, props.version, paging.pageNum, sortBy],
   );
   const page = listings.value;
 
@@ -33,96 +37,84 @@ export function Listings(props: { goodsId: number; version: number; onBought: ()
     <>
       <label class="inline">
         {t("Sort by")}
-        <select value={sortBy} onChange={(event) => setSortBy(event.currentTarget.value)}>
+        <select
+          value={sortBy}
+          onChange={(event) => {
+            setSortBy(event.currentTarget.value);
+            paging.restart();
+          }}
+        >
           <option value="default">{t("Price: low to high")}</option>
           <option value="price.desc">{t("Price: high to low")}</option>
           <option value="paintwear.asc">{t("Float: low to high")}</option>
           <option value="created.desc">{t("Newest")}</option>
         </select>
       </label>
-      {page.items.length === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
-      <table aria-label={t("Listings")}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Price")}</th>
-            <th scope="col">{t("Float")}</th>
-            <th scope="col">{t("Paint seed")}</th>
-            <th scope="col">{t("Details")}</th>
-            <th scope="col">{t("Seller")}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t("Actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.items.map((listing) => {
-            const info = listing.asset_info.info;
-            const nameTag = info.fraudwarnings?.match(/Name Tag: ''(.*)''/)?.[1];
-            const inspect = info.inspect_info?.inspect_url || listing.asset_info.action_link;
-            return (
-              <tr key={listing.id}>
-                <td class="price">{money(listing.price)}</td>
-                <td>
-                  <WearBar paintwear={listing.asset_info.paintwear} />
-                </td>
-                <td>{info.paintseed ?? "—"}</td>
-                <td>
-                  <div class="details">
-                    {info.phase_data?.name ? <span class="badge">{info.phase_data.name}</span> : null}
-                    {info.metaphysic?.data.name ? (
-                      <span class="badge">
-                        {t("Fade")} {info.metaphysic.data.name}
-                      </span>
-                    ) : null}
-                    {nameTag ? (
-                      <span class="badge">
-                        {t("Name tag")}: “{nameTag}”
-                      </span>
-                    ) : null}
-                    {info.stickers.length > 0 ? (
-                      <span class="stickers">
-                        {t("Stickers")}:{" "}
-                        {info.stickers
-                          .map((sticker) => sticker.market_hash_name.replace(/^Sticker \| /, ""))
-                          .join(", ")}
-                      </span>
-                    ) : null}
-                    {listing.asset_info.has_tradable_cooldown ? (
-                      <span class="badge warn">
-                        {t("Trade cooldown until {d}", {
-                          d: dateTime(listing.asset_info.tradable_unfrozen_time),
-                        })}
-                      </span>
-                    ) : null}
-                    {inspect ? (
-                      <a href={inspect} class="small">
-                        {t("Inspect in game")}
-                      </a>
-                    ) : null}
-                  </div>
-                </td>
-                <td>{page.user_infos[listing.user_id]?.nickname ?? listing.user_id}</td>
-                <td>
-                  {user && user.user_id !== listing.user_id ? (
-                    <button type="button" onClick={() => setBuying(listing)}>
-                      {t("Buy for {p}", { p: money(listing.price) })}
-                    </button>
+      {page.total_count === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
+      <ListTable
+        label={t("Listings")}
+        range={paging.range(page)}
+        headers={[t("Price"), t("Float"), t("Paint seed"), t("Details"), t("Seller")]}
+      >
+        {page.items.map((listing) => {
+          const info = listing.asset_info.info;
+          const nameTag = info.fraudwarnings?.match(/Name Tag: ''(.*)''/)?.[1];
+          const inspect = info.inspect_info?.inspect_url || listing.asset_info.action_link;
+          return (
+            <tr key={listing.id}>
+              <td class="price">
+                {user && user.user_id !== listing.user_id ? (
+                  <button type="button" onClick={() => setBuying(listing)}>
+                    {t("Buy for {p}", { p: money(listing.price) })}
+                  </button>
+                ) : (
+                  money(listing.price)
+                )}
+              </td>
+              <td>
+                <WearBar paintwear={listing.asset_info.paintwear} />
+              </td>
+              <td>{info.paintseed ?? "—"}</td>
+              <td>
+                <div class="details">
+                  {info.phase_data?.name ? <span class="badge">{info.phase_data.name}</span> : null}
+                  {info.metaphysic?.data.name ? (
+                    <span class="badge">
+                      {t("Fade")} {info.metaphysic.data.name}
+                    </span>
                   ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <nav class="pager" aria-label={t("Listing pages")}>
-        <button type="button" disabled={pageNum <= 1} onClick={() => setPageNum(pageNum - 1)}>
-          {t("Previous")}
-        </button>
-        <span>{t("Page {n} of {m}", { n: page.page_num, m: Math.max(page.total_page, 1) })}</span>
-        <button type="button" disabled={pageNum >= page.total_page} onClick={() => setPageNum(pageNum + 1)}>
-          {t("Next")}
-        </button>
-      </nav>
+                  {nameTag ? (
+                    <span class="badge">
+                      {t("Name tag")}: “{nameTag}”
+                    </span>
+                  ) : null}
+                  {info.stickers.length > 0 ? (
+                    <span class="stickers">
+                      {t("Stickers")}:{" "}
+                      {info.stickers
+                        .map((sticker) => sticker.market_hash_name.replace(/^Sticker \| /, ""))
+                        .join(", ")}
+                    </span>
+                  ) : null}
+                  {listing.asset_info.has_tradable_cooldown ? (
+                    <span class="badge warn">
+                      {t("Trade cooldown until {d}", {
+                        d: dateTime(listing.asset_info.tradable_unfrozen_time),
+                      })}
+                    </span>
+                  ) : null}
+                  {inspect ? (
+                    <a href={inspect} class="small">
+                      {t("Inspect in game")}
+                    </a>
+                  ) : null}
+                </div>
+              </td>
+              <td>{page.user_infos[listing.user_id]?.nickname ?? listing.user_id}</td>
+            </tr>
+          );
+        })}
+      </ListTable>
       {buying ? (
         <BuyDialog
           listing={buying}

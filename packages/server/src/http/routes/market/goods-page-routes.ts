@@ -55,6 +55,12 @@ export function registerGoodsPageRoutes(app: FastifyInstance): void {
     internal(await readPriceHistory(ctx, { goodsId: query.goods_id, days: query.days })),
   );
   registerOperation(app, getBillOrders, async ({ ctx, query }) =>
-    internal(await readBillOrders(ctx, { goodsId: query.goods_id })),
+    internal(
+      await readBillOrders(ctx, {
+        goodsId: query.goods_id,
+        pageNum: query.page_num,
+        pageSize: query.page_size,
+      }),
+    ),
   );
 }
