@@ -72,3 +72,20 @@ export interface SandboxCardsTable {
   user_id: number;
   declines: boolean;
 }
+
+/** The sandbox Steam market's reference price of a goods (migration 0035), in fen. */
+export interface SandboxSteamMarketPricesTable {
+  goods_id: number;
+  price: number;
+  /** Units sold on the platform's market in the last 24 hours. */
+  volume: number;
+  updated_at: Date;
+}
+
+/** One day of the sandbox Steam market's history of a goods (migration 0035): median price, units sold. */
+export interface SandboxSteamMarketHistoryTable {
+  goods_id: number;
+  day: ColumnType<string, string, string>;
+  price: number;
+  volume: number;
+}

@@ -10,7 +10,10 @@ export interface GoodsPrices {
   buyMax: Fen;
   /** Units still wanted by the progressing buy orders of online buyers. */
   buyOrderNum: number;
-  /** The marketplace's reference price for the goods: its lowest tradable listing. */
+  /**
+   * The goods' reference price on the platform's own market (Steam's lowest ask, as the game
+   * platform answers it: docs/design/market-data.md#platform-reference-price); 0 while it has none.
+   */
   platformPrice: Fen;
 }
 
@@ -28,7 +31,7 @@ export async function readGoodsPrices(
   );
   if (goodsIds.length === 0) return prices;
   const now = ctx.clock.now();
-  const [sells, buys] = await Promise.all([
+  const [sells, buys, platformPrices] = await Promise.all([
     ctx.db
       .selectFrom("listings")
       .select(["goods_id", sql<number>`min(price)`.as("sell_min")])
@@ -46,11 +49,15 @@ export async function readGoodsPrices(
       .where("buy_orders.goods_id", "in", [...goodsIds])
       .groupBy("buy_orders.goods_id")
       .execute(),
+    ctx.platform.marketPrices(ctx, { goodsIds }),
   ]);
+  for (const [goodsId, price] of platformPrices) {
+    const entry = prices.get(goodsId);
+    if (entry) entry.platformPrice = price;
+  }
   for (const row of sells) {
     const entry = prices.get(row.goods_id)!;
     entry.sellMin = Number(row.sell_min);
-    entry.platformPrice = Number(row.sell_min);
   }
   for (const row of buys) {
     const entry = prices.get(row.goods_id)!;
