@@ -137,7 +137,11 @@ describe("website records under the real service's names", () => {
     assert.equal(data.steam_market_url, REDLINE_URL);
     assert.equal(data.platform_market_url, REDLINE_URL);
     for (const name of ["steam_price", "steam_price_cny", "platform_price", "platform_price_cny"]) {
-      assert.equal(data.goods_info[name], "16.80", `goods_info.${name} is the Steam market's price, not ours`);
+      assert.equal(
+        data.goods_info[name],
+        "16.80",
+        `goods_info.${name} is the Steam market's price, not ours`,
+      );
     }
   });
 

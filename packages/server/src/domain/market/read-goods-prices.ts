@@ -12,7 +12,7 @@ export interface GoodsPrices {
   buyOrderNum: number;
   /**
    * The goods' reference price on the platform's own market (Steam's lowest ask, as the game
-   * platform answers it: docs/design/market-data.md#platform-reference-price); 0 while it has none.
+   * platform answers it: docs/design/steam-face.md#market-prices); 0 while it has none.
    */
   platformPrice: Fen;
 }
