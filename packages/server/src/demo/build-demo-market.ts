@@ -115,6 +115,8 @@ const DEMO_TABLES = [
   "listings",
   "trades",
   "buy_orders",
+  "sandbox_steam_market_prices",
+  "sandbox_steam_market_history",
 ];
 /** Any constant shared by every instance: one demo build at a time. */
 const DEMO_LOCK_KEY = 730_002;

@@ -51,9 +51,9 @@ export async function writeDemoSteamMarket(world: DemoWorld): Promise<number> {
     FROM (
       SELECT p.goods_id, p.price, p.volume, (${today}::date - s.n) AS day,
         sum(CASE WHEN s.n = 0 THEN 0 ELSE ${step}::float8 * (
-          (hashint8extended(p.goods_id::bigint * 4096 + s.n, ${seed}::bigint) & 65535) / 65536.0 - 0.5
+          (hashint8extended(p.goods_id::bigint * 4096 + s.n, ${seed}::bigint) & 65535)::float8 / 65536 - 0.5
         ) END) OVER (PARTITION BY p.goods_id ORDER BY s.n) AS walk,
-        (hashint8extended(p.goods_id::bigint * 4096 + s.n, ${seed}::bigint + 1) & 65535) / 65536.0 AS v
+        (hashint8extended(p.goods_id::bigint * 4096 + s.n, ${seed}::bigint + 1) & 65535)::float8 / 65536 AS v
       FROM sandbox_steam_market_prices p CROSS JOIN generate_series(0, ${days - 1}::integer) AS s(n)
       WHERE p.updated_at = ${updatedAt}::timestamptz
     ) AS points
