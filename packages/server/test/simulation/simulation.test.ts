@@ -43,6 +43,7 @@ describe("the simulated market", () => {
         const prices = await readGoodsPrices(
           first.env.ctx,
           first.state.goods.map((goods) => goods.goodsId),
+          { platformPrice: true },
         );
         askAt.set(step, new Map([...prices].map(([goodsId, price]) => [goodsId, price.sellMin])));
         steamAt.set(step, new Map([...prices].map(([goodsId, price]) => [goodsId, price.platformPrice])));

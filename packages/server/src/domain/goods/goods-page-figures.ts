@@ -46,7 +46,7 @@ export async function readMarketFigures(
   const now = ctx.clock.now();
   const recentSince = new Date(now.getTime() - RECENT_SOLD_DAYS * 86_400_000);
   const [prices, listings, trades, lastTrades] = await Promise.all([
-    readGoodsPrices(ctx, ids),
+    readGoodsPrices(ctx, ids, { platformPrice: true }),
     ctx.db
       .selectFrom("listings")
       .select([

@@ -12,7 +12,8 @@ export interface GoodsPrices {
   buyOrderNum: number;
   /**
    * The goods' reference price on the platform's own market (Steam's lowest ask, as the game
-   * platform answers it: docs/design/steam-face.md#market-prices); 0 while it has none.
+   * platform answers it: docs/design/steam-face.md#market-prices); 0 while it has none, and 0
+   * unless asked for (`platformPrice: true`): the order book's readers do without the platform.
    */
   platformPrice: Fen;
 }
@@ -25,6 +26,7 @@ export interface GoodsPrices {
 export async function readGoodsPrices(
   ctx: DomainContext,
   goodsIds: readonly number[],
+  options: { platformPrice?: boolean } = {},
 ): Promise<Map<number, GoodsPrices>> {
   const prices = new Map<number, GoodsPrices>(
     goodsIds.map((goodsId) => [goodsId, { sellMin: 0, buyMax: 0, buyOrderNum: 0, platformPrice: 0 }]),
@@ -49,7 +51,7 @@ export async function readGoodsPrices(
       .where("buy_orders.goods_id", "in", [...goodsIds])
       .groupBy("buy_orders.goods_id")
       .execute(),
-    ctx.platform.marketPrices(ctx, { goodsIds }),
+    options.platformPrice ? ctx.platform.marketPrices(ctx, { goodsIds }) : new Map<number, Fen>(),
   ]);
   for (const [goodsId, price] of platformPrices) {
     const entry = prices.get(goodsId);
