@@ -13,6 +13,7 @@ import { DAY_MS, type DemoPhase, type DemoProgress, type DemoTrader, type DemoWo
 import { writeDemoBuyOrders } from "./write-demo-buy-orders.ts";
 import { writeDemoLedger } from "./write-demo-ledger.ts";
 import { writeDemoListings } from "./write-demo-listings.ts";
+import { writeDemoSteamMarket } from "./write-demo-steam-market.ts";
 import { writeDemoTraders } from "./write-demo-traders.ts";
 import { writeDemoTrades, type BusiestGoods } from "./write-demo-trades.ts";
 
@@ -23,7 +24,8 @@ import { writeDemoTrades, type BusiestGoods } from "./write-demo-trades.ts";
  * statement, in one transaction, and leaves exactly the rows the verbs would have left: a
  * completed trade is a sold listing, a trade in SUCCESS, an accepted trade offer that moved the
  * item to the buyer under a new assetid, and the purchase and payout journal entries; every
- * trader's money came in by a deposit. Secrets (passwords, API tokens, platform cookies) are
+ * trader's money came in by a deposit. The goods on sale have prices and a history on the
+ * sandbox's Steam market. Secrets (passwords, API tokens, platform cookies) are
  * random, not drawn from the seed: knowing the seed never lets anyone act as a demo trader.
  */
 
@@ -99,6 +101,8 @@ const DEMO_TABLES = [
   "listings",
   "trades",
   "buy_orders",
+  "sandbox_steam_market_prices",
+  "sandbox_steam_market_history",
 ];
 /** Any constant shared by every instance: one demo build at a time. */
 const DEMO_LOCK_KEY = 730_002;
@@ -181,6 +185,10 @@ export async function buildDemoMarket(
     finishPhase("listings");
     const orders = await writeDemoBuyOrders(world);
     finishPhase("buy orders");
+    world.progress("steam market", 0, 1);
+    await writeDemoSteamMarket(world);
+    world.progress("steam market", 1, 1);
+    finishPhase("steam market");
     await writeDemoLedger(world);
     finishPhase("ledger");
     if (keys) {

@@ -14,7 +14,15 @@ import type { TraderSecrets } from "./demo-trader-secrets.ts";
  */
 
 export type DemoPhase =
-  "traders" | "trades" | "listings" | "buy orders" | "ledger" | "foreign keys" | "liquidity" | "analyze";
+  | "traders"
+  | "trades"
+  | "listings"
+  | "buy orders"
+  | "steam market"
+  | "ledger"
+  | "foreign keys"
+  | "liquidity"
+  | "analyze";
 
 export interface DemoProgress {
   /**

@@ -11,6 +11,7 @@ import { offerPageRoutes } from "./routes/offer-page-routes.ts";
 import { communityRoutes } from "./routes/community-routes.ts";
 import { econServiceRoutes } from "./routes/econ-service-routes.ts";
 import { loginRoutes } from "./routes/login-routes.ts";
+import { marketRoutes } from "./routes/market-routes.ts";
 import { openIdRoutes } from "./routes/openid-routes.ts";
 import { OpenIdProvider } from "./openid-provider.ts";
 import { tradeOfferRoutes } from "./routes/trade-offer-routes.ts";
@@ -91,6 +92,7 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
   await app.register(confirmationRoutes(deps.ctx));
   await app.register(offerPageRoutes(deps.ctx));
   await app.register(devKeyRoutes(deps.ctx));
+  await app.register(marketRoutes(deps.ctx));
   await app.ready();
   return app;
 }

@@ -10,7 +10,7 @@ export interface SandboxPlatformAccountsTable {
   inventory_public: ColumnType<boolean, boolean | undefined, boolean>;
   limited: ColumnType<boolean, boolean | undefined, boolean>;
   api_key: string | null;
-  /** The domain a key was registered for on the Steam face (migration 0038); null otherwise. */
+  /** The domain a key was registered for on the Steam face (migration 0032); null otherwise. */
   api_key_domain: ColumnType<string | null, string | null | undefined, string | null>;
   auto_accept: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
@@ -66,7 +66,7 @@ export interface SandboxTradeOffersTable {
   reversible_until: ColumnType<Date | null, Date | string | null | undefined, Date | null>;
   /** The key of the mobile confirmation the offer waits for (migration 0030); null when none. */
   confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The offer that countered this one (migration 0038); null when none. Such an offer is `declined`. */
+  /** The offer that countered this one (migration 0032); null when none. Such an offer is `declined`. */
   countered_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
@@ -75,4 +75,21 @@ export type OfferItemsFrom = "sender" | "receiver";
 export interface SandboxCardsTable {
   user_id: number;
   declines: boolean;
+}
+
+/** The sandbox Steam market's reference price of a goods (migration 0031), in fen. */
+export interface SandboxSteamMarketPricesTable {
+  goods_id: number;
+  price: number;
+  /** Units sold on the platform's market in the last 24 hours. */
+  volume: number;
+  updated_at: Date;
+}
+
+/** One day of the sandbox Steam market's history of a goods (migration 0031): median price, units sold. */
+export interface SandboxSteamMarketHistoryTable {
+  goods_id: number;
+  day: ColumnType<string, string, string>;
+  price: number;
+  volume: number;
 }

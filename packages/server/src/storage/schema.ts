@@ -5,6 +5,8 @@ import type {
   SandboxPlatformAccountsTable,
   SandboxPlatformSessionsTable,
   SandboxSteamAuthSessionsTable,
+  SandboxSteamMarketHistoryTable,
+  SandboxSteamMarketPricesTable,
   SandboxSteamRefreshTokensTable,
   SandboxTradeOffersTable,
   SteamAudience,
@@ -35,6 +37,8 @@ export interface Database {
   sandbox_steam_refresh_tokens: SandboxSteamRefreshTokensTable;
   sandbox_assets: SandboxAssetsTable;
   sandbox_trade_offers: SandboxTradeOffersTable;
+  sandbox_steam_market_prices: SandboxSteamMarketPricesTable;
+  sandbox_steam_market_history: SandboxSteamMarketHistoryTable;
   bound_platform_accounts: BoundPlatformAccountsTable;
   platform_inventory_items: PlatformInventoryItemsTable;
   listings: ListingsTable;
@@ -459,6 +463,8 @@ export type {
   SandboxPlatformAccountsTable,
   SandboxPlatformSessionsTable,
   SandboxSteamAuthSessionsTable,
+  SandboxSteamMarketHistoryTable,
+  SandboxSteamMarketPricesTable,
   SandboxSteamRefreshTokensTable,
   SandboxTradeOffersTable,
   SteamAudience,

@@ -51,6 +51,9 @@ async function worldDigest(db: Kysely<Database>): Promise<string> {
     trades: "SELECT * FROM trades ORDER BY trade_id",
     sandbox_trade_offers: "SELECT * FROM sandbox_trade_offers ORDER BY tradeofferid",
     buy_orders: "SELECT * FROM buy_orders ORDER BY buy_order_id",
+    sandbox_steam_market_prices: "SELECT * FROM sandbox_steam_market_prices ORDER BY goods_id",
+    sandbox_steam_market_history:
+      "SELECT goods_id, day::text, price, volume FROM sandbox_steam_market_history ORDER BY goods_id, day",
   };
   const hash = createHash("sha256");
   for (const [table, query] of Object.entries(queries)) {
@@ -260,6 +263,26 @@ describe("demo market: the world it builds", () => {
       assert.ok(row.price < row.cheapest, `buy order ${row.buy_order_id} ${row.price} < ${row.cheapest}`);
       assert.ok(row.price * row.num <= row.balance, `buy order ${row.buy_order_id} covered`);
     }
+  });
+
+  test("the goods on sale have a Steam market price above ours and a daily history of the world's days", async () => {
+    const rows = await sql<{ goods: string; above: string; points: string; medians: string }>`
+      SELECT COUNT(*)::text AS goods,
+        COUNT(*) FILTER (WHERE s.price >= l.cheapest * 1.15 / 1.35 AND s.price <= l.cheapest * 1.45)::text AS above,
+        (SELECT COUNT(*) FROM sandbox_steam_market_history)::text AS points,
+        (SELECT COUNT(*) FROM sandbox_steam_market_history h JOIN sandbox_steam_market_prices p USING (goods_id)
+          WHERE h.day = ${NOW.toISOString().slice(0, 10)}::date AND abs(h.price - p.price * 0.97) <= 0.5)::text AS medians
+      FROM sandbox_steam_market_prices s
+      JOIN (SELECT goods_id, MIN(price) AS cheapest FROM listings WHERE state = 'ON_SALE' GROUP BY goods_id) l
+        USING (goods_id)
+    `.execute(first.db);
+    const row = rows.rows[0]!;
+    assert.equal(Number(row.goods), report.goodsOnSale, "every goods on sale, and only those");
+    // The Steam price is the typical price times 1.15-1.45; our listings ask the typical price up to
+    // 35 % more, and a few more still for a rare phase or a low float.
+    assert.ok(Number(row.above) >= Number(row.goods) * 0.95, `${row.above} of ${row.goods}`);
+    assert.equal(Number(row.points), report.goodsOnSale * SMALL.days);
+    assert.equal(row.medians, row.goods, "today's point of each goods is its median, 97 % of the ask");
   });
 
   test("prices follow the kind of goods (knives and gloves high, stickers and cases low), exterior and quality", async () => {

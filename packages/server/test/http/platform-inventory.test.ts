@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { recordSteamMarketPrices } from "../../src/platform/sandbox/steam-market.ts";
 import {
   createTraderWithAccount,
+  goodsIdOf,
   grant,
   grantOne,
   uploadCookies,
@@ -69,6 +71,20 @@ describe("GET /api/market/developer/platform/inventory", () => {
   });
   after(() => t.close());
 
+  test("happy: platform_price and steam_price are the goods' price on the sandbox's Steam market", async () => {
+    const goodsId = await goodsIdOf(t, "Sticker | Crown (Foil)");
+    await recordSteamMarketPrices(t.ctx, [{ goodsId, price: 730, volume: 40 }]);
+    try {
+      const sticker = (await inventory("")).json().items.find((item: Item) => item.assetid === ids.sticker);
+      assert.equal(sticker.platform_price, "7.30");
+      assert.equal(sticker.steam_price, "7.30");
+      assert.equal(sticker.sell_min_price, "0.00", "our own market has no listing of it");
+    } finally {
+      await t.ctx.db.deleteFrom("sandbox_steam_market_history").execute();
+      await t.ctx.db.deleteFrom("sandbox_steam_market_prices").execute();
+    }
+  });
+
   test("happy: records are the reference's inventory item record, without total_page", async () => {
     const response = await inventory("");
     const body = response.json();
@@ -96,7 +112,7 @@ describe("GET /api/market/developer/platform/inventory", () => {
     assert.equal(named.appid, 730);
     assert.equal(named.game, "csgo");
     assert.equal(named.market_hash_name, "AK-47 | Redline (Field-Tested)");
-    assert.equal(named.platform_price, "0.00");
+    assert.equal(named.platform_price, "0.00", "no price on the sandbox's Steam market yet");
     assert.equal(named.steam_price, named.platform_price, "the real service's name for the same price");
     assert.equal(named.sell_min_price, "0.00");
     assert.equal(named.buy_max_price, "0.00");

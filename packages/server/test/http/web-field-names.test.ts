@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { getGoodsInfo, getGoodsSellOrders, listCatalogGoods } from "@skinmarket/contract";
 import { Value } from "typebox/value";
 import type { TSchema } from "typebox";
+import { recordSteamMarketPrices } from "../../src/platform/sandbox/steam-market.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, withCsrf, type TestApp } from "../support/test-app.ts";
 
@@ -114,6 +115,8 @@ describe("website records under the real service's names", () => {
     for (const order of trading)
       await t.admin("POST", `/sandbox/platform/offers/${order.tradeofferid}/accept`);
     await t.admin("POST", "/sandbox/jobs/run");
+    // The Redline's reference price on the sandbox's Steam market: what steam_price means.
+    await recordSteamMarketPrices(t.ctx, [{ goodsId: redlineId, price: 1680, volume: 75 }]);
     viewer = await signIn();
     other = await signIn();
     const bookmarked = await t.app.inject({
@@ -134,7 +137,11 @@ describe("website records under the real service's names", () => {
     assert.equal(data.steam_market_url, REDLINE_URL);
     assert.equal(data.platform_market_url, REDLINE_URL);
     for (const name of ["steam_price", "steam_price_cny", "platform_price", "platform_price_cny"]) {
-      assert.equal(data.goods_info[name], "12.50", `goods_info.${name} is the lowest tradable listing`);
+      assert.equal(
+        data.goods_info[name],
+        "16.80",
+        `goods_info.${name} is the Steam market's price, not ours`,
+      );
     }
   });
 
@@ -144,7 +151,7 @@ describe("website records under the real service's names", () => {
     assertSchema(getGoodsSellOrders.response, answer.json());
     const info = answer.json().data.goods_infos[String(redlineId)];
     for (const name of ["steam_price", "steam_price_cny", "platform_price", "platform_price_cny"]) {
-      assert.equal(info[name], "12.50", `goods_infos.${name}`);
+      assert.equal(info[name], "16.80", `goods_infos.${name}`);
     }
   });
 
@@ -159,7 +166,7 @@ describe("website records under the real service's names", () => {
     assert.equal(item.platform_market_url, REDLINE_URL);
     assert.equal(item.goods_info.item_id, null);
     for (const name of ["steam_price", "steam_price_cny", "platform_price", "platform_price_cny"]) {
-      assert.equal(item.goods_info[name], "12.50", `goods_info.${name}`);
+      assert.equal(item.goods_info[name], "16.80", `goods_info.${name}`);
     }
     assert.equal(item.can_search_by_tournament, false, "no route filters by tournament");
   });

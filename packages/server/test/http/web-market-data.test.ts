@@ -14,6 +14,7 @@ import {
   ASIIMOV,
   buildMarketDataWorld,
   REDLINE,
+  REDLINE_STEAM_PRICE,
   STICKER,
   type MarketDataWorld,
 } from "../support/market-data-world.ts";
@@ -188,7 +189,9 @@ describe("website market-data routes", () => {
         [w.ids.redline, "11.00"],
       ]);
       assert.equal(data.goods_infos[String(w.ids.sticker)].market_hash_name, STICKER);
-      assert.equal(data.goods_infos[String(w.ids.redline)].steam_price_cny, "11.00");
+      // The reference price on the platform's market (the sandbox's Steam market), not our lowest ask.
+      assert.equal(data.goods_infos[String(w.ids.redline)].steam_price_cny, REDLINE_STEAM_PRICE);
+      assert.equal(data.goods_infos[String(w.ids.sticker)].steam_price_cny, "0.00");
       assert.equal(data.user_infos[w.seller.userId].user_id, w.seller.userId);
       assert.equal(data.show_game_cms_icon, false);
     });

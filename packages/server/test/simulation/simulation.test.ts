@@ -9,6 +9,17 @@ import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-inv
 import { SimulationRunner } from "../../src/domain/simulation/simulation-runner.ts";
 import { describeAction, eventLines, openWorld, type World } from "./simulated-world.ts";
 import { enqueueWebhookDeliveries } from "../../src/domain/webhooks/enqueue.ts";
+import { STEAM_RATIO } from "../../src/domain/simulation/steam-market-walk.ts";
+import type { DatabaseHandle } from "../../src/storage/database.ts";
+
+/** The sandbox Steam market's prices, goods by goods. */
+async function steamPrices(database: DatabaseHandle) {
+  return database.db
+    .selectFrom("sandbox_steam_market_prices")
+    .select(["goods_id", "price", "volume"])
+    .orderBy("goods_id")
+    .execute();
+}
 
 const STEPS = 240;
 const SETTINGS = { seed: 42, goods: 4, makers: 2, noise: 3, snipers: 1, clock_speed: 61, rate: 1 };
@@ -18,6 +29,7 @@ describe("the simulated market", () => {
   const actionsOfFirst: string[] = [];
   const fairAt = new Map<number, Map<number, number>>();
   const askAt = new Map<number, Map<number, number>>();
+  const steamAt = new Map<number, Map<number, number>>();
 
   before(async () => {
     first = await openWorld(SETTINGS);
@@ -31,8 +43,10 @@ describe("the simulated market", () => {
         const prices = await readGoodsPrices(
           first.env.ctx,
           first.state.goods.map((goods) => goods.goodsId),
+          { platformPrice: true },
         );
         askAt.set(step, new Map([...prices].map(([goodsId, price]) => [goodsId, price.sellMin])));
+        steamAt.set(step, new Map([...prices].map(([goodsId, price]) => [goodsId, price.platformPrice])));
       }
     }
   });
@@ -87,6 +101,34 @@ describe("the simulated market", () => {
     assert.ok(compared > 0, "no fair value drifted far enough to compare");
   });
 
+  test("the sandbox's Steam market walks around ours: within its ratios of the fair value, with a point for today", async () => {
+    const rows = await steamPrices(first.database);
+    assert.equal(rows.length, first.state.goods.length, "every simulated goods has a Steam price");
+    let moved = 0;
+    for (const goods of first.state.goods) {
+      const steam = steamAt.get(STEPS - 1)!.get(goods.goodsId)!;
+      const fair = fairAt.get(STEPS - 1)!.get(goods.goodsId)!;
+      // platform_price (readGoodsPrices) is the Steam price; it stands above our market.
+      assert.ok(
+        steam >= Math.round(fair * STEAM_RATIO.min) - 1 && steam <= Math.round(fair * STEAM_RATIO.max) + 1,
+        `goods ${goods.goodsId}: Steam ${steam} against fair ${fair}`,
+      );
+      if (steam !== steamAt.get(60)!.get(goods.goodsId)) moved += 1;
+    }
+    assert.ok(moved > 0, "no Steam price moved");
+    const today = first.env.ctx.clock.now().toISOString().slice(0, 10);
+    const points = await first.database.db
+      .selectFrom("sandbox_steam_market_history")
+      .select(["goods_id", "price"])
+      .where("day", "=", today)
+      .execute();
+    assert.equal(points.length, first.state.goods.length);
+    for (const point of points) {
+      const steam = rows.find((row) => row.goods_id === point.goods_id)!.price;
+      assert.equal(Number(point.price), Math.round(Number(steam) * 0.97), "today's median: 97 % of the ask");
+    }
+  });
+
   test("what the agents do becomes events", async () => {
     for (;;) {
       const round = await sequenceEvents({ ...first.env.ctx, actor: { kind: "system" } }, [
@@ -110,6 +152,7 @@ describe("the simulated market", () => {
       }
       assert.deepEqual(actions, actionsOfFirst);
       assert.deepEqual(second.state.goods, first.state.goods);
+      assert.deepEqual(await steamPrices(second.database), await steamPrices(first.database));
       // The events too, in the log's order: what a bot watching the stream would have seen.
       const eventsOfFirst = await eventLines(first);
       assert.ok(eventsOfFirst.length > STEPS, `only ${eventsOfFirst.length} events`);

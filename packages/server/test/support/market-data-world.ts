@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { recordSteamMarketPrices } from "../../src/platform/sandbox/steam-market.ts";
 import { createReadyTrader, goodsIdOf, grant, type PlatformFixture } from "./platform-world.ts";
 import type { TestApp, WebSession } from "./test-app.ts";
 
@@ -6,6 +7,8 @@ export const REDLINE = "AK-47 | Redline (Field-Tested)";
 export const STICKER = "Sticker | Crown (Foil)";
 /** A goods with buy orders and no listing. */
 export const ASIIMOV = "AWP | Asiimov (Field-Tested)";
+/** The Redline's reference price on the sandbox's Steam market, above its lowest listing (11.00). */
+export const REDLINE_STEAM_PRICE = "14.50";
 const DAY = 86_400;
 
 export interface MarketDataWorld {
@@ -21,7 +24,8 @@ export interface MarketDataWorld {
  * A market built through the API for the market-data routes: stickers traded three days ago
  * (2 and 4) and today (3), so the sticker is the most traded goods; a sticker and two Redlines on
  * sale (12 and 11); buy orders on the Redline (8 for 3 units), the sticker (1.5 for 1) and the
- * Asiimov (30 for 2), which has no listing.
+ * Asiimov (30 for 2), which has no listing. On the sandbox's Steam market the Redline is priced
+ * at `REDLINE_STEAM_PRICE`; the others have no Steam price.
  */
 export async function buildMarketDataWorld(t: TestApp): Promise<MarketDataWorld> {
   const ids = {
@@ -62,6 +66,7 @@ export async function buildMarketDataWorld(t: TestApp): Promise<MarketDataWorld>
     assert.equal(order.statusCode, 200, order.body);
   }
   await t.admin("POST", "/sandbox/jobs/run");
+  await recordSteamMarketPrices(t.ctx, [{ goodsId: ids.redline, price: 1450, volume: 320 }]);
   const user = await t.createUser();
   const viewer = await t.signIn(user.nickname, user.password);
   return { seller, buyer, ids, viewer, viewerId: user.userId };

@@ -8,6 +8,11 @@ declare module "steamcommunity" {
   class SteamCommunity {
     constructor(options?: { request?: RequestAPI<Request, CoreOptions, RequiredUriUrl> });
     setCookies(cookies: string[]): void;
+    /** A GET on the library's own session (its cookies, its `request`). */
+    httpRequestGet(
+      options: { uri: string; qs?: Record<string, string>; json?: boolean },
+      callback: (error: Error | null, response: { statusCode: number }, body: unknown) => void,
+    ): void;
     getUserInventoryContents(
       steamid: string,
       appid: number,

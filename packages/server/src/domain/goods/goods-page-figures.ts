@@ -25,6 +25,8 @@ export interface MarketFigures {
   recentSoldCount: number;
   /** The price of the latest completed trade. */
   lastTradePrice: Fen;
+  /** The goods' reference price on the platform's market (`readGoodsPrices`). */
+  platformPrice: Fen;
   /** Some listing on sale takes offers. */
   canBargain: boolean;
 }
@@ -44,7 +46,7 @@ export async function readMarketFigures(
   const now = ctx.clock.now();
   const recentSince = new Date(now.getTime() - RECENT_SOLD_DAYS * 86_400_000);
   const [prices, listings, trades, lastTrades] = await Promise.all([
-    readGoodsPrices(ctx, ids),
+    readGoodsPrices(ctx, ids, { platformPrice: true }),
     ctx.db
       .selectFrom("listings")
       .select([
@@ -87,6 +89,7 @@ export async function readMarketFigures(
     const price = prices.get(id)!;
     figures.set(id, {
       sellMin: price.sellMin,
+      platformPrice: price.platformPrice,
       sellNum: 0,
       preSellMin: 0,
       preSellNum: 0,

@@ -116,7 +116,7 @@ export async function catalogPage(
           icon_url,
           original_icon_url: icon_url,
           item_id: null,
-          ...platformPriceCnyFields(market.sellMin),
+          ...platformPriceCnyFields(market.platformPrice),
           info: { tags: tagObjects(goods.tags, LISTING_TAG_CATEGORIES) },
         },
       };

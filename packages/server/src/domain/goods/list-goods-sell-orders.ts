@@ -192,7 +192,7 @@ export function toWebGoodsInfo(goods: GoodsRecord, figures: MarketFigures) {
     market_hash_name: goods.market_hash_name,
     icon_url: goods.icon_url,
     original_icon_url: goods.icon_url,
-    ...platformPriceCnyFields(figures.sellMin),
+    ...platformPriceCnyFields(figures.platformPrice),
     sell_min_price: formatMoney(figures.sellMin),
     sell_reference_price: formatMoney(figures.lastTradePrice),
     market_min_price: formatMoney(figures.marketMin),

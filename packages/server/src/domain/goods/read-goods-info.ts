@@ -122,7 +122,7 @@ export async function readGoodsInfo(ctx: DomainContext, input: { goodsId: number
       icon_url: goods.icon_url,
       original_icon_url: goods.icon_url,
       normal_icon_url: goods.icon_url,
-      ...platformPriceCnyFields(figures.sellMin),
+      ...platformPriceCnyFields(figures.platformPrice),
       item_id: null,
       search_tag: null,
       info: { tags: tagObjects(goods.tags, DETAIL_TAG_CATEGORIES) },

@@ -10,7 +10,11 @@ export interface GoodsPrices {
   buyMax: Fen;
   /** Units still wanted by the progressing buy orders of online buyers. */
   buyOrderNum: number;
-  /** The marketplace's reference price for the goods: its lowest tradable listing. */
+  /**
+   * The goods' reference price on the platform's own market (Steam's lowest ask, as the game
+   * platform answers it: docs/design/steam-face.md#market-prices); 0 while it has none, and 0
+   * unless asked for (`platformPrice: true`): the order book's readers do without the platform.
+   */
   platformPrice: Fen;
 }
 
@@ -22,13 +26,14 @@ export interface GoodsPrices {
 export async function readGoodsPrices(
   ctx: DomainContext,
   goodsIds: readonly number[],
+  options: { platformPrice?: boolean } = {},
 ): Promise<Map<number, GoodsPrices>> {
   const prices = new Map<number, GoodsPrices>(
     goodsIds.map((goodsId) => [goodsId, { sellMin: 0, buyMax: 0, buyOrderNum: 0, platformPrice: 0 }]),
   );
   if (goodsIds.length === 0) return prices;
   const now = ctx.clock.now();
-  const [sells, buys] = await Promise.all([
+  const [sells, buys, platformPrices] = await Promise.all([
     ctx.db
       .selectFrom("listings")
       .select(["goods_id", sql<number>`min(price)`.as("sell_min")])
@@ -46,11 +51,15 @@ export async function readGoodsPrices(
       .where("buy_orders.goods_id", "in", [...goodsIds])
       .groupBy("buy_orders.goods_id")
       .execute(),
+    options.platformPrice ? ctx.platform.marketPrices(ctx, { goodsIds }) : new Map<number, Fen>(),
   ]);
+  for (const [goodsId, price] of platformPrices) {
+    const entry = prices.get(goodsId);
+    if (entry) entry.platformPrice = price;
+  }
   for (const row of sells) {
     const entry = prices.get(row.goods_id)!;
     entry.sellMin = Number(row.sell_min);
-    entry.platformPrice = Number(row.sell_min);
   }
   for (const row of buys) {
     const entry = prices.get(row.goods_id)!;

@@ -140,7 +140,9 @@ async function readCopy(ctx: DomainContext, platformid: string): Promise<Row[]> 
     ])
     .where("platform_inventory_items.platformid", "=", platformid)
     .execute();
-  const prices = await readGoodsPrices(ctx, [...new Set(rows.map((row) => row.goods_id))]);
+  const prices = await readGoodsPrices(ctx, [...new Set(rows.map((row) => row.goods_id))], {
+    platformPrice: true,
+  });
   const listings = new Map(
     (
       await ctx.db

@@ -1,3 +1,4 @@
+import type { Fen } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import type { Result } from "../result.ts";
 import type {
@@ -66,6 +67,12 @@ export interface GamePlatform {
     ctx: DomainContext,
     input: { platformid: string; tradeofferid: string; accept: boolean },
   ): Promise<Result<PlatformTradeOffer>>;
+  /**
+   * The goods' reference prices on the platform's own market (Steam's Community Market: its lowest
+   * ask), in fen; a goods the platform's market does not price is absent
+   * (docs/design/steam-face.md#market-prices).
+   */
+  marketPrices(ctx: DomainContext, input: { goodsIds: readonly number[] }): Promise<Map<number, Fen>>;
 }
 
 export interface SessionInput {

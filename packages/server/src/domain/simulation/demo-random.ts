@@ -22,7 +22,7 @@ export function hash32(...values: number[]): number {
 }
 
 /** Streams of the demo market's generator: each kind of thing draws from its own. */
-export const STREAM = { trader: 1, coverage: 2, trade: 3, listing: 4, buyOrder: 5 } as const;
+export const STREAM = { trader: 1, coverage: 2, trade: 3, listing: 4, buyOrder: 5, steamMarket: 6 } as const;
 
 /** A small, fast generator (sfc32) for the draws of one thing. */
 export class DemoRandom {

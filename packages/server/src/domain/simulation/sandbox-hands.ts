@@ -1,4 +1,5 @@
 import type { DomainContext } from "../context.ts";
+import type { Fen } from "@skinmarket/contract";
 import type { Result } from "../result.ts";
 
 /**
@@ -41,4 +42,11 @@ export interface SandboxHands {
     user: DomainContext,
     input: { platformid: string; tradeofferid: string },
   ): Promise<Result<unknown>>;
+  /** The sandbox Steam market's reference prices of these goods (absent: none yet). */
+  steamMarketPrices(ctx: DomainContext, goodsIds: readonly number[]): Promise<Map<number, Fen>>;
+  /** Sets the sandbox Steam market's prices and 24-hour volumes, and today's history points. */
+  recordSteamMarketPrices(
+    ctx: DomainContext,
+    points: ReadonlyArray<{ goodsId: number; price: Fen; volume: number }>,
+  ): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { advanceClock } from "../sandbox/advance-clock.ts";
 import { syncTrades } from "../trades/sync-trades.ts";
 import { directVerbs } from "./agent-verbs.ts";
 import { walkFairValues } from "./fair-values.ts";
+import { STEAM_STEP_STREAM, walkSteamPrices } from "./steam-market-walk.ts";
 import { advanceScenario } from "./scenario-effects.ts";
 import {
   bid,
@@ -43,7 +44,7 @@ const NOISE_MAX_ORDERS = 3;
 
 /**
  * One step of the simulation: the clock moves, the market's trades job settles what the platform
- * answered, the fair values walk, due sellers deliver and buyers accept, then one agent drawn from
+ * answered, the fair values walk and the sandbox's Steam market with them, due sellers deliver and buyers accept, then one agent drawn from
  * the seed acts. Every draw comes from `new DemoRandom(seed, 1, step)`, every list the agents
  * choose from is read in a fixed order, so the same seed, settings and world give the same
  * actions. The state (step, fair values, counts) is saved before the step answers.
@@ -60,6 +61,7 @@ export async function simulationStep(
   await syncTrades({ ...env.ctx, actor: { kind: "system" } });
   walkFairValues(state.goods, state.behaviour, random);
   hook?.(state, random);
+  await moveSteamMarket(env, state);
   await advanceScenario(env, state, actions);
   await deliverDueSales(env, state, actions);
   await acceptOffers(env, state, actions);
@@ -80,6 +82,23 @@ export async function simulationStep(
   state.step += 1;
   await saveSimulationState(env.ctx, state);
   return report;
+}
+
+/**
+ * The sandbox's Steam market follows ours: each simulated goods' Steam price takes a step of its
+ * walk around the new fair value (`walkSteamPrices`), from its own stream of the seed.
+ */
+async function moveSteamMarket(env: Env, state: SimulationState): Promise<void> {
+  if (state.goods.length === 0) return;
+  const current = await env.hands.steamMarketPrices(
+    env.ctx,
+    state.goods.map((goods) => goods.goodsId),
+  );
+  const random = new DemoRandom(state.settings.seed, STEAM_STEP_STREAM, state.step);
+  await env.hands.recordSteamMarketPrices(
+    env.ctx,
+    walkSteamPrices(state.goods, current, state.settings.seed, random),
+  );
 }
 
 /** Moves the sandbox clock so that it runs `clockSpeed` times real time at the settings' rate. */

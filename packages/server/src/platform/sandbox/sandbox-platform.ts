@@ -15,6 +15,7 @@ import { requirePlatformUp } from "./platform-fault.ts";
 import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { newSteamApiKey } from "./steam-api-keys.ts";
+import { readSteamMarketPrices } from "./steam-market.ts";
 import { cancelOffer, createOffer, findOffer, findOfferOfItem, respondToOffer } from "./trade-offers.ts";
 
 /** The game platform kept in our own database (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox). */
@@ -171,5 +172,13 @@ export class SandboxPlatform implements GamePlatform {
         return fail("Invalid State", `the session cookies are ${session}; upload fresh cookies`);
       return action(tx);
     });
+  }
+
+  async marketPrices(
+    ctx: DomainContext,
+    input: { goodsIds: readonly number[] },
+  ): Promise<Map<number, number>> {
+    const prices = await readSteamMarketPrices(ctx, input.goodsIds);
+    return new Map([...prices].map(([goodsId, entry]) => [goodsId, entry.price]));
   }
 }

@@ -7,6 +7,7 @@ import { grantItems } from "./grant-items.ts";
 import { createPlatformAccount, expireCookies, issueCookies } from "./platform-accounts.ts";
 import { setPlatformFault } from "./platform-fault.ts";
 import { rollbackTrade } from "./rollback-trade.ts";
+import { readSteamMarketPrices, recordSteamMarketPrices } from "./steam-market.ts";
 import { respondToOffer } from "./trade-offers.ts";
 
 /** The sandbox platform's verbs as the simulator uses them (the same ones its API routes call). */
@@ -98,5 +99,14 @@ export const sandboxHands: SandboxHands = {
 
   acceptOffer(user, input) {
     return respondToOffer(user, { ...input, accept: true });
+  },
+
+  async steamMarketPrices(ctx, goodsIds) {
+    const prices = await readSteamMarketPrices(ctx, goodsIds);
+    return new Map([...prices].map(([goodsId, entry]) => [goodsId, entry.price]));
+  },
+
+  recordSteamMarketPrices(ctx, points) {
+    return recordSteamMarketPrices(ctx, points);
   },
 };
