@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { runSkinmarket } from "../support/skinmarket-process.ts";
+import { runSkinmarket, seededDataDir } from "../support/skinmarket-process.ts";
 import { describeOrSkip, EMBEDDED_ONLY } from "../support/describe-or-skip.ts";
 
 const PACKAGE = join(import.meta.dirname, "../../package.json");
@@ -113,8 +113,11 @@ describeOrSkip("skinmarket conventions", { skip: EMBEDDED_ONLY }, () => {
     assert.deepEqual(JSON.parse(json.stdout), { database, migrated: true, applied: [] });
   });
 
-  test("demo says each step on stderr from the start, before the build's progress", async () => {
-    const demoDir = join(dataDir, "demo");
+  test("demo says each step on stderr from the start, before the build's progress", async (t) => {
+    // A data dir whose database is migrated and holds the catalog, as after a first start: the
+    // steps are said all the same, and nothing is loaded again.
+    const demoDir = await seededDataDir("skinmarket-conventions-demo-");
+    t.after(() => rm(demoDir, { recursive: true, force: true }));
     const result = await runSkinmarket([
       "demo",
       "--data-dir",
