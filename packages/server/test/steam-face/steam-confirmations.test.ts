@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import TradeOfferManager from "steam-tradeoffer-manager";
+import type { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
@@ -91,6 +92,27 @@ describe("mobile confirmations through Steam's routes, with steamcommunity and s
         ),
         /Invalid authenticator/,
       );
+    }
+  });
+
+  test("once the sandbox clock is moved, keys for the bot's own clock and for the sandbox's are both good", async () => {
+    const clock = world.ctx.clock as OffsetClock;
+    const before = clock.offsetMs;
+    // Two hours: far outside a key's five minutes, within the web session's day.
+    clock.setOffset(before + 2 * 3600 * 1000);
+    try {
+      const sandboxTime = Math.floor(clock.now().getTime() / 1000);
+      for (const time of [Math.floor(Date.now() / 1000), sandboxTime]) {
+        const { key } = confirmationKey(seller, "list", time);
+        const list = await new Promise<unknown[]>((resolve, reject) =>
+          sellerBot.community.getConfirmations(time, key, (error, found) =>
+            error ? reject(error) : resolve(found),
+          ),
+        );
+        assert.ok(Array.isArray(list));
+      }
+    } finally {
+      clock.setOffset(before);
     }
   });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { EAuthTokenPlatformType, LoginSession } from "steam-session";
 import SteamTotp from "steam-totp";
+import type { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import { checkPlatformCookies } from "../../src/platform/sandbox/platform-sessions.ts";
@@ -119,5 +120,40 @@ describe("logging in through the Steam face with steam-session, unchanged", () =
     await done;
     assert.ok(session.refreshToken);
     session.cancelLoginAttempt();
+  });
+  test("once the sandbox clock is moved, a code for the bot's own clock and one for the sandbox's both sign in; a code for neither is refused", async () => {
+    const clock = world.ctx.clock as OffsetClock;
+    const before = clock.offsetMs;
+    clock.setOffset(before + 8 * 24 * 3600 * 1000);
+    try {
+      // steam-totp without an offset: the bot's wall clock, eight days behind the sandbox's.
+      for (const code of [SteamTotp.generateAuthCode(account.sharedSecret), guardCode()]) {
+        const session = newSession();
+        const done = authenticated(session);
+        const started = await session.startWithCredentials({
+          accountName: account.accountName,
+          password: account.password,
+          steamGuardCode: code,
+        });
+        assert.equal(started.actionRequired, false);
+        await done;
+        session.cancelLoginAttempt();
+      }
+      const session = newSession();
+      const stale = SteamTotp.generateAuthCode(account.sharedSecret, -3600);
+      const started = await session.startWithCredentials({
+        accountName: account.accountName,
+        password: account.password,
+        steamGuardCode: stale,
+      });
+      assert.equal(started.actionRequired, true);
+      await assert.rejects(
+        session.submitSteamGuardCode(stale),
+        (error: Error & { eresult?: number }) => error.eresult === 88,
+      );
+      session.cancelLoginAttempt();
+    } finally {
+      clock.setOffset(before);
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { DomainContext } from "../../domain/context.ts";
 import { fail, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import { readSteamCredentials } from "./steam-credentials.ts";
+import { authenticatorTimes } from "./steam-guard.ts";
 import { respondToOffer } from "./trade-offers.ts";
 
 /**
@@ -20,7 +21,7 @@ export interface PendingConfirmation {
   createdAt: Date;
 }
 
-/** How far a key's time may be from the sandbox clock: the authenticator's clock drifts a little. */
+/** How far a key's time may be from the authenticator's time (docs/design/steam-face.md#time): its clock drifts a little. */
 export const CONFIRMATION_KEY_WINDOW_SECONDS = 300;
 
 /**
@@ -35,7 +36,7 @@ export async function checkConfirmationKey(
   const credentials = await readSteamCredentials(ctx, input.platformid);
   if (!credentials || credentials === "no account" || !/^\d{1,12}$/.test(input.time)) return refused;
   const time = Number(input.time);
-  if (Math.abs(time - Math.floor(ctx.clock.now().getTime() / 1000)) > CONFIRMATION_KEY_WINDOW_SECONDS)
+  if (authenticatorTimes(ctx.clock).every((now) => Math.abs(time - now) > CONFIRMATION_KEY_WINDOW_SECONDS))
     return refused;
   const data = Buffer.alloc(8);
   data.writeBigUInt64BE(BigInt(time));

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { Clock } from "../../domain/clock.ts";
 
 /**
  * Steam Guard's mobile authenticator, as steam-totp and steampy compute it (and so as the real
@@ -30,4 +31,20 @@ export function isSteamGuardCode(sharedSecret: string, unixSeconds: number, code
   return WINDOWS_ACCEPTED.some(
     (window) => steamGuardCode(sharedSecret, unixSeconds + window * WINDOW_SECONDS) === given,
   );
+}
+
+/**
+ * The times a bot's authenticator may be at, in seconds: the sandbox clock's (a bot that asked
+ * QueryTime) and the wall clock's (one that did not), which part once the sandbox clock is moved
+ * (docs/design/steam-face.md#time).
+ */
+export function authenticatorTimes(clock: Clock): number[] {
+  const sandbox = Math.floor(clock.now().getTime() / 1000);
+  const wall = Math.floor(Date.now() / 1000);
+  return sandbox === wall ? [sandbox] : [sandbox, wall];
+}
+
+/** Whether `code` is the account's Steam Guard code at one of the authenticator's times. */
+export function isSteamGuardCodeNow(sharedSecret: string, clock: Clock, code: string): boolean {
+  return authenticatorTimes(clock).some((seconds) => isSteamGuardCode(sharedSecret, seconds, code));
 }

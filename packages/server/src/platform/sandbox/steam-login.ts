@@ -7,7 +7,7 @@ import type { SteamAudience } from "../../storage/schema.ts";
 import { checkPlatformCookies, LOGIN_COOKIE, loginCookieValue } from "./platform-sessions.ts";
 import { platformidOfAccountName, readSteamCredentials, steamAccountName } from "./steam-credentials.ts";
 import { ERESULT, steamFail, steamOk, type SteamResult } from "./steam-eresult.ts";
-import { isSteamGuardCode } from "./steam-guard.ts";
+import { isSteamGuardCodeNow } from "./steam-guard.ts";
 import { findRefreshToken, issueAccessToken, issueRefreshToken } from "./steam-tokens.ts";
 
 /**
@@ -78,7 +78,7 @@ export async function submitSteamGuardCode(
   const credentials = await readSteamCredentials(ctx, input.steamid);
   if (!credentials || credentials === "no account") return steamFail(ERESULT.AccessDenied, "AccessDenied");
   const now = ctx.clock.now();
-  if (!isSteamGuardCode(credentials.sharedSecret, Math.floor(now.getTime() / 1000), input.code))
+  if (!isSteamGuardCodeNow(credentials.sharedSecret, ctx.clock, input.code))
     return steamFail(ERESULT.TwoFactorCodeMismatch, "TwoFactorCodeMismatch");
   await ctx.db
     .updateTable("sandbox_steam_auth_sessions")

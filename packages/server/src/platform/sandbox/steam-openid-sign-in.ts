@@ -1,7 +1,7 @@
 import type { DomainContext } from "../../domain/context.ts";
 import { constantTimeEqual } from "../../domain/secrets.ts";
 import { platformidOfAccountName, readSteamCredentials } from "./steam-credentials.ts";
-import { isSteamGuardCode } from "./steam-guard.ts";
+import { isSteamGuardCodeNow } from "./steam-guard.ts";
 
 export type SteamOpenIdSignIn = { ok: true; steamid: string } | { ok: false; reason: "credentials" | "code" };
 
@@ -23,8 +23,7 @@ export async function checkSteamOpenIdSignIn(
     !constantTimeEqual(input.password, credentials.password)
   )
     return { ok: false, reason: "credentials" };
-  const now = Math.floor(ctx.clock.now().getTime() / 1000);
-  if (!isSteamGuardCode(credentials.sharedSecret, now, input.code.trim().toUpperCase()))
+  if (!isSteamGuardCodeNow(credentials.sharedSecret, ctx.clock, input.code))
     return { ok: false, reason: "code" };
   return { ok: true, steamid: platformid };
 }
