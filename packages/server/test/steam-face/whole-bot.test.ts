@@ -19,13 +19,16 @@ function promised<Value>(call: (done: (error: Error | null, value: Value) => voi
  * Steam half on Steam's own routes with steam-tradeoffer-manager, steamcommunity and steam-totp
  * unchanged, in one world. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
-describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and be paid", () => {
+const PROTECTION_HOURS = 168;
+
+describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and be paid when trade protection ends", () => {
   let t: TestApp;
   let world: SteamFaceWorld;
   let baseUrl: string;
   let sandbox: SandboxClient;
   before(async () => {
-    t = await createTestApp({ catalog: true });
+    // Steam's 2025 trade protection at its default seven days: the seller is paid when it ends.
+    t = await createTestApp({ catalog: true, tradeProtectionHours: PROTECTION_HOURS });
     baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
     sandbox = new SandboxClient({ baseUrl, token: ADMIN_TOKEN });
     world = await openSteamFaceWorld({ on: { ctx: t.ctx, database: t.database } });
@@ -53,7 +56,7 @@ describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and 
     return { user, account, market, steam };
   }
 
-  test("the seller is credited once the buyer's bot accepts the offer the seller's bot sent and confirmed", async () => {
+  test("the seller is credited when trade protection ends, after the buyer's bot accepts the offer the seller's bot sent and confirmed", async () => {
     const seller = await trader("whole-bot-seller");
     const buyer = await trader("whole-bot-buyer");
     const granted = await sandbox.grantItems(seller.account.platformid, {
@@ -108,13 +111,25 @@ describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and 
     assert.ok(incoming);
     assert.equal(await promised<string>((done) => incoming.accept(done)), "accepted");
 
-    // The marketplace completes the trade with its watchers and pays the seller.
+    // The marketplace completes the trade with its watchers; the seller's income waits out the
+    // window frozen, and is released to the balance when it ends.
     await sandbox.runJobs();
     await t.assertLedger();
     const [done] = (await seller.market.sellOrderHistory({ state: "SUCCESS" })).items;
     assert.equal(done?.id, orderId);
-    assert.equal((await seller.market.getBalance()).market_balance, "19.50");
     const [purchase] = (await buyer.market.listPurchaseOrders()).items;
     assert.equal(purchase?.state, "SUCCESS");
+    const held = await seller.market.getBalance();
+    assert.equal(held.market_balance, "0.00");
+    assert.equal(held.frozen_amount, "19.50");
+    await sandbox.advanceClock(PROTECTION_HOURS * 3600 - 60);
+    await sandbox.runJobs();
+    assert.equal((await seller.market.getBalance()).market_balance, "0.00", "still held a minute before");
+    await sandbox.advanceClock(60);
+    await sandbox.runJobs();
+    await t.assertLedger();
+    const paid = await seller.market.getBalance();
+    assert.equal(paid.market_balance, "19.50");
+    assert.equal(paid.frozen_amount, "0.00");
   });
 });
