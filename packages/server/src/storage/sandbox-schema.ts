@@ -84,6 +84,15 @@ export interface SandboxSteamMarketPricesTable {
   /** Units sold on the platform's market in the last 24 hours. */
   volume: number;
   updated_at: Date;
+  /** The demo's seeded history, made when read (docs/design/steam-face.md#market-prices): its seed, */
+  history_seed: number | null;
+  /** its last day, */
+  history_until: string | null;
+  /** its length in days, */
+  history_days: number | null;
+  /** and the price and volume it walks back from; all five null when nothing was seeded. */
+  history_price: number | null;
+  history_volume: number | null;
 }
 
 /** One day of the sandbox Steam market's history of a goods (migration 0031): median price, units sold. */

@@ -115,12 +115,7 @@ export async function readSteamMarketItem(
   if (!goods) return undefined;
   const [current, history] = await Promise.all([
     readSteamMarketPrices(ctx, [goods.goods_id]),
-    ctx.db
-      .selectFrom("sandbox_steam_market_history")
-      .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"), "price", "volume"])
-      .where("goods_id", "=", goods.goods_id)
-      .orderBy("day")
-      .execute(),
+    readSteamMarketHistory(ctx, goods.goods_id),
   ]);
   const price = current.get(goods.goods_id);
   return {
@@ -128,4 +123,45 @@ export async function readSteamMarketItem(
     ...(price ? { current: price } : {}),
     history: history.map((row) => ({ day: row.day, price: Number(row.price), volume: row.volume })),
   };
+}
+
+/** Standard deviation of a day's step of the seeded history (of the log of the price). */
+const DAILY_VOLATILITY = 0.03;
+
+/**
+ * A goods' history, oldest first: the days the simulator wrote, and the demo's seeded days that it
+ * did not, made from the price row's `history_*` (a walk back from that day's median, with volumes
+ * around that day's, from hashes of the seed, goods and day). Made here rather than written by the
+ * demo: a default demo would write 660,000 rows that are read one goods at a time, if ever.
+ */
+async function readSteamMarketHistory(ctx: DomainContext, goodsId: number): Promise<SteamMarketDay[]> {
+  // uniform(-0.5, 0.5) has a standard deviation of 1/sqrt(12).
+  const step = DAILY_VOLATILITY * Math.sqrt(12);
+  const { rows } = await sql<{ day: string; price: string; volume: number }>`
+    WITH seeded AS (
+      SELECT day,
+        greatest(1, round(price * ${STEAM_SALE_RATIO}::float8 * exp(walk)))::bigint AS price,
+        greatest(0, round(volume * (0.6 + 0.8 * v)))::integer AS volume
+      FROM (
+        SELECT p.history_price AS price, p.history_volume AS volume, (p.history_until - s.n) AS day,
+          sum(CASE WHEN s.n = 0 THEN 0 ELSE ${step}::float8 * (
+            (hashint8extended(p.goods_id::bigint * 4096 + s.n, p.history_seed) & 65535)::float8 / 65536 - 0.5
+          ) END) OVER (ORDER BY s.n) AS walk,
+          (hashint8extended(p.goods_id::bigint * 4096 + s.n, p.history_seed + 1) & 65535)::float8 / 65536 AS v
+        FROM sandbox_steam_market_prices p
+          CROSS JOIN LATERAL generate_series(0, p.history_days - 1) AS s(n)
+        WHERE p.goods_id = ${goodsId} AND p.history_seed IS NOT NULL
+      ) AS points
+    )
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, price::text, volume FROM (
+      SELECT day, price, volume FROM sandbox_steam_market_history WHERE goods_id = ${goodsId}
+      UNION ALL
+      SELECT day, price, volume FROM seeded
+      WHERE NOT EXISTS (
+        SELECT 1 FROM sandbox_steam_market_history h WHERE h.goods_id = ${goodsId} AND h.day = seeded.day
+      )
+    ) AS days
+    ORDER BY day
+  `.execute(ctx.db);
+  return rows.map((row) => ({ day: row.day, price: Number(row.price), volume: row.volume }));
 }
