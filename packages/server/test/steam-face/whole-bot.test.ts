@@ -132,4 +132,58 @@ describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and 
     assert.equal(paid.market_balance, "19.50");
     assert.equal(paid.frozen_amount, "0.00");
   });
+  test("a trade reversed inside the window: both bots see it reverted through Steam's routes, the buyer is refunded, the seller never paid", async () => {
+    const seller = await trader("reversed-seller");
+    const buyer = await trader("reversed-buyer");
+    const [asset] = (
+      await sandbox.grantItems(seller.account.platformid, {
+        market_hash_name: "Sticker | Crown (Foil)",
+        count: 1,
+      })
+    ).assets;
+    assert.ok(asset);
+    await seller.market.listItems([{ assetid: asset.assetid, price: "20.00" }]);
+    await sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "20" });
+    const bought = await buyer.market.purchase({
+      items: [{ goods_id: asset.goods_id, max_price: 20, quantity: 1 }],
+    });
+    const orderId = bought.result[String(asset.goods_id)]?.bill_order_ids[0];
+    assert.ok(orderId);
+    const sellerBot = await signInTradeBot(world, seller.steam);
+    const offer = sellerBot.manager.createOffer(buyer.account.trade_url);
+    offer.addMyItem({ appid: 730, contextid: 2, assetid: asset.assetid });
+    assert.equal(await promised<string>((done) => offer.send(done)), "pending");
+    await confirmOffer(sellerBot.community, seller.steam, offer.id ?? "");
+    await sandbox.runJobs();
+    const buyerBot = await signInTradeBot(world, buyer.steam);
+    const incoming = await promised<Offer>((done) => buyerBot.manager.getOffer(offer.id ?? "", done));
+    assert.equal(await promised<string>((done) => incoming.accept(done)), "accepted");
+    await sandbox.runJobs();
+    await t.assertLedger();
+
+    // Two hours later (within the bots' web sessions) the platform reverses it: the item goes back,
+    // and so does the buyer's money.
+    await sandbox.advanceClock(2 * 3600);
+    await sandbox.rollbackTrade(orderId);
+    await t.assertLedger();
+    for (const bot of [sellerBot, buyerBot]) {
+      const seen = await promised<Offer>((done) => bot.manager.getOffer(offer.id ?? "", done));
+      assert.equal(seen.state, 12, "Steam's offer state for a trade reversed under trade protection");
+      const [status] = await new Promise<[number]>((resolve, reject) =>
+        seen.getExchangeDetails(true, (error, tradeStatus) =>
+          error ? reject(error) : resolve([tradeStatus]),
+        ),
+      );
+      assert.equal(status, 12);
+    }
+    assert.equal((await buyer.market.getBalance()).market_balance, "20.00");
+    const sellerBalance = await seller.market.getBalance();
+    assert.equal(sellerBalance.market_balance, "0.00");
+    assert.equal(sellerBalance.frozen_amount, "0.00");
+    // The window's end pays nothing for it.
+    await sandbox.advanceClock(PROTECTION_HOURS * 3600);
+    await sandbox.runJobs();
+    assert.equal((await seller.market.getBalance()).market_balance, "0.00");
+    await t.assertLedger();
+  });
 });

@@ -66,6 +66,14 @@ declare module "steamcommunity" {
 }
 
 declare module "steam-tradeoffer-manager" {
+  type ExchangeDetailsCallback = (
+    error: Error | null,
+    status: number,
+    tradeInitTime: Date,
+    received: ExchangedItem[],
+    given: ExchangedItem[],
+  ) => void;
+
   import type SteamCommunity from "steamcommunity";
 
   interface OfferItem {
@@ -92,15 +100,9 @@ declare module "steam-tradeoffer-manager" {
     decline(callback: Callback): void;
     update(callback: Callback): void;
     getUserDetails(callback: (error: Error | null, me: UserDetails, them: UserDetails) => void): void;
-    getExchangeDetails(
-      callback: (
-        error: Error | null,
-        status: number,
-        tradeInitTime: Date,
-        received: ExchangedItem[],
-        given: ExchangedItem[],
-      ) => void,
-    ): void;
+    /** `getDetailsIfFailed`: answer for a trade whose status is not complete (reversed, failed) too. */
+    getExchangeDetails(getDetailsIfFailed: boolean, callback: ExchangeDetailsCallback): void;
+    getExchangeDetails(callback: ExchangeDetailsCallback): void;
   }
 
   interface UserDetails {
