@@ -14,7 +14,7 @@ import { writeDemoBuyOrders } from "./write-demo-buy-orders.ts";
 import { writeDemoLedger } from "./write-demo-ledger.ts";
 import { writeDemoListings } from "./write-demo-listings.ts";
 import { writeDemoSteamMarket } from "./write-demo-steam-market.ts";
-import { writeDemoTraders } from "./write-demo-traders.ts";
+import { writeDemoPasswordHashes, writeDemoTraders } from "./write-demo-traders.ts";
 import { writeDemoTrades, type BusiestGoods } from "./write-demo-trades.ts";
 
 /**
@@ -143,8 +143,8 @@ export async function buildDemoMarket(
   };
 
   if (!options.add) await refuseUnlessEmpty(kysely);
-  // Secrets: argon2id is slow and runs in the password-hashing worker threads, beside the first
-  // reads of the build, which the event loop is free to run.
+  // Secrets: argon2id is slow and runs in the password-hashing worker threads, beside the whole
+  // build's database work; the hashes are written at its end (writeDemoPasswordHashes).
   const credentialed = options.credentialedTraders ?? CREDENTIALED_TRADERS;
   if (!Number.isSafeInteger(credentialed) || credentialed < 1)
     throw new RangeError("credentialedTraders: at least 1 (the trader a new user tries first)");
@@ -191,6 +191,7 @@ export async function buildDemoMarket(
     finishPhase("steam market");
     await writeDemoLedger(world);
     finishPhase("ledger");
+    await writeDemoPasswordHashes(world);
     if (keys) {
       onProgress({ phase: "foreign keys", done: 0, total: keys.count });
       await keys.restore((done) => onProgress({ phase: "foreign keys", done, total: keys.count }));

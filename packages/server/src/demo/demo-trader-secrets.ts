@@ -2,36 +2,45 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { generateApiToken, generateSecret } from "../domain/secrets.ts";
 
 export interface TraderSecrets {
-  /** Passwords, their hashes and API tokens of the credentialed traders, by index. */
-  credentialed: Array<{ password: string; passwordHash: string; token: string }>;
-  /** The hash every other trader shares, of a password thrown away ("" when there are none). */
-  lockedHash: string;
+  /** Passwords and API tokens of the credentialed traders, by index. */
+  credentialed: Array<{ password: string; token: string }>;
+  /**
+   * Their password hashes, by index, and the hash every other trader shares, of a password thrown
+   * away ("" when there are none): argon2id in the password-hashing worker threads, which run
+   * beside the build's database work and are awaited only at its end.
+   */
+  hashes: Promise<{ credentialed: string[]; lockedHash: string }>;
 }
 
 /**
- * The credentialed traders' passwords and API tokens, and the hash the others share; the hashes run
- * in the password-hashing worker threads.
+ * The credentialed traders' passwords and API tokens at once, and their hashes (and the one the
+ * others share) as the worker threads finish them.
  */
-export async function credentialsFor(
+export function credentialsFor(
   traders: number,
   credentialed: number,
   onHashed: (done: number, total: number) => void,
-): Promise<TraderSecrets> {
+): TraderSecrets {
   const total = Math.min(traders, credentialed);
   let done = 0;
   onHashed(done, total);
+  const secrets = Array.from({ length: total }, () => ({
+    password: generateSecret().slice(0, 20),
+    token: generateApiToken(),
+  }));
   // Every hash is asked for at once: the pool runs them as fast as its threads allow, and the
   // answers keep the traders' order (trader i gets the i-th password, whichever hash ends first).
-  const [hashed, lockedHash] = await Promise.all([
+  const hashes = Promise.all([
     Promise.all(
-      Array.from({ length: total }, async () => {
-        const password = generateSecret().slice(0, 20);
-        const passwordHash = await hashPassword(password);
+      secrets.map(async ({ password }) => {
+        const hash = await hashPassword(password);
         onHashed((done += 1), total);
-        return { password, passwordHash, token: generateApiToken() };
+        return hash;
       }),
     ),
-    traders > total ? hashPassword(generateSecret()) : "",
-  ]);
-  return { credentialed: hashed, lockedHash };
+    traders > total ? hashPassword(generateSecret()) : Promise.resolve(""),
+  ]).then(([hashed, lockedHash]) => ({ credentialed: hashed, lockedHash }));
+  // Awaited at the build's end; a failure before then is the build's failure, not an unhandled one.
+  hashes.catch(() => {});
+  return { credentialed: secrets, hashes };
 }

@@ -81,7 +81,7 @@ export interface DemoWorld {
   readonly batch: number;
   /** When the world begins: accounts open and money comes in a day before the first trade. */
   readonly start: Date;
-  readonly secrets: Promise<TraderSecrets>;
+  readonly secrets: TraderSecrets;
   readonly catalog: DemoCatalog;
   readonly traders: TraderPlan[];
   /** The system's fee and external accounts (found by the traders' phase). */

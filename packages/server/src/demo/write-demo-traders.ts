@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { sha256Hex, generateSecret, tokenDisplayPrefix } from "../domain/secrets.ts";
 import type { SecretBox } from "../domain/secret-box.ts";
 import { USER_ACCOUNT_KINDS } from "../domain/wallet/ledger.ts";
@@ -9,6 +10,8 @@ import { DemoRandom, STREAM } from "../domain/simulation/demo-random.ts";
 import { DAY_MS, type DemoTrader, type DemoWorld, type TraderPlan } from "./demo-world.ts";
 
 const COOKIE_LIFETIME_MS = 30 * DAY_MS;
+/** Not an argon2id hash: verifying any password against it fails. */
+const PENDING_HASH = "!pending";
 
 /**
  * The traders, a batch at a time: the first `CREDENTIALED_TRADERS` with their own password and
@@ -19,7 +22,7 @@ export async function writeDemoTraders(
   secretBox: SecretBox | undefined,
 ): Promise<DemoTrader[]> {
   const { traders: count, seed } = world.settings;
-  const secrets = await world.secrets;
+  const secrets = world.secrets;
   world.progress("traders", 0, count);
   const firstUser = await reserveIds(world.tx, { table: "users", column: "user_id" }, count);
   const firstAccount = await reserveIds(
@@ -67,7 +70,9 @@ export async function writeDemoTraders(
         nickname: nicknameOf(seed, index, random),
         password: own?.password ?? "",
         token: own?.token ?? "",
-        passwordHash: own?.passwordHash ?? secrets.lockedHash,
+        // Hashed beside the build and written at its end (writeDemoPasswordHashes), in the same
+        // transaction: no one ever sees this placeholder, which matches no password anyway.
+        passwordHash: PENDING_HASH,
         credentialed: own !== undefined,
         // Every fifth trader has enterprise access, so that the enterprise operations can be tried.
         accessLevel: (index % 5 === 0 ? "enterprise" : "developer") as AccessLevel,
@@ -84,6 +89,23 @@ export async function writeDemoTraders(
     world.progress("traders", start + batch.length, count);
   }
   return credentialed;
+}
+
+/**
+ * The traders' password hashes, once the worker threads have made them: the credentialed traders'
+ * own, the shared locked one for the rest. One statement, before the build commits.
+ */
+export async function writeDemoPasswordHashes(world: DemoWorld): Promise<void> {
+  const first = world.traders[0]?.userId;
+  if (first === undefined) return;
+  const { credentialed, lockedHash } = await world.secrets.hashes;
+  await sql`
+    UPDATE users AS u SET password_hash = coalesce(h.hash, ${lockedHash})
+    FROM generate_series(${first}::bigint, ${first + world.traders.length - 1}::bigint) AS ids(user_id)
+      LEFT JOIN unnest(${credentialed}::text[]) WITH ORDINALITY AS h(hash, n)
+        ON h.n = ids.user_id - ${first}::bigint + 1
+    WHERE u.user_id = ids.user_id
+  `.execute(world.tx);
 }
 
 /** One batch of traders: users, tokens, platform accounts bound and set up, and their sessions. */
