@@ -5,6 +5,7 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { createOffer } from "../../src/platform/sandbox/trade-offers.ts";
 import { newSteamAccount, readOffer, sendOffer, signInTradeBot } from "../support/steam-bot.ts";
 import { confirmOffer } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
@@ -129,5 +130,37 @@ describe("trade offers through Steam's routes, with steam-tradeoffer-manager unc
       ),
       /HTTP error 403/,
     );
+  });
+  test("GetTradeOffers pages by cursor: steam-tradeoffer-manager reads every one of an account's 130 offers", async () => {
+    const other = await newSteamAccount(admin);
+    const view = await describePlatformAccount(admin, other.platformid);
+    assert.ok(view.ok);
+    const granted = await grantItems(admin, {
+      platformid: seller.platformid,
+      marketHashName: "Sticker | Crown (Foil)",
+      count: 130,
+    });
+    assert.ok(granted.ok);
+    for (const asset of granted.value.assets) {
+      const sent = await createOffer(admin, {
+        sender: seller.platformid,
+        tradeUrl: view.value.tradeUrl,
+        assetids: [asset.assetid],
+      });
+      assert.ok(sent.ok);
+    }
+    const receiverBot = await managerOf(world, other);
+    const pages: string[] = [];
+    receiverBot.on("debug", (message: string) => {
+      if (message.startsWith("GetTradeOffers with cursor")) pages.push(message);
+    });
+    const received = await new Promise<Offer[]>((resolve, reject) =>
+      receiverBot.getOffers(TradeOfferManager.EOfferFilter.ActiveOnly, (error, _sent, incoming) =>
+        error ? reject(error) : resolve(incoming),
+      ),
+    );
+    assert.equal(received.length, 130);
+    assert.equal(new Set(received.map((offer) => offer.id)).size, 130);
+    assert.deepEqual(pages, ["GetTradeOffers with cursor 100"], "a second page, asked by its cursor");
   });
 });

@@ -66,6 +66,7 @@ declare module "steamcommunity" {
 }
 
 declare module "steam-tradeoffer-manager" {
+  import type { EventEmitter } from "node:events";
   type ExchangeDetailsCallback = (
     error: Error | null,
     status: number,
@@ -119,7 +120,7 @@ declare module "steam-tradeoffer-manager" {
     market_hash_name?: string;
   }
 
-  class TradeOfferManager {
+  class TradeOfferManager extends EventEmitter {
     constructor(options: {
       community: SteamCommunity;
       pollInterval?: number;

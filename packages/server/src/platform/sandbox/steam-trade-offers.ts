@@ -127,6 +127,15 @@ async function counteredOffers(ctx: DomainContext, offers: PlatformTradeOffer[])
 }
 
 /** GetTradeOffers' selection of the viewer's offers. */
+/** Offers in one page of GetTradeOffers, sent and received together. */
+export const TRADE_OFFERS_PAGE = 100;
+
+/**
+ * One page of the viewer's offers, newest first, as GetTradeOffers pages them: `cursor` is where
+ * the page starts among all of them, and `nextCursor` where the next one does (0: none left). The
+ * filters apply within the page, so a page may hold fewer than `TRADE_OFFERS_PAGE`, or none, while
+ * more follow; the libraries read on until the cursor is 0.
+ */
 export async function viewerOffers(
   ctx: DomainContext,
   viewer: string,
@@ -137,8 +146,11 @@ export async function viewerOffers(
     historicalOnly: boolean;
     cutoff: Date | undefined;
   },
-): Promise<{ sent: PlatformTradeOffer[]; received: PlatformTradeOffer[] }> {
-  const offers = (await listOffers(ctx, viewer)).filter((offer) => {
+  cursor = 0,
+): Promise<{ sent: PlatformTradeOffer[]; received: PlatformTradeOffer[]; nextCursor: number }> {
+  const page = await listOffers(ctx, viewer, { limit: TRADE_OFFERS_PAGE + 1, offset: cursor });
+  const more = page.length > TRADE_OFFERS_PAGE;
+  const offers = page.slice(0, TRADE_OFFERS_PAGE).filter((offer) => {
     const active = offer.state === "active";
     if (filter.historicalOnly && active) return false;
     // active_only: the active ones, and those changed since the cutoff (Steam's own rule).
@@ -148,6 +160,7 @@ export async function viewerOffers(
   return {
     sent: filter.sent ? offers.filter((offer) => offer.sender === viewer) : [],
     received: filter.received ? offers.filter((offer) => offer.receiver === viewer) : [],
+    nextCursor: more ? cursor + TRADE_OFFERS_PAGE : 0,
   };
 }
 

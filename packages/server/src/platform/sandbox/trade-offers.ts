@@ -425,15 +425,18 @@ export async function findOfferOfItem(
   return found.ok ? found.value : undefined;
 }
 
+/** The latest offers (of an account, when given), newest first: 500, or the page asked for. */
 export async function listOffers(
   ctx: DomainContext,
   platformid: string | undefined,
+  page: { limit: number; offset: number } = { limit: 500, offset: 0 },
 ): Promise<PlatformTradeOffer[]> {
   let query = ctx.db
     .selectFrom("sandbox_trade_offers")
     .selectAll()
     .orderBy("tradeofferid", "desc")
-    .limit(500);
+    .limit(page.limit)
+    .offset(page.offset);
   if (platformid)
     query = query.where((eb) =>
       eb.or([

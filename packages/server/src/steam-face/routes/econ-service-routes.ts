@@ -45,19 +45,24 @@ export function econServiceRoutes(ctx: DomainContext) {
 
     route("GetTradeOffers", async (viewer, fields) => {
       const cutoff = Number(fields.time_historical_cutoff ?? "");
-      const { sent, received } = await viewerOffers(ctx, viewer, {
-        sent: flag(fields.get_sent_offers),
-        received: flag(fields.get_received_offers),
-        activeOnly: flag(fields.active_only),
-        historicalOnly: flag(fields.historical_only),
-        cutoff: Number.isFinite(cutoff) && cutoff > 0 ? new Date(cutoff * 1000) : undefined,
-      });
-      // One page holds them all (at most the platform's 500 latest): next_cursor 0 ends the loop.
+      const cursor = Number(fields.cursor ?? "0");
+      const { sent, received, nextCursor } = await viewerOffers(
+        ctx,
+        viewer,
+        {
+          sent: flag(fields.get_sent_offers),
+          received: flag(fields.get_received_offers),
+          activeOnly: flag(fields.active_only),
+          historicalOnly: flag(fields.historical_only),
+          cutoff: Number.isFinite(cutoff) && cutoff > 0 ? new Date(cutoff * 1000) : undefined,
+        },
+        Number.isSafeInteger(cursor) && cursor > 0 ? cursor : 0,
+      );
       return {
         response: {
           trade_offers_sent: await steamOffersOf(ctx, viewer, sent),
           trade_offers_received: await steamOffersOf(ctx, viewer, received),
-          next_cursor: 0,
+          next_cursor: nextCursor,
         },
       };
     });
