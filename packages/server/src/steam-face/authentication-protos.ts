@@ -1,14 +1,14 @@
 import protobuf from "protobufjs";
 
 /**
- * The messages of IAuthenticationService that the credential login uses, with Steam's field
+ * The messages of IAuthenticationService that the credential and QR logins use, with Steam's field
  * numbers (steammessages_auth.steamclient.proto, as steam-session and Steamauto's steampy carry it).
  * Only what the login reads and answers is declared; unknown fields of a request are skipped.
  */
 const PROTO = `
 syntax = "proto2";
 enum EAuthTokenPlatformType { k_EAuthTokenPlatformType_Unknown = 0; k_EAuthTokenPlatformType_SteamClient = 1; k_EAuthTokenPlatformType_WebBrowser = 2; k_EAuthTokenPlatformType_MobileApp = 3; }
-enum EAuthSessionGuardType { k_EAuthSessionGuardType_Unknown = 0; k_EAuthSessionGuardType_None = 1; k_EAuthSessionGuardType_EmailCode = 2; k_EAuthSessionGuardType_DeviceCode = 3; }
+enum EAuthSessionGuardType { k_EAuthSessionGuardType_Unknown = 0; k_EAuthSessionGuardType_None = 1; k_EAuthSessionGuardType_EmailCode = 2; k_EAuthSessionGuardType_DeviceCode = 3; k_EAuthSessionGuardType_DeviceConfirmation = 4; }
 message CAuthentication_GetPasswordRSAPublicKey_Request { optional string account_name = 1; }
 message CAuthentication_GetPasswordRSAPublicKey_Response { optional string publickey_mod = 1; optional string publickey_exp = 2; optional uint64 timestamp = 3; }
 message CAuthentication_DeviceDetails { optional string device_friendly_name = 1; optional EAuthTokenPlatformType platform_type = 2; }
@@ -22,6 +22,19 @@ message CAuthentication_BeginAuthSessionViaCredentials_Response {
   optional uint64 client_id = 1; optional bytes request_id = 2; optional float interval = 3;
   repeated CAuthentication_AllowedConfirmation allowed_confirmations = 4; optional uint64 steamid = 5; optional string weak_token = 6;
 }
+message CAuthentication_BeginAuthSessionViaQR_Request {
+  optional string device_friendly_name = 1; optional EAuthTokenPlatformType platform_type = 2;
+  optional CAuthentication_DeviceDetails device_details = 3; optional string website_id = 4;
+}
+message CAuthentication_BeginAuthSessionViaQR_Response {
+  optional uint64 client_id = 1; optional string challenge_url = 2; optional bytes request_id = 3; optional float interval = 4;
+  repeated CAuthentication_AllowedConfirmation allowed_confirmations = 5; optional int32 version = 6;
+}
+message CAuthentication_UpdateAuthSessionWithMobileConfirmation_Request {
+  optional int32 version = 1; optional uint64 client_id = 2; optional fixed64 steamid = 3; optional bytes signature = 4;
+  optional bool confirm = 5 [default = false]; optional int32 persistence = 6;
+}
+message CAuthentication_UpdateAuthSessionWithMobileConfirmation_Response { }
 message CAuthentication_UpdateAuthSessionWithSteamGuardCode_Request { optional uint64 client_id = 1; optional fixed64 steamid = 2; optional string code = 3; optional EAuthSessionGuardType code_type = 4; }
 message CAuthentication_UpdateAuthSessionWithSteamGuardCode_Response { optional string agreement_session_url = 7; }
 message CAuthentication_PollAuthSessionStatus_Request { optional uint64 client_id = 1; optional bytes request_id = 2; }
@@ -39,6 +52,10 @@ const root = protobuf.parse(PROTO, { keepCase: true }).root;
 export const AUTHENTICATION_METHODS = {
   GetPasswordRSAPublicKey: messages("CAuthentication_GetPasswordRSAPublicKey"),
   BeginAuthSessionViaCredentials: messages("CAuthentication_BeginAuthSessionViaCredentials"),
+  BeginAuthSessionViaQR: messages("CAuthentication_BeginAuthSessionViaQR"),
+  UpdateAuthSessionWithMobileConfirmation: messages(
+    "CAuthentication_UpdateAuthSessionWithMobileConfirmation",
+  ),
   UpdateAuthSessionWithSteamGuardCode: messages("CAuthentication_UpdateAuthSessionWithSteamGuardCode"),
   PollAuthSessionStatus: messages("CAuthentication_PollAuthSessionStatus"),
   GenerateAccessTokenForApp: messages("CAuthentication_AccessToken_GenerateForApp"),

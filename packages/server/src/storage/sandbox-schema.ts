@@ -24,11 +24,14 @@ export type SteamAudience = "web" | "mobile" | "client";
 export interface SandboxSteamAuthSessionsTable {
   client_id: string;
   request_id: string;
-  platformid: string;
+  /** Null for a QR login until an account's authenticator approves it (migration 0033). */
+  platformid: string | null;
   audience: SteamAudience;
   created_at: Date;
   expires_at: Date;
   guard_passed_at: Date | null;
+  /** How the guard was passed: a Steam Guard code or the mobile authenticator (migration 0033). */
+  guard_passed_by: "code" | "mobile" | null;
   refresh_token_issued_at: Date | null;
 }
 

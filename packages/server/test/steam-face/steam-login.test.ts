@@ -98,7 +98,7 @@ describe("logging in through the Steam face with steam-session, unchanged", () =
     );
   });
 
-  test("a wrong Steam Guard code asks for the code, and submitting it again is TwoFactorCodeMismatch (88)", async () => {
+  test("a wrong Steam Guard code asks for the code (or a device confirmation), and submitting it again is TwoFactorCodeMismatch (88)", async () => {
     const session = newSession();
     const wrong = guardCode() === "22222" ? "33333" : "22222";
     const started = await session.startWithCredentials({
@@ -107,9 +107,10 @@ describe("logging in through the Steam face with steam-session, unchanged", () =
       steamGuardCode: wrong,
     });
     assert.equal(started.actionRequired, true);
+    // The code, or the mobile authenticator's approval (steam-mobile-login.test.ts).
     assert.deepEqual(
       started.validActions?.map((action) => action.type),
-      [3],
+      [3, 4],
     );
     await assert.rejects(
       session.submitSteamGuardCode(wrong),

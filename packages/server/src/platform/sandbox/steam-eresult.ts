@@ -10,7 +10,9 @@ export const ERESULT = {
   FileNotFound: 9,
   AccessDenied: 15,
   Expired: 27,
+  DuplicateRequest: 29,
   TwoFactorCodeMismatch: 88,
+  InvalidSignature: 121,
 } as const;
 
 export type EResult = (typeof ERESULT)[keyof typeof ERESULT];

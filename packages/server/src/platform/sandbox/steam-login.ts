@@ -16,9 +16,9 @@ import { findRefreshToken, issueAccessToken, issueRefreshToken } from "./steam-t
  * `shared_secret` passes it, a poll collects a refresh token and an access token, and
  * `finalizelogin` + `settoken` turn them into web cookies. Every step runs on the sandbox clock.
  */
-const AUTH_SESSION_LIFETIME_MS = 10 * 60 * 1000;
+export const AUTH_SESSION_LIFETIME_MS = 10 * 60 * 1000;
 /** Seconds between polls that Steam asks of the client. */
-const POLL_INTERVAL_SECONDS = 0.1;
+export const POLL_INTERVAL_SECONDS = 0.1;
 /** The hosts whose `settoken` finalizelogin hands out (those steampy requires a cookie on). */
 const TRANSFER_HOSTS = ["steamcommunity.com", "store.steampowered.com"] as const;
 
@@ -57,6 +57,7 @@ export async function beginSteamLogin(
       created_at: now,
       expires_at: new Date(now.getTime() + AUTH_SESSION_LIFETIME_MS),
       guard_passed_at: null,
+      guard_passed_by: null,
       refresh_token_issued_at: null,
     })
     .execute();
@@ -82,8 +83,9 @@ export async function submitSteamGuardCode(
     return steamFail(ERESULT.TwoFactorCodeMismatch, "TwoFactorCodeMismatch");
   await ctx.db
     .updateTable("sandbox_steam_auth_sessions")
-    .set({ guard_passed_at: now })
+    .set({ guard_passed_at: now, guard_passed_by: "code" })
     .where("client_id", "=", input.clientId)
+    .where("guard_passed_at", "is", null)
     .execute();
   return steamOk({});
 }
@@ -92,9 +94,11 @@ export interface PolledSteamLogin {
   refreshToken?: string;
   accessToken?: string;
   accountName?: string;
+  /** The mobile authenticator approved the login (Steam's `had_remote_interaction`). */
+  hadRemoteInteraction?: boolean;
 }
 
-/** Empty while the code is awaited; the tokens once, when it has passed. */
+/** Empty while the code or the mobile confirmation is awaited; the tokens once, when it has passed. */
 export async function pollSteamLogin(
   ctx: DomainContext,
   input: { clientId: string; requestId: Buffer },
@@ -116,7 +120,8 @@ async function claimTokens(
   if (!session.ok) return session;
   if (session.value.request_id !== input.requestId.toString("base64"))
     return steamFail(ERESULT.InvalidParam, "InvalidParam");
-  if (session.value.guard_passed_at === null) return steamOk({});
+  const { platformid, audience, guard_passed_at: passedAt, guard_passed_by: passedBy } = session.value;
+  if (passedAt === null || platformid === null) return steamOk({});
   // The tokens are handed out once: the guarded update decides between two racing polls.
   const claimed = await tx.db
     .updateTable("sandbox_steam_auth_sessions")
@@ -125,10 +130,14 @@ async function claimTokens(
     .where("refresh_token_issued_at", "is", null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return steamFail(ERESULT.FileNotFound, "FileNotFound");
-  const { platformid, audience } = session.value;
   const refreshToken = await issueRefreshToken(tx, { platformid, audience });
   const accessToken = await issueAccessToken(tx, { platformid, audience, refreshToken });
-  return steamOk({ refreshToken, accessToken, accountName: steamAccountName(platformid) });
+  return steamOk({
+    refreshToken,
+    accessToken,
+    accountName: steamAccountName(platformid),
+    hadRemoteInteraction: passedBy === "mobile",
+  });
 }
 
 /** GenerateAccessTokenForApp: a new access token from a live refresh token of the same account. */
@@ -188,7 +197,8 @@ function transferAuth(host: string, nonce: string): string {
   return sha256Hex(`${host}\n${nonce}`).slice(0, 32);
 }
 
-async function liveAuthSession(ctx: DomainContext, clientId: string) {
+/** The auth session of `clientId` while it lasts: FileNotFound for none, Expired after 10 minutes. */
+export async function liveAuthSession(ctx: DomainContext, clientId: string) {
   if (!/^\d{1,20}$/.test(clientId)) return steamFail(ERESULT.InvalidParam, "InvalidParam");
   const session = await ctx.db
     .selectFrom("sandbox_steam_auth_sessions")

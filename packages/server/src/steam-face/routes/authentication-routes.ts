@@ -7,6 +7,7 @@ import {
   pollSteamLogin,
   submitSteamGuardCode,
 } from "../../platform/sandbox/steam-login.ts";
+import { beginSteamQrLogin, confirmSteamLoginOnMobile } from "../../platform/sandbox/steam-mobile-login.ts";
 import type { SteamAudience } from "../../storage/schema.ts";
 import {
   AUTHENTICATION_METHODS,
@@ -18,10 +19,16 @@ import type { PasswordKey } from "../password-key.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 type Fields = Record<string, unknown>;
-type MethodHandler = (input: Fields) => Promise<SteamResult<Fields>>;
+/** `input` is the request message (decoded, or the plain fields); `fields`, the call's own fields. */
+type MethodHandler = (input: Fields, fields: Record<string, string>) => Promise<SteamResult<Fields>>;
 
-/** EAuthSessionGuardType DeviceCode: the mobile authenticator's code, the only guard the sandbox asks. */
+/**
+ * EAuthSessionGuardType: the mobile authenticator's code (DeviceCode) or its approval
+ * (DeviceConfirmation), the guards the sandbox asks. The code comes first, so that steam-session
+ * given a code passes with it before it starts polling for an approval.
+ */
 const DEVICE_CODE = 3;
+const DEVICE_CONFIRMATION = 4;
 const AUDIENCES: Record<string, SteamAudience> = {
   "1": "client",
   "2": "web",
@@ -32,7 +39,8 @@ const AUDIENCES: Record<string, SteamAudience> = {
 };
 
 /**
- * IAuthenticationService's credential login on api.steampowered.com, in both forms the libraries
+ * IAuthenticationService's credential and QR logins on api.steampowered.com (the QR login and the
+ * mobile approval in docs/design/steam-face.md#login), in both forms the libraries
  * send: `input_protobuf_encoded` (steam-session, Steamauto's steampy), answered as protobuf, and
  * plain fields (steampy), answered as JSON `{response}`. Either way the outcome is in `X-eresult`
  * (and `X-error_message`), with HTTP 200, as Steam answers.
@@ -59,9 +67,35 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
         client_id: began.value.clientId,
         request_id: began.value.requestId,
         interval: began.value.interval,
-        allowed_confirmations: [{ confirmation_type: DEVICE_CODE }],
+        allowed_confirmations: [
+          { confirmation_type: DEVICE_CODE },
+          { confirmation_type: DEVICE_CONFIRMATION },
+        ],
         steamid: began.value.steamid,
       });
+    },
+    BeginAuthSessionViaQR: async (input) => {
+      const began = await beginSteamQrLogin(ctx, { audience: audienceOf(input) });
+      if (!began.ok) return began;
+      return steamOk({
+        client_id: began.value.clientId,
+        challenge_url: began.value.challengeUrl,
+        request_id: began.value.requestId,
+        interval: began.value.interval,
+        allowed_confirmations: [{ confirmation_type: DEVICE_CONFIRMATION }],
+        version: began.value.version,
+      });
+    },
+    UpdateAuthSessionWithMobileConfirmation: async (input, fields) => {
+      const confirmed = await confirmSteamLoginOnMobile(ctx, {
+        accessToken: fields.access_token ?? "",
+        version: Number(text(input.version)),
+        clientId: text(input.client_id),
+        steamid: text(input.steamid),
+        signature: bytes(input.signature),
+        confirm: input.confirm === true || input.confirm === "true" || input.confirm === "1",
+      });
+      return confirmed.ok ? steamOk({}) : confirmed;
     },
     UpdateAuthSessionWithSteamGuardCode: async (input) => {
       const submitted = await submitSteamGuardCode(ctx, {
@@ -72,18 +106,16 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
       return submitted.ok ? steamOk({}) : submitted;
     },
     PollAuthSessionStatus: async (input) => {
-      const requestId = Buffer.isBuffer(input.request_id)
-        ? input.request_id
-        : Buffer.from(text(input.request_id), "base64");
+      const requestId = bytes(input.request_id);
       const polled = await pollSteamLogin(ctx, { clientId: text(input.client_id), requestId });
       if (!polled.ok) return polled;
-      const { refreshToken, accessToken, accountName } = polled.value;
+      const { refreshToken, accessToken, accountName, hadRemoteInteraction } = polled.value;
       return steamOk(
         refreshToken
           ? {
               refresh_token: refreshToken,
               access_token: accessToken,
-              had_remote_interaction: false,
+              had_remote_interaction: hadRemoteInteraction ?? false,
               account_name: accountName,
             }
           : {},
@@ -138,11 +170,16 @@ async function answer(
       return steamFail(ERESULT.InvalidParam, "input_protobuf_encoded: not a valid request message");
     }
   }
-  return handler(input);
+  return handler(input, fields);
 }
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}
+
+/** A bytes field: a Buffer from protobuf, base64 in the plain form. */
+function bytes(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(text(value), "base64");
 }
 
 function audienceOf(input: Fields): SteamAudience {
