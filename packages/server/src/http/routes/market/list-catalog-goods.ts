@@ -6,7 +6,7 @@ import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { viewerOf } from "./viewer.ts";
 
-/** GET /api/market/goods: the catalog page, for signed-in users (docs/design/website-goods-routes.md#the-websites-market-data-routes). */
+/** GET /api/market/goods: the catalog page, for anyone; a signed-in viewer sees their bookmarks (docs/design/website-goods-routes.md#the-websites-goods-pages). */
 export function registerListCatalogGoods(app: FastifyInstance, catalogs: CatalogIndexes): void {
   registerOperation(app, operation, async ({ ctx, query, request }) => {
     const page = await listCatalogGoods(ctx, await catalogs.current(ctx), {

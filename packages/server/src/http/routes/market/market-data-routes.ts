@@ -15,7 +15,7 @@ import { readPriceTrend, readPriceTrendLines } from "../../../domain/goods/read-
 import { suggestGoods } from "../../../domain/goods/suggest-goods.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
-import { viewerOf } from "./viewer.ts";
+import { refusedEndedSession, viewerOf } from "./viewer.ts";
 
 /** A verb's value in the internal envelope `{code: "OK", data, msg: null}`. */
 function internal<Data>(result: Result<Data>) {
@@ -24,13 +24,19 @@ function internal<Data>(result: Result<Data>) {
 
 /**
  * The website's market-data routes the real service's tools call (docs/design/website-goods-routes.md#the-websites-market-data-routes):
- * name suggestions and the buying tab for signed-in users, the home page's popular listings and
- * the price trend for anyone.
+ * the buying tab for signed-in users; name suggestions, the home page's popular listings and the
+ * price trend for anyone.
  */
 export function registerMarketDataRoutes(app: FastifyInstance, catalogs: CatalogIndexes): void {
-  registerOperation(app, searchSuggest, async ({ ctx, query }) =>
-    ok({ code: "OK" as const, data: suggestGoods(await catalogs.current(ctx), query.text), msg: null }),
-  );
+  registerOperation(app, searchSuggest, async ({ ctx, query, request }) => {
+    const refused = await refusedEndedSession(request);
+    if (refused) return refused;
+    return ok({
+      code: "OK" as const,
+      data: suggestGoods(await catalogs.current(ctx), query.text),
+      msg: null,
+    });
+  });
   for (const operation of [buyingOperation, listGoodsBuying]) {
     registerOperation(app, operation, async ({ ctx, query, request }) =>
       internal(await listBuyingGoods(ctx, await catalogs.current(ctx), await buyingQuery(query, request))),
