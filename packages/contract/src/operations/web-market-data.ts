@@ -32,7 +32,7 @@ export const searchSuggest = defineOperation({
   envelope: "internal",
   summary: "Up to 10 goods found by the forgiving name search, the closest and most traded first",
   description:
-    "Case, punctuation and word order do not matter; every word must match a word of the Chinese or English name or an abbreviation (FN MW FT WW BS, ST for StatTrak). Anyone may call it; a session cookie that has ended is Login Required.",
+    "Case, punctuation and word order do not matter; every word must match a word of the Chinese or English name or an abbreviation (FN MW FT WW BS, ST for StatTrak). Anyone may call it (visitors 60 times in 10 s per address, with the catalog); a session cookie that has ended is Login Required.",
   tags: ["Website"],
   querystring: Type.Object({
     game: Cs2Game,

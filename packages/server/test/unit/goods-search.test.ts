@@ -118,7 +118,7 @@ describe("the forgiving name search", () => {
       ["fn", "Factory New"],
       ["ww", "Well-Worn"],
       ["bs", "Battle-Scarred"],
-    ]) {
+    ] as const) {
       for (const name of found(`ak47 ${word}`)) assert.ok(name.includes(`(${exterior})`), name);
     }
     const souvenir = found("souvenir awp");
