@@ -15,20 +15,15 @@ import { SearchBox } from "./search-box.tsx";
 
 /**
  * The catalog: every goods, searched, filtered, sorted and paged by the server, for anyone; a
- * visitor also sees the popular listings above it.
+ * visitor who is not searching also sees the popular listings below it.
  */
 export function CatalogPage(props: { query: URLSearchParams }) {
   const user = useStore(currentUser);
   useStore(language);
-  return (
-    <>
-      {user === null ? <PopularListings /> : null}
-      <Catalog query={props.query} />
-    </>
-  );
+  return <Catalog query={props.query} visitor={user === null} />;
 }
 
-function Catalog(props: { query: URLSearchParams }) {
+function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
   const values = readQuery(props.query);
   const key = urlOf(values);
   const catalog = useLoad(
@@ -145,6 +140,7 @@ function Catalog(props: { query: URLSearchParams }) {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
+      {props.visitor && !values.search ? <PopularListings /> : null}
     </div>
   );
 }

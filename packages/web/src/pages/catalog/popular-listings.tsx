@@ -5,7 +5,7 @@ import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useLoad } from "../../use-data.tsx";
 
-/** What a visitor sees above the catalog: the cheapest listings of the most traded goods (anonymous). */
+/** What a visitor sees below the catalog: the cheapest listings of the most traded goods (anonymous). */
 export function PopularListings() {
   const popular = useLoad(
     () =>
@@ -15,7 +15,7 @@ export function PopularListings() {
   const answer = popular.value;
   const error = popular.error;
   return (
-    <div class="catalog">
+    <section class="popular">
       <h2>{t("Popular listings")}</h2>
       {error ? <p role="alert">{error}</p> : null}
       {answer ? (
@@ -40,6 +40,6 @@ export function PopularListings() {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
-    </div>
+    </section>
   );
 }
