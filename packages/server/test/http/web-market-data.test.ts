@@ -52,12 +52,17 @@ describe("website market-data routes", () => {
   after(() => t.close());
 
   describe("GET /api/market/search/suggest", () => {
-    test("happy: goods whose name contains the text, the exact name first, ids as strings", async () => {
+    test("happy: the exact name first, ids as strings, the lowest listing", async () => {
       const answer = await web(`/api/market/search/suggest?game=csgo&text=${encodeURIComponent(REDLINE)}`);
       assert.equal(answer.statusCode, 200, answer.body);
       assertSchema(searchSuggest.response, answer.json());
       const suggestions = answer.json().data.suggestions as Array<{ goods_ids: string; option: string }>;
-      assert.deepEqual(suggestions[0], { goods_ids: String(w.ids.redline), option: REDLINE });
+      assert.deepEqual(suggestions[0], {
+        goods_ids: String(w.ids.redline),
+        option: REDLINE,
+        sell_min_price: "11.00",
+        sell_num: 2,
+      });
       assert.ok(suggestions.length <= 10);
       for (const suggestion of suggestions) assert.match(suggestion.option.toLowerCase(), /redline/);
     });
