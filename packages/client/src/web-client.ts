@@ -140,7 +140,7 @@ export class WebClient {
     });
   }
 
-  /** The catalog with market figures; needs a signed-in session. */
+  /** The catalog with market figures; anyone may read it (a signed-in session adds its bookmarks). */
   async listCatalogGoods(
     options: Partial<Omit<OperationQuery<typeof listCatalogGoods>, "game">> = {},
   ): Promise<OperationResponse<typeof listCatalogGoods>> {
@@ -400,7 +400,10 @@ export class WebClient {
     });
   }
 
-  /** Goods names containing the text (up to 10); needs a signed-in session. */
+  /**
+   * Up to 10 goods the forgiving name search finds, each with its lowest listing; anyone may ask,
+   * but an ended session is refused (`Login Required`).
+   */
   async searchSuggest(text: string): Promise<OperationResponse<typeof searchSuggest>> {
     return this.#web.call(searchSuggest, {
       query: { game: "csgo", text },

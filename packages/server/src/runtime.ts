@@ -18,6 +18,7 @@ import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 import type { WebhookSender } from "./domain/webhook-sender.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
+import { VisitorSearchLimit } from "./http/limits/visitor-searches.ts";
 import { PriceAnswers } from "./http/routes/market/price-answers.ts";
 import { sandboxHands } from "./platform/sandbox/simulation-hands.ts";
 import type { DatabaseHandle } from "./storage/database.ts";
@@ -83,6 +84,8 @@ export interface Runtime {
   limiterStore: LimiterStore | undefined;
   /** The budget of refused credentials per client address; absent with `LIMITS=off`. */
   refusedCredentials: RefusedCredentialLimit | undefined;
+  /** Visitors' catalog pages and suggestions per client address; absent with `LIMITS=off`. */
+  visitorSearches: VisitorSearchLimit | undefined;
   /** The sandbox's movable clock when the sandbox is on. */
   sandboxClock: OffsetClock | undefined;
   /** The simulated traders' runner, with the sandbox on (docs/design/simulation.md#the-living-sandbox). */
@@ -142,6 +145,7 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
     prices: new PriceAnswers(priceSnapshots),
     limiterStore: deps.limits?.store,
     refusedCredentials: deps.limits ? new RefusedCredentialLimit(deps.limits.store) : undefined,
+    visitorSearches: deps.limits ? new VisitorSearchLimit(deps.limits.store) : undefined,
     sandboxClock: deps.sandbox?.clock,
     simulation,
     async close() {

@@ -1,7 +1,7 @@
 /**
  * Lighthouse's performance and accessibility scores of the catalog and an item page
  * (`npm run lighthouse`), with the machine's Chromium: a server on a new embedded database with the
- * demo market, the catalog seen by a signed-in demo trader (it needs a session), the item page by a
+ * demo market, the catalog seen by a signed-in demo trader, the item page by a
  * visitor. Mobile (Lighthouse's default: a mid-range phone on a throttled network, simulated) and
  * desktop. `SKINMARKET_URL` (with `DATA_DIR`) measures a running server with the demo market
  * instead. The budget is 90 for each (docs/design/website.md#the-website); the script exits 1 below it.

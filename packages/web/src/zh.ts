@@ -184,7 +184,6 @@ export const ZH: Record<string, string> = {
   "Send offer": "发送报价",
   "Send the trade offer to the buyer (within 12 hours, or the sale fails and the buyer is refunded).":
     "请向买家发送交易报价（12 小时内，否则交易失败并退款给买家）。",
-  "Sign in to search and browse all 37,000 goods.": "登录后可搜索和浏览全部 37,000 件商品。",
   "Sign in to see your account.": "登录后查看您的账户。",
   "Sign in": "登录",
   "Sign in through Steam": "通过 Steam 登录",

@@ -120,12 +120,12 @@ export const getGoodsSellOrders = defineOperation({
 
 const TagFilter = Text({ minLength: 1, maxLength: 64, description: "a tag's internal name" });
 
-/** GET /api/market/goods: the catalog with market figures (website route, signed in). */
+/** GET /api/market/goods: the catalog with market figures (website route, anyone). */
 export const listCatalogGoods = defineOperation({
   id: "listCatalogGoods",
   method: "GET",
   path: "/api/market/goods",
-  access: "session",
+  access: "public",
   envelope: "internal",
   summary: "The catalog with each goods' market figures: search, tag and price filters, sorts",
   tags: ["Website"],

@@ -20,14 +20,19 @@ const CacheBuster = Type.Optional(Text({ maxLength: 32, description: "a cache-bu
 /** Suggestions per answer of `search/suggest`. */
 export const SUGGESTION_COUNT = 10;
 
-/** GET /api/market/search/suggest: goods names matching a typed text (website route, signed in). */
+/**
+ * GET /api/market/search/suggest: goods names matching a typed text (website route, anyone; a
+ * presented session that has ended is refused, as tools probe their cookie with it).
+ */
 export const searchSuggest = defineOperation({
   id: "searchSuggest",
   method: "GET",
   path: "/api/market/search/suggest",
-  access: "session",
+  access: "public",
   envelope: "internal",
-  summary: "Up to 10 goods whose Chinese or English name contains the text, exact and prefix matches first",
+  summary: "Up to 10 goods found by the forgiving name search, the closest and most traded first",
+  description:
+    "Case, punctuation and word order do not matter; every word must match a word of the Chinese or English name or an abbreviation (FN MW FT WW BS, ST for StatTrak). Anyone may call it (visitors 60 times in 10 s per address, with the catalog); a session cookie that has ended is Login Required.",
   tags: ["Website"],
   querystring: Type.Object({
     game: Cs2Game,
@@ -39,6 +44,8 @@ export const searchSuggest = defineOperation({
       StrictObject({
         goods_ids: Type.String({ description: "the goods id, as a decimal string" }),
         option: Type.String({ description: "the goods' name in the language the text matched" }),
+        sell_min_price: Type.String({ description: 'the lowest tradable listing, yuan; "0.00" without one' }),
+        sell_num: Type.Integer({ description: "tradable listings" }),
       }),
     ),
   }),

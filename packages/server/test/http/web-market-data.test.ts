@@ -52,12 +52,17 @@ describe("website market-data routes", () => {
   after(() => t.close());
 
   describe("GET /api/market/search/suggest", () => {
-    test("happy: goods whose name contains the text, the exact name first, ids as strings", async () => {
+    test("happy: the exact name first, ids as strings, the lowest listing", async () => {
       const answer = await web(`/api/market/search/suggest?game=csgo&text=${encodeURIComponent(REDLINE)}`);
       assert.equal(answer.statusCode, 200, answer.body);
       assertSchema(searchSuggest.response, answer.json());
       const suggestions = answer.json().data.suggestions as Array<{ goods_ids: string; option: string }>;
-      assert.deepEqual(suggestions[0], { goods_ids: String(w.ids.redline), option: REDLINE });
+      assert.deepEqual(suggestions[0], {
+        goods_ids: String(w.ids.redline),
+        option: REDLINE,
+        sell_min_price: "11.00",
+        sell_num: 2,
+      });
       assert.ok(suggestions.length <= 10);
       for (const suggestion of suggestions) assert.match(suggestion.option.toLowerCase(), /redline/);
     });
@@ -85,10 +90,38 @@ describe("website market-data routes", () => {
       assertRefused(await web(`/api/market/search/suggest?game=csgo&text=${"a".repeat(101)}`), "text");
     });
 
-    test("security: without a session it is the Login Required form", async () => {
-      const answer = await get("/api/market/search/suggest?game=csgo&text=ak");
-      assert.equal(answer.statusCode, 401);
-      assert.equal(answer.json().code, "Login Required");
+    test("happy: the forgiving search, the most traded first, each with its lowest listing", async () => {
+      for (const text of ["ak47 redline", "AK-47 Redline", "redline ak ft", "st ak redline", "红线 久经"]) {
+        const answer = await web(`/api/market/search/suggest?game=csgo&text=${encodeURIComponent(text)}`);
+        assert.equal(answer.statusCode, 200, answer.body);
+        assertSchema(searchSuggest.response, answer.json());
+        const ids = (answer.json().data.suggestions as Array<{ goods_ids: string }>).map((s) => s.goods_ids);
+        if (text.startsWith("st ")) assert.ok(!ids.includes(String(w.ids.redline)), text);
+        else assert.equal(ids[0], String(w.ids.redline), text);
+      }
+      const [first] = (await web(`/api/market/search/suggest?game=csgo&text=ak47%20redline`)).json().data
+        .suggestions;
+      assert.equal(first.sell_min_price, "11.00");
+      assert.ok(first.sell_num > 0);
+    });
+
+    test("security: a visitor gets the same suggestions; a session cookie that has ended is Login Required", async () => {
+      const visitor = await get("/api/market/search/suggest?game=csgo&text=ak47%20redline");
+      assert.equal(visitor.statusCode, 200, visitor.body);
+      assert.deepEqual(
+        visitor.json(),
+        (await web("/api/market/search/suggest?game=csgo&text=ak47%20redline")).json(),
+      );
+      assertRefused(await get(`/api/market/search/suggest?game=csgo&text=${"a".repeat(101)}`), "text");
+      for (const cookie of ["session=not-a-session", "session="]) {
+        const ended = await t.app.inject({
+          method: "GET",
+          url: "/api/market/search/suggest?game=csgo",
+          headers: { cookie },
+        });
+        assert.equal(ended.statusCode, 401, cookie);
+        assert.equal(ended.json().code, "Login Required");
+      }
     });
   });
 
@@ -290,7 +323,7 @@ describe("website market-data routes", () => {
       );
     });
   });
-  test("WebClient: the trend and popular listings anonymously, suggestions and the buying tab signed in", async () => {
+  test("WebClient: the trend, popular listings and suggestions anonymously, the buying tab signed in", async () => {
     const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
     const web = new WebClient({ baseUrl });
     const trend = await web.getBuffPriceHistory(w.ids.sticker, 7);
@@ -301,8 +334,12 @@ describe("website market-data routes", () => {
     const lines = await web.getBuffPriceHistoryV2(w.ids.sticker, 7);
     assert.deepEqual(lines.data.lines[0]?.points, trend.data.price_history);
     assert.equal((await web.getPopularSellOrders()).data.items.length, 2);
+    assert.equal(
+      (await web.searchSuggest("ak47 redline")).data.suggestions[0]?.goods_ids,
+      String(w.ids.redline),
+    );
     await assert.rejects(
-      web.searchSuggest("redline"),
+      web.listBuyingGoods(),
       (error: unknown) => error instanceof MarketApiError && error.code === "Login Required",
     );
     const user = await t.createUser();

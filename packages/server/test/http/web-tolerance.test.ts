@@ -137,8 +137,8 @@ describe("tolerance of what real tools send", () => {
     }
   });
 
-  test("empty parameters do not open a signed-in route: the catalog with search= still needs a session", async () => {
-    const answer = await get("/api/market/goods?game=csgo&search=&page_size=");
+  test("empty parameters do not open a signed-in route: the buying tab with search= still needs a session", async () => {
+    const answer = await get("/api/market/goods/buying?game=csgo&search=&page_size=");
     assert.equal(answer.statusCode, 401);
     assert.equal(answer.json().code, "Login Required");
   });

@@ -1094,7 +1094,7 @@ export interface paths {
      * The catalog with each goods' market figures: search, tag and price filters, sorts
      * @description The catalog with each goods' market figures: search, tag and price filters, sorts.
      *
-     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
     get: operations["listCatalogGoods"];
     put?: never;
@@ -1151,10 +1151,12 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Up to 10 goods whose Chinese or English name contains the text, exact and prefix matches first
-     * @description Up to 10 goods whose Chinese or English name contains the text, exact and prefix matches first.
+     * Up to 10 goods found by the forgiving name search, the closest and most traded first
+     * @description Up to 10 goods found by the forgiving name search, the closest and most traded first.
      *
-     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *     Case, punctuation and word order do not matter; every word must match a word of the Chinese or English name or an abbreviation (FN MW FT WW BS, ST for StatTrak). Anyone may call it (visitors 60 times in 10 s per address, with the catalog); a session cookie that has ended is Login Required.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
     get: operations["searchSuggest"];
     put?: never;
@@ -7687,7 +7689,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Up to 10 goods whose Chinese or English name contains the text, exact and prefix matches first */
+      /** @description Up to 10 goods found by the forgiving name search, the closest and most traded first */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7702,6 +7704,10 @@ export interface operations {
                 goods_ids: string;
                 /** @description the goods' name in the language the text matched */
                 option: string;
+                /** @description the lowest tradable listing, yuan; "0.00" without one */
+                sell_min_price: string;
+                /** @description tradable listings */
+                sell_num: number;
               }[];
             };
             msg: null;

@@ -6,6 +6,7 @@ import type { MarketGoods } from "../market/market-goods.ts";
 import type { PriceSnapshot } from "../market/price-snapshot.ts";
 import type { PriceSnapshots } from "../market/price-snapshots.ts";
 import { Rebuilds } from "../market/rebuilds.ts";
+import { compactText, goodsWords, WordIndex } from "./goods-search.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 export type BuyingSort = (typeof BUYING_SORTS)[number];
@@ -21,11 +22,9 @@ export interface CatalogEntry {
   /** Best buy order of the public book in fen, and the units it still wants; null and 0 without. */
   buyMax: number | null;
   buyNum: number;
-  /** The Chinese and English names, lower-cased, for the name search. */
-  names: string;
-  /** Each name alone, lower-cased, for the name suggestions. */
-  nameLower: string;
-  hashNameLower: string;
+  /** The Chinese and English names as runs of letters and digits, for ranking the name search. */
+  nameCompact: string;
+  hashNameCompact: string;
 }
 
 /** Every goods of the catalog in each of the catalog's orders. */
@@ -35,6 +34,8 @@ export interface CatalogIndex {
   buying: ReadonlyMap<BuyingSort, readonly CatalogEntry[]>;
   /** Every entry by its goods id (a user's bookmarks). */
   byId: ReadonlyMap<number, CatalogEntry>;
+  /** The forgiving name search over every entry (docs/design/website-goods-routes.md#the-name-search). */
+  search: WordIndex<CatalogEntry>;
 }
 
 /**
@@ -95,8 +96,6 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
   const entries: CatalogEntry[] = [];
   for (const goods of snapshot.catalog.byId.values()) {
     const figures = snapshot.entries.get(goods.goods_id)?.whole;
-    const nameLower = goods.name.toLowerCase();
-    const hashNameLower = goods.market_hash_name.toLowerCase();
     entries.push({
       goods,
       sellMin: figures && figures.minPrice > 0 ? figures.minPrice : null,
@@ -104,9 +103,8 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
       transacted: transacted.get(goods.goods_id) ?? 0,
       buyMax: figures && figures.buyOrderNum > 0 ? figures.buyMaxPrice : null,
       buyNum: figures?.buyOrderNum ?? 0,
-      names: `${nameLower}\n${hashNameLower}`,
-      nameLower,
-      hashNameLower,
+      nameCompact: compactText(goods.name),
+      hashNameCompact: compactText(goods.market_hash_name),
     });
   }
   // Every order ends with the newest goods (the highest id) first among equals.
@@ -138,5 +136,6 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
     orders: new Map(CATALOG_SORTS.map((sort) => [sort, [...entries].sort(compare[sort])])),
     buying: new Map(BUYING_SORTS.map((sort) => [sort, [...wanted].sort(compareBuying[sort])])),
     byId: new Map(entries.map((entry) => [entry.goods.goods_id, entry])),
+    search: new WordIndex(entries, (entry) => goodsWords(entry.goods)),
   };
 }

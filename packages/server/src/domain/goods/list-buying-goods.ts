@@ -1,6 +1,7 @@
 import type { DomainContext } from "../context.ts";
 import type { BuyingSort, CatalogIndex } from "./catalog-index.ts";
 import { catalogPage, type CatalogQuery } from "./list-catalog-goods.ts";
+import { searchOrder } from "./search-catalog.ts";
 
 /**
  * The market's buying tab (website route `GET /api/market/goods/buying`, docs/design/website-goods-routes.md#the-websites-goods-pages): the catalog's goods that have buy orders in the public book, as catalog items. Its price is
@@ -8,6 +9,7 @@ import { catalogPage, type CatalogQuery } from "./list-catalog-goods.ts";
  * default order puts the goods whose orders want the most units first.
  */
 export async function listBuyingGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
-  const order = catalog.buying.get(query.sortBy as BuyingSort) ?? catalog.buying.get("buy_num.desc")!;
+  const sort = catalog.buying.has(query.sortBy as BuyingSort) ? (query.sortBy as BuyingSort) : "buy_num.desc";
+  const order = searchOrder(catalog, catalog.buying.get(sort)!, query.search, sort === "buy_num.desc");
   return catalogPage(ctx, order, query, (entry) => entry.buyMax);
 }

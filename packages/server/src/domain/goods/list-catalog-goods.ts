@@ -7,6 +7,7 @@ import { ok } from "../result.ts";
 import type { CatalogEntry, CatalogIndex, CatalogSort } from "./catalog-index.ts";
 import { LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures } from "./goods-page-figures.ts";
+import { searchOrder } from "./search-catalog.ts";
 
 /** Tag filters of the catalog: the query field and the tag category it matches. */
 const TAG_FILTERS = ["category", "category_group", "exterior", "quality", "rarity"] as const;
@@ -34,12 +35,15 @@ export interface CatalogQuery {
  * snapshot); each page's figures then come from the same per-goods reads as the goods page.
  */
 export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
-  const order = catalog.orders.get(query.sortBy as CatalogSort) ?? catalog.orders.get("sell_num.desc")!;
+  const sort = catalog.orders.has(query.sortBy as CatalogSort)
+    ? (query.sortBy as CatalogSort)
+    : "sell_num.desc";
+  const order = searchOrder(catalog, catalog.orders.get(sort)!, query.search, sort === "sell_num.desc");
   return catalogPage(ctx, order, query, (entry) => entry.sellMin);
 }
 
 /**
- * One page of catalog items out of `order`, filtered by name, tags and a price range over
+ * One page of catalog items out of `order` (already searched by name: `searchOrder`), filtered by tags and a price range over
  * `priceOf` (the lowest listing on the catalog, the best buy order on the buying tab; goods
  * without that price drop out of a range).
  */
@@ -51,7 +55,6 @@ export async function catalogPage(
 ) {
   const range = parsePriceRange(query.minPrice, query.maxPrice);
   if (!range.ok) return range;
-  const search = query.search?.trim().toLowerCase();
   const tags = TAG_FILTERS.flatMap((category) => {
     const value = query[category];
     return value === undefined ? [] : [{ category, value }];
@@ -60,7 +63,6 @@ export async function catalogPage(
   const matching = order.filter((entry) => {
     const price = priceOf(entry);
     return (
-      (!search || entry.names.includes(search)) &&
       tags.every(({ category, value }) =>
         entry.goods.tags.some((tag) => tag.category === category && tag.internal_name === value),
       ) &&

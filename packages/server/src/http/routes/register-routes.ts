@@ -80,9 +80,9 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
   registerGoodsBuyRoutes(app);
   registerWebBuyOrderRoutes(app);
   registerBillOrderRoutes(app);
-  registerListCatalogGoods(app, runtime.catalogs);
+  registerListCatalogGoods(app, runtime.catalogs, runtime.visitorSearches);
   registerGoodsBookmarks(app, runtime.catalogs);
-  registerMarketDataRoutes(app, runtime.catalogs);
+  registerMarketDataRoutes(app, runtime.catalogs, runtime.visitorSearches);
   registerGetMarketItems(app, runtime.prices);
   registerPriceRoutes(app, runtime.prices);
   registerGetEnterpriseSellOrders(app);

@@ -81,7 +81,13 @@ describe("replay: market-data routes as real tools call them", () => {
   // session probe; HTTP 200 means the cookie is alive, anything else that it is not.
   test("nobodyplace CSGOController.hasValidBuffCookie", async () => {
     assert.equal((await signedIn("/api/market/search/suggest?game=csgo")).statusCode, 200);
-    assert.notEqual((await anonymous("/api/market/search/suggest?game=csgo")).statusCode, 200);
+    // The tool sends the cookie it holds; an ended one must not read as alive.
+    const dead = await t.app.inject({
+      method: "GET",
+      url: "/api/market/search/suggest?game=csgo",
+      headers: { cookie: "session=ended-session-of-the-tool" },
+    });
+    assert.notEqual(dead.statusCode, 200);
   });
 
   // Steamauto-derived plugins/BuffAutoBuy.py search_buy_price_higher_than_sale:

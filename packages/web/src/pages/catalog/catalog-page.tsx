@@ -1,6 +1,5 @@
 import type { listCatalogGoods } from "@skinmarket/contract";
-import { useState } from "preact/hooks";
-import { ApiError, web } from "../../api.ts";
+import { web } from "../../api.ts";
 import { ItemImage } from "../../components/item-image.tsx";
 import { Pager } from "../../components/paged-list.tsx";
 import { goodsName, money } from "../../format.ts";
@@ -14,27 +13,23 @@ import { FILTERS, readQuery, SORTS, urlOf } from "./catalog-query.ts";
 import { PopularListings } from "./popular-listings.tsx";
 import { SearchBox } from "./search-box.tsx";
 
-/** The catalog: every goods, searched, filtered, sorted and paged by the server (signed in). */
+/**
+ * The catalog: every goods, searched, filtered, sorted and paged by the server, for anyone; a
+ * visitor who is not searching also sees the popular listings below it.
+ */
 export function CatalogPage(props: { query: URLSearchParams }) {
   const user = useStore(currentUser);
-  const [refused, setRefused] = useState(false);
   useStore(language);
-  // The catalog is asked for at once, beside the user's own record: a visitor's 401 shows the
-  // popular listings instead, without a round trip spent on finding out who is there first.
-  if (user === null || refused) return <PopularListings />;
-  return <Catalog query={props.query} onRefused={() => setRefused(true)} />;
+  return <Catalog query={props.query} visitor={user === null} />;
 }
 
-function Catalog(props: { query: URLSearchParams; onRefused: () => void }) {
+function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
   const values = readQuery(props.query);
   const key = urlOf(values);
   const catalog = useLoad(
     () =>
       web<typeof listCatalogGoods>("GET", "/api/market/goods", {
         query: { game: "csgo", page_size: 24, sort_by: "sell_num.desc", ...values },
-      }).catch((failure: unknown) => {
-        if (failure instanceof ApiError && failure.status === 401) props.onRefused();
-        throw failure;
       }),
     [key],
   );
@@ -145,6 +140,7 @@ function Catalog(props: { query: URLSearchParams; onRefused: () => void }) {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
+      {props.visitor && !values.search ? <PopularListings /> : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useLoad } from "../../use-data.tsx";
 
-/** What a visitor sees: the popular listings (anonymous), and why to sign in for the whole catalog. */
+/** What a visitor sees below the catalog: the cheapest listings of the most traded goods (anonymous). */
 export function PopularListings() {
   const popular = useLoad(
     () =>
@@ -15,11 +15,7 @@ export function PopularListings() {
   const answer = popular.value;
   const error = popular.error;
   return (
-    <div class="catalog">
-      <h1>{t("Market")}</h1>
-      <p class="notice">
-        {t("Sign in to search and browse all 37,000 goods.")} <a href="/signin">{t("Sign in")}</a>
-      </p>
+    <section class="popular">
       <h2>{t("Popular listings")}</h2>
       {error ? <p role="alert">{error}</p> : null}
       {answer ? (
@@ -44,6 +40,6 @@ export function PopularListings() {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
-    </div>
+    </section>
   );
 }

@@ -1,12 +1,13 @@
 import type { searchSuggest } from "@skinmarket/contract";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { web, type WebData } from "../../api.ts";
+import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { navigate } from "../../router.ts";
 
 type Suggestion = WebData<typeof searchSuggest>["suggestions"][number];
 
-/** The search field with suggestions as one types (`search/suggest`), an ARIA combobox. */
+/** The search field with suggestions and their lowest prices as one types (`search/suggest`, anyone), an ARIA combobox. */
 export function SearchBox(props: { initial: string; onSearch: (text: string) => void }) {
   const [text, setText] = useState(props.initial);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
@@ -79,7 +80,10 @@ export function SearchBox(props: { initial: string; onSearch: (text: string) => 
                 navigate(`/goods/${suggestion.goods_ids}`);
               }}
             >
-              {suggestion.option}
+              <span class="name">{suggestion.option}</span>
+              <span class="price">
+                {suggestion.sell_num > 0 ? money(suggestion.sell_min_price) : t("No listings")}
+              </span>
             </li>
           ))}
         </ul>

@@ -1,16 +1,24 @@
 import { listCatalogGoods as operation } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
+import type { VisitorSearchLimit } from "../../limits/visitor-searches.ts";
 import { listCatalogGoods } from "../../../domain/goods/list-catalog-goods.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
-import { viewerOf } from "./viewer.ts";
+import { viewerOf, visitorOverBudget } from "./viewer.ts";
 
-/** GET /api/market/goods: the catalog page, for signed-in users (docs/design/website-goods-routes.md#the-websites-market-data-routes). */
-export function registerListCatalogGoods(app: FastifyInstance, catalogs: CatalogIndexes): void {
+/** GET /api/market/goods: the catalog page, for anyone; a signed-in viewer sees their bookmarks (docs/design/website-goods-routes.md#the-websites-goods-pages). */
+export function registerListCatalogGoods(
+  app: FastifyInstance,
+  catalogs: CatalogIndexes,
+  visitorSearches: VisitorSearchLimit | undefined,
+): void {
   registerOperation(app, operation, async ({ ctx, query, request }) => {
+    const viewerId = await viewerOf(request);
+    const overBudget = await visitorOverBudget(request, visitorSearches, viewerId);
+    if (overBudget) return overBudget;
     const page = await listCatalogGoods(ctx, await catalogs.current(ctx), {
-      viewerId: await viewerOf(request),
+      viewerId,
       pageNum: query.page_num,
       pageSize: query.page_size,
       sortBy: query.sort_by,

@@ -9,13 +9,14 @@ import {
 } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import type { CatalogIndexes } from "../../../domain/goods/catalog-index.ts";
+import type { VisitorSearchLimit } from "../../limits/visitor-searches.ts";
 import { listBuyingGoods } from "../../../domain/goods/list-buying-goods.ts";
 import { listPopularSellOrders } from "../../../domain/goods/list-popular-sell-orders.ts";
 import { readPriceTrend, readPriceTrendLines } from "../../../domain/goods/read-price-trend.ts";
 import { suggestGoods } from "../../../domain/goods/suggest-goods.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
-import { viewerOf } from "./viewer.ts";
+import { viewerOf, viewerOrEnded, visitorOverBudget } from "./viewer.ts";
 
 /** A verb's value in the internal envelope `{code: "OK", data, msg: null}`. */
 function internal<Data>(result: Result<Data>) {
@@ -24,13 +25,25 @@ function internal<Data>(result: Result<Data>) {
 
 /**
  * The website's market-data routes the real service's tools call (docs/design/website-goods-routes.md#the-websites-market-data-routes):
- * name suggestions and the buying tab for signed-in users, the home page's popular listings and
- * the price trend for anyone.
+ * the buying tab for signed-in users; name suggestions, the home page's popular listings and the
+ * price trend for anyone.
  */
-export function registerMarketDataRoutes(app: FastifyInstance, catalogs: CatalogIndexes): void {
-  registerOperation(app, searchSuggest, async ({ ctx, query }) =>
-    ok({ code: "OK" as const, data: suggestGoods(await catalogs.current(ctx), query.text), msg: null }),
-  );
+export function registerMarketDataRoutes(
+  app: FastifyInstance,
+  catalogs: CatalogIndexes,
+  visitorSearches: VisitorSearchLimit | undefined,
+): void {
+  registerOperation(app, searchSuggest, async ({ ctx, query, request }) => {
+    const viewer = await viewerOrEnded(request);
+    if (!viewer.ok) return viewer;
+    const overBudget = await visitorOverBudget(request, visitorSearches, viewer.value);
+    if (overBudget) return overBudget;
+    return ok({
+      code: "OK" as const,
+      data: suggestGoods(await catalogs.current(ctx), query.text),
+      msg: null,
+    });
+  });
   for (const operation of [buyingOperation, listGoodsBuying]) {
     registerOperation(app, operation, async ({ ctx, query, request }) =>
       internal(await listBuyingGoods(ctx, await catalogs.current(ctx), await buyingQuery(query, request))),
