@@ -19,8 +19,9 @@ export function CatalogPage(props: { query: URLSearchParams }) {
   const user = useStore(currentUser);
   const [refused, setRefused] = useState(false);
   useStore(language);
-  // The catalog is asked for at once, beside the user's own record: a visitor's 401 shows the
-  // popular listings instead, without a round trip spent on finding out who is there first.
+  // A visitor is known from the page itself (`startSession`), so sees the popular listings at
+  // once with no refused request; a signed-in page asks for the catalog beside the user's own
+  // record, and a session that ended meanwhile (a 401) shows the popular listings too.
   if (user === null || refused) return <PopularListings />;
   return <Catalog query={props.query} onRefused={() => setRefused(true)} />;
 }
