@@ -13,13 +13,16 @@ const PRICE_COLOUR = "#e4ae39";
 const VOLUME_COLOUR = "rgba(138, 180, 248, 0.45)";
 const AXIS_FONT = "12px system-ui, sans-serif";
 
+/** The chart's days are UTC days. */
+const IN_UTC = { timeZone: "UTC" } as const;
+
 /** A day's date as the x axis and the readout write it, in the page's language (days are UTC). */
 function dayLabel(seconds: number, withYear = false): string {
   return new Date(seconds * 1000).toLocaleDateString(language.value === "zh" ? "zh-CN" : "en-GB", {
     day: "numeric",
     month: "short",
     ...(withYear ? { year: "numeric" } : {}),
-    timeZone: "UTC",
+    ...IN_UTC,
   });
 }
 
