@@ -11,7 +11,7 @@ import { EnvelopeTable } from "./http/envelope-table.ts";
 import { sendFailure } from "./http/failure.ts";
 import { registerAuth } from "./http/plugins/auth.ts";
 import { RouteSchemaCompilers } from "./http/plugins/schema-compilers.ts";
-import { registerErrorHandling } from "./http/plugins/errors.ts";
+import { registerErrorHandling, type MissingPages } from "./http/plugins/errors.ts";
 import { registerJsonBodies } from "./http/plugins/json-body.ts";
 import { registerMetrics } from "./http/plugins/metrics.ts";
 import { registerBatchedWrites } from "./http/plugins/batched-writes.ts";
@@ -153,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Parsed only where a session is looked for (`sessionCookie`); setting cookies works everywhere.
   await app.register(cookie, { hook: false });
   registerJsonBodies(app);
-  registerErrorHandling(app, envelopes);
+  // The website answers an unknown page's address once it is registered (below).
+  const missingPages: MissingPages = {};
+  registerErrorHandling(app, envelopes, missingPages);
   const runtime = createRuntime(deps, app.log);
   app.addHook("onClose", () => runtime.close());
   registerAuth(app, {
@@ -172,7 +174,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
   await registerOpenApi(app, { sandbox: deps.sandbox !== undefined });
   registerSystemRoutes(app, { metrics });
-  await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined });
+  missingPages.answer = (
+    await registerWebsite(app, { ...deps.website, sandbox: deps.sandbox !== undefined })
+  ).answer;
   // The event stream: one hub listens to the log for every connection of this instance.
   const hub = new EventStreamHub(runtime.eventLog, { ...DEFAULT_STREAM_SETTINGS, ...deps.stream });
   streams.hub = hub;

@@ -1,4 +1,4 @@
-import { language } from "./i18n.ts";
+import { language, t } from "./i18n.ts";
 import TAGS from "./tags.json";
 
 const TAG_NAMES = new Map<string, string>();
@@ -11,9 +11,33 @@ export function tagName(category: string, tag: { internal_name: string; localize
   return TAG_NAMES.get(`${category}:${tag.internal_name}`) ?? tag.localized_name;
 }
 
+/** Yuan with two decimals and thousands separators, the same in both languages ("1,234.50"). */
+const YUAN = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** An amount of money as every page writes it: "¥ 12,345.60" ("—" when there is none). */
 export function money(amount: string | number | null | undefined): string {
   if (amount === null || amount === undefined || amount === "") return "—";
-  return `¥ ${Number(amount).toFixed(2)}`;
+  return `¥ ${YUAN.format(Number(amount))}`;
+}
+
+/**
+ * A market price that may not exist: the API says 0 for "no listing" or "no buy order", which
+ * reads as a price of nothing, so it is written "none" in the page's language.
+ */
+export function priceOrNone(amount: string | number | null | undefined): string {
+  return amount === null || amount === undefined || Number(amount) <= 0 ? t("none") : money(amount);
+}
+
+/**
+ * A signed amount of a ledger movement: a minus (U+2212) or a plus, then the money, so a debit
+ * and a credit differ in text as well as in colour. `kind` names the colour's class.
+ */
+export function signedMoney(amount: string): { text: string; kind: "debit" | "credit" } {
+  const debit = amount.trim().startsWith("-");
+  return {
+    text: `${debit ? "−" : "+"}${money(amount.replace(/^\s*-/, ""))}`,
+    kind: debit ? "debit" : "credit",
+  };
 }
 
 export function dateTime(unixSeconds: number | null | undefined): string {

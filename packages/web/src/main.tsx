@@ -10,7 +10,7 @@ import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
 import { ItemPage } from "./pages/item/item-page.tsx";
 import { SignInPage } from "./pages/signin/signin-page.tsx";
 import { navigate, useLocation } from "./router.ts";
-import { currentUser, loadUser, signOut } from "./session.ts";
+import { currentUser, signOut, startSession } from "./session.ts";
 import { useStore } from "./store.ts";
 
 function Header() {
@@ -57,15 +57,20 @@ function Header() {
   );
 }
 
+/** The account section a path names: `inventory` for `/me`, undefined for no section of the account. */
+function accountSection(path: string): string | undefined {
+  const match = /^\/me(?:\/([\w-]+))?\/?$/.exec(path);
+  if (!match) return undefined;
+  const section = match[1] ?? "inventory";
+  return ACCOUNT_SECTIONS.some(([key]) => key === section) ? section : undefined;
+}
+
 /** Each page's own `<title>` (before " · skinmarket"), in the page's language. */
 function titleOf(path: string, section: string | undefined): string {
   if (path === "/") return t("Market");
   if (path === "/signin") return t("Sign in");
   if (path.startsWith("/console")) return t("Developer console");
-  if (/^\/me(\/|$)/.test(path)) {
-    const label = ACCOUNT_SECTIONS.find(([key]) => key === section)?.[1] ?? "Inventory";
-    return `${t(label)} · ${t("My account")}`;
-  }
+  if (section) return `${t(ACCOUNT_SECTIONS.find(([key]) => key === section)![1])} · ${t("My account")}`;
   return t("No such page");
 }
 
@@ -73,8 +78,8 @@ function Page() {
   const { path, query } = useLocation();
   useStore(language);
   const goods = /^\/goods\/(\d{1,9})\/?$/.exec(path);
-  const account = /^\/me(?:\/([\w-]+))?\/?$/.exec(path);
-  const title = titleOf(path, account?.[1]);
+  const section = accountSection(path);
+  const title = titleOf(path, section);
   useEffect(() => {
     // An item page names itself once its goods are known (`ItemPage`).
     if (!goods) document.title = `${title} · skinmarket`;
@@ -82,9 +87,22 @@ function Page() {
   if (path === "/") return <CatalogPage query={query} />;
   if (goods) return <ItemPage goodsId={Number(goods[1])} />;
   if (path === "/signin") return <SignInPage next={query.get("next")} />;
-  if (account) return <AccountPage section={account[1] ?? "inventory"} />;
+  if (section) return <AccountPage section={section} />;
   if (path.startsWith("/console")) return <ConsolePage />;
-  return <p>{t("No such page.")}</p>;
+  return <NotFound />;
+}
+
+/** The page of an address the site does not have (the server answers such paths with a 404). */
+function NotFound() {
+  return (
+    <section class="not-found" aria-labelledby="not-found-title">
+      <h1 id="not-found-title">{t("No such page")}</h1>
+      <p>{t("Nothing is at this address. It may be mistyped, or the page has moved.")}</p>
+      <p>
+        <a href="/">{t("Go to the market")}</a>
+      </p>
+    </section>
+  );
 }
 
 function App() {
@@ -110,7 +128,7 @@ currentUser.subscribe(() => {
   liveFor = userId;
   if (userId) startLiveUpdates();
 });
-void loadUser();
+void startSession();
 // The page's HTML carries a static header, painted before this script runs; it is replaced here.
 const root = document.getElementById("app")!;
 root.textContent = "";

@@ -30,6 +30,27 @@ export async function loadUser(): Promise<void> {
   }
 }
 
+/**
+ * Whether the page's own HTML says a session is signed in: the server writes
+ * `window.__SKINMARKET__` into every page it serves and, for a live session, the `signed-in-user`
+ * block (`http/plugins/signed-in-user-script.ts` in the server package), so a page it served
+ * without the block is a visitor's. `undefined` when the page was not served that way.
+ */
+export function signedInByPage(): boolean | undefined {
+  if (!window.__SKINMARKET__) return undefined;
+  return document.getElementById("signed-in-user") !== null;
+}
+
+/**
+ * The first look at who is there: a visitor is known from the page itself, with no request (a
+ * `user/info` asked for a visitor answers 401, which the browser logs as an error on every
+ * visitor page); a signed-in session reads its user's record.
+ */
+export async function startSession(): Promise<void> {
+  if (signedInByPage() === false) currentUser.set(null);
+  else await loadUser();
+}
+
 export async function signIn(nickname: string, password: string): Promise<void> {
   await web<typeof login>("POST", "/account/api/login", { body: { nickname, password } });
   await loadUser();

@@ -11,6 +11,7 @@ import {
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { BuyOrderPage, OwnBuyOrderRecord, Specific } from "./buy-orders.ts";
+import { WebGoodsInfo } from "./web-shapes.ts";
 
 /**
  * The website's own buy-order routes (docs/design/website-buying-routes.md#the-websites-buy-order-routes): create, the orders waiting for supply, cancel, with a signed-in session and
@@ -73,7 +74,14 @@ export const listWebBuyOrders = defineOperation({
     page_num: PageNum,
     page_size: PageSize(500, 60),
   }),
-  response: internal(BuyOrderPage),
+  response: internal(
+    Type.Object({
+      ...BuyOrderPage.properties,
+      goods_infos: Type.Record(Type.String(), WebGoodsInfo, {
+        description: "the goods the page's orders name, by goods id, as the other website lists give them",
+      }),
+    }),
+  ),
 });
 
 /** POST /api/market/buy_order/cancel: cancels buy orders; `data` maps each id to "OK" or why not. */

@@ -149,6 +149,9 @@ const BuffHistoryQuery = Type.Object({
 /** A point of the trend: `[unix milliseconds, price in yuan as a number]`, as the tools parse it. */
 const TrendPoint = Type.Tuple([Type.Integer({ minimum: 0 }), Type.Number({ minimum: 0 })]);
 
+/** A day's volume: `[unix milliseconds, completed trades]`, one for each point of the trend. */
+const VolumePoint = Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 1 })]);
+
 const TrendHeader = {
   currency: Type.Literal("CNY"),
   currency_symbol: Type.Literal("¥"),
@@ -156,20 +159,23 @@ const TrendHeader = {
   price_type: Type.Literal("median"),
 };
 
-/** GET /api/market/goods/price_history/buff: the daily median of completed trades, in numbers. */
+/** GET /api/market/goods/price_history/buff: the daily median and count of completed trades, in numbers. */
 export const getBuffPriceHistory = defineOperation({
   id: "getBuffPriceHistory",
   method: "GET",
   path: "/api/market/goods/price_history/buff",
   access: "public",
   envelope: "internal",
-  summary: "Daily median price of one goods' completed trades, [milliseconds, yuan] points, 1-365 days",
+  summary: "Daily median price and count of one goods' completed trades, points by milliseconds, 1-365 days",
   tags: ["Website"],
   querystring: BuffHistoryQuery,
   response: InternalOk({
     ...TrendHeader,
     steam_price_currency: Type.Literal("CNY"),
     price_history: Type.Array(TrendPoint),
+    volume_history: Type.Array(VolumePoint, {
+      description: "the same days' counts of completed trades, [milliseconds, trades]",
+    }),
   }),
 });
 

@@ -2,22 +2,30 @@ import type { Transaction } from "kysely";
 import type { Database } from "../storage/schema.ts";
 import { insertRows, reserveIds } from "./bulk-rows.ts";
 
+/** A noted entry: its row, its moment (for the order) and its lines. */
+interface NotedEntry {
+  at: number;
+  row: { kind: string; created_at: string; reference: string; memo: Record<string, unknown> };
+  lines: Array<[accountId: number, amount: number]>;
+}
+
 /**
  * The journal entries of a demo build, noted as the world is drawn and written a batch at a
- * time, numbered in the order they were noted (deposits first, then the trades oldest first).
+ * time, numbered in time order: the wallet's movements are listed by entry id, so an entry
+ * numbered before an earlier one would show the history out of order (a trade's payout comes
+ * minutes to hours after its payment, after the payments of trades bought meanwhile).
  */
 export class DemoJournal {
   readonly #tx: Transaction<Database>;
   readonly #batch: number;
-  #entries: Array<Record<string, unknown>> = [];
-  #lines: Array<Record<string, unknown>> = [];
+  #noted: NotedEntry[] = [];
 
   constructor(tx: Transaction<Database>, batch: number) {
     this.#tx = tx;
     this.#batch = batch;
   }
 
-  /** Notes a journal entry and its lines, to be written by the next `flush`. */
+  /** Notes a journal entry and its lines, to be written by a later `flush`. */
   entry(
     kind: string,
     at: Date,
@@ -25,35 +33,45 @@ export class DemoJournal {
     memo: Record<string, unknown>,
     lines: Array<[accountId: number, amount: number]>,
   ): void {
-    const entry = this.#entries.length;
-    this.#entries.push({ entry, kind, created_at: at.toISOString(), reference, memo });
-    for (const [accountId, amount] of lines) this.#lines.push({ entry, account_id: accountId, amount });
+    this.#noted.push({
+      at: at.getTime(),
+      row: { kind, created_at: at.toISOString(), reference, memo },
+      lines,
+    });
   }
 
-  /** Writes the entries noted so far, numbered in the order they were noted, with their lines. */
-  async flush(): Promise<void> {
-    if (this.#entries.length === 0) return;
+  /**
+   * Writes the entries noted so far that happened at or before `until` (all of them without it),
+   * numbered in time order (entries of one moment in the order they were noted); later ones wait
+   * for the next flush, which numbers them after these. A caller passes as `until` the earliest
+   * moment an entry it notes later can have.
+   */
+  async flush(until?: Date): Promise<void> {
+    // A stable sort: entries of one moment keep the order they were noted in.
+    this.#noted.sort((a, b) => a.at - b.at);
+    const limit = until?.getTime() ?? Infinity;
+    let count = 0;
+    while (count < this.#noted.length && this.#noted[count]!.at <= limit) count++;
+    if (count === 0) return;
+    const ready = this.#noted.slice(0, count);
+    this.#noted = this.#noted.slice(count);
+    const lineCount = ready.reduce((sum, entry) => sum + entry.lines.length, 0);
     const firstEntry = await reserveIds(
       this.#tx,
       { table: "journal_entries", column: "entry_id" },
-      this.#entries.length,
+      ready.length,
     );
-    const firstLine = await reserveIds(
-      this.#tx,
-      { table: "journal_lines", column: "line_id" },
-      this.#lines.length,
-    );
-    const entries = this.#entries.map(({ entry, ...rest }) => ({
-      entry_id: firstEntry + (entry as number),
-      ...rest,
-    }));
-    const lines = this.#lines.map(({ entry, ...rest }, index) => ({
-      line_id: firstLine + index,
-      entry_id: firstEntry + (entry as number),
-      ...rest,
-    }));
-    this.#entries = [];
-    this.#lines = [];
+    const firstLine = await reserveIds(this.#tx, { table: "journal_lines", column: "line_id" }, lineCount);
+    const entries = ready.map((entry, index) => ({ entry_id: firstEntry + index, ...entry.row }));
+    const lines = ready
+      .flatMap((entry, index) =>
+        entry.lines.map(([accountId, amount]) => ({
+          entry_id: firstEntry + index,
+          account_id: accountId,
+          amount,
+        })),
+      )
+      .map((line, index) => ({ line_id: firstLine + index, ...line }));
     for (let start = 0; start < entries.length; start += this.#batch * 2) {
       await insertRows(
         this.#tx,

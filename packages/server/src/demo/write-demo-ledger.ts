@@ -28,7 +28,7 @@ export async function writeDeposits(world: DemoWorld): Promise<void> {
       ]);
       trader.balance = trader.deposit;
     }
-    // Entries are numbered in the order they are noted, whether written at once or in batches.
+    // Entries are numbered in time order, whether written at once or in batches.
     await world.journal.flush();
   }
 }

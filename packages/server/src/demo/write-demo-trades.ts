@@ -218,7 +218,9 @@ export async function writeDemoTrades(world: DemoWorld): Promise<BusiestGoods[]>
       },
       offers,
     );
-    await world.journal.flush();
+    // Entries after the next batch's first purchase wait, so that the journal is in time order.
+    const next = start + world.batch < count ? boughtAt[order[start + world.batch]!] : undefined;
+    await world.journal.flush(next === undefined ? undefined : new Date(next));
     world.progress("trades", Math.min(count, start + world.batch), count);
   }
   return busiest;

@@ -96,6 +96,19 @@ describe("demo market: the world it builds", () => {
     assert.equal(sums.rows.find((row) => row.kind === "escrow")?.total, "0");
   });
 
+  test("the journal is numbered in time order, so a wallet's movements list in time order", async () => {
+    // A trade's payout comes after the payments of trades bought meanwhile; `balance/entries`
+    // lists by entry id, so an entry numbered before an earlier one would show out of order.
+    const { rows } = await sql<{ disorder: string; payouts: string }>`
+      SELECT COUNT(*) FILTER (WHERE created_at < previous)::text AS disorder,
+        COUNT(*) FILTER (WHERE kind = 'trade_payout')::text AS payouts
+      FROM (SELECT kind, created_at, lag(created_at) OVER (ORDER BY entry_id) AS previous
+        FROM journal_entries) AS entries
+    `.execute(first.db);
+    assert.equal(rows[0]!.disorder, "0");
+    assert.equal(rows[0]!.payouts, "360");
+  });
+
   test("the counts asked for, and more than half as many goods on sale as listings", async () => {
     const counts = await sql<{ on_sale: string; sold: string; goods: string; pre_sell: string }>`
       SELECT COUNT(*) FILTER (WHERE state = 'ON_SALE')::text AS on_sale,

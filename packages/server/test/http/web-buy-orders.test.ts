@@ -39,7 +39,14 @@ describe("website buy orders: buy_order/create, wait_supply, cancel", () => {
   const waiting = async (trader: WebTrader) => {
     const response = await t.web(trader.session, "GET", `${WAIT_SUPPLY}?game=csgo&page_num=1&page_size=100`);
     assert.equal(response.statusCode, 200, response.body);
-    return response.json<{ code: string; data: { items: OwnOrder[]; total_count: number } }>().data;
+    return response.json<{
+      code: string;
+      data: {
+        items: OwnOrder[];
+        total_count: number;
+        goods_infos: Record<string, { market_hash_name: string }>;
+      };
+    }>().data;
   };
   const ordersInDatabase = async (userId: string) =>
     t.database.db
@@ -86,6 +93,9 @@ describe("website buy orders: buy_order/create, wait_supply, cancel", () => {
     );
     const official = await t.as(bidder.token, "GET", "/api/market/developer/buy_order?game=cs2");
     assert.deepEqual(official.json().items[0], listed.items[0], "the official operation's record");
+    // The goods the orders name, so that the website shows names rather than ids.
+    assert.deepEqual(Object.keys(listed.goods_infos), [String(order.goods_id)]);
+    assert.match(listed.goods_infos[String(order.goods_id)]!.market_hash_name, /\S/);
 
     const cancelled = await write(bidder, CANCEL, { game: "csgo", buy_orders: [order.id] });
     assert.equal(cancelled.status, 200);

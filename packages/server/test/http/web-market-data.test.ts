@@ -267,6 +267,8 @@ describe("website market-data routes", () => {
         price_type: "median",
         steam_price_currency: "CNY",
         price_history: expected,
+        // Beside each day's median, that day's count of trades.
+        volume_history: expected.map(([at], index) => [at, [2, 1][index]]),
       });
       // Three days ago 2 and 4 (the lower middle), today 3.
       assert.deepEqual(

@@ -91,6 +91,29 @@ describe("the website, served on the API's port", () => {
     assert.equal(posted.statusCode, 404, "a page takes no writes");
   });
 
+  test("an address the site does not have is its page with a 404; the API's paths and a program keep Path Not Found", async () => {
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    for (const url of ["/markt", "/goods", "/me-inventory/x?y=1"]) {
+      const page = await t.app.inject({ method: "GET", url, headers: html });
+      assert.equal(page.statusCode, 404, url);
+      assert.match(String(page.headers["content-type"]), /^text\/html/, url);
+      assert.deepEqual(settingsOf(page.body), { imageBaseUrl: "https://cdn.example/cs2", sandbox: true });
+    }
+    for (const [method, url, headers] of [
+      ["GET", "/markt", {}],
+      ["GET", "/markt", { accept: "application/json" }],
+      ["POST", "/markt", html],
+      ["GET", "/api/market/no_such_route", html],
+      ["GET", "/account/api/nothing", html],
+      ["GET", "/sandbox/nothing", html],
+      ["GET", "/openapi.yaml.bak", html],
+    ] as const) {
+      const answer = await t.app.inject({ method, url, headers });
+      assert.equal(answer.statusCode, 404, `${method} ${url}`);
+      assert.equal(answer.json().code, "Path Not Found", `${method} ${url}`);
+    }
+  });
+
   test("nothing outside the assets folder is served, however the path is written", async () => {
     for (const url of [
       "/assets/../secret.txt",

@@ -1241,8 +1241,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Daily median price of one goods' completed trades, [milliseconds, yuan] points, 1-365 days
-     * @description Daily median price of one goods' completed trades, [milliseconds, yuan] points, 1-365 days.
+     * Daily median price and count of one goods' completed trades, points by milliseconds, 1-365 days
+     * @description Daily median price and count of one goods' completed trades, points by milliseconds, 1-365 days.
      *
      *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
      */
@@ -7040,7 +7040,17 @@ export interface operations {
           "application/json": {
             /** @enum {string} */
             code: "OK";
-            data: components["schemas"]["BuyOrderPage"];
+            data: {
+              items: components["schemas"]["OwnBuyOrderRecord"][];
+              page_num: number;
+              page_size: number;
+              total_count: number;
+              total_page: number;
+              /** @description the goods the page's orders name, by goods id, as the other website lists give them */
+              goods_infos: {
+                [key: string]: components["schemas"]["WebGoodsInfo"];
+              };
+            };
             msg: null;
           };
         };
@@ -7975,7 +7985,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Daily median price of one goods' completed trades, [milliseconds, yuan] points, 1-365 days */
+      /** @description Daily median price and count of one goods' completed trades, points by milliseconds, 1-365 days */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7995,6 +8005,8 @@ export interface operations {
               /** @enum {string} */
               steam_price_currency: "CNY";
               price_history: [number, number][];
+              /** @description the same days' counts of completed trades, [milliseconds, trades] */
+              volume_history: [number, number][];
             };
             msg: null;
           };

@@ -1,6 +1,7 @@
 import type { BuyOrderState } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok } from "../result.ts";
+import { readWebGoodsInfos } from "../goods/web-goods-infos.ts";
 import { toBuyOrderRecords } from "./buy-order-record.ts";
 
 export interface BuyOrderListQuery {
@@ -38,4 +39,19 @@ export async function listBuyOrders(ctx: DomainContext, query: BuyOrderListQuery
     total_count: totalCount,
     total_page: Math.ceil(totalCount / query.pageSize),
   });
+}
+
+/**
+ * The signed-in user's buy orders still in progress as the website lists them
+ * (`buy_order/wait_supply`): the official list's page with the goods it names in `goods_infos`,
+ * so the page shows names rather than ids.
+ */
+export async function listWebBuyOrderPage(ctx: DomainContext, query: { pageNum: number; pageSize: number }) {
+  const page = await listBuyOrders(ctx, { ...query, orderState: "progressing" });
+  if (!page.ok) return page;
+  const goods = await readWebGoodsInfos(
+    ctx,
+    page.value.items.map((order) => order.goods_id),
+  );
+  return ok({ ...page.value, goods_infos: goods.infos });
 }

@@ -6,17 +6,18 @@ import { unknownGoodsMessage } from "./find-goods.ts";
 
 const DAY_MS = 86_400_000;
 
-/** One point of a price history: the start of a UTC day (Unix seconds) and that day's median. */
+/** One point of a price history: the start of a UTC day (Unix seconds), that day's median and trades. */
 export interface DailyMedian {
   day: number;
   median: Fen;
+  trades: number;
 }
 
 /**
  * A goods' completed trades as one point per UTC day with trades, over the last `days` days
  * including today, at the start of the day (docs/design/website-goods-routes.md#the-websites-goods-pages); the price is the day's
- * median, the lower middle one for an even count, so every point is a price really paid. Days
- * without trades have no point. Every price-history route answers from this one series.
+ * median, the lower middle one for an even count, so every point is a price really paid, and
+ * the day's count of trades. Days without trades have no point. Every price-history route answers from this one series.
  */
 export async function readDailyMedians(
   ctx: DomainContext,
@@ -33,14 +34,24 @@ export async function readDailyMedians(
   const day = sql<string>`floor(extract(epoch FROM updated_at) / 86400)`;
   const rows = await ctx.db
     .selectFrom("trades")
-    .select([day.as("day"), sql<string>`percentile_disc(0.5) WITHIN GROUP (ORDER BY price)`.as("median")])
+    .select([
+      day.as("day"),
+      sql<string>`percentile_disc(0.5) WITHIN GROUP (ORDER BY price)`.as("median"),
+      sql<string>`count(*)`.as("trades"),
+    ])
     .where("goods_id", "=", input.goodsId)
     .where("state", "=", sql.lit("SUCCESS"))
     .where("updated_at", ">=", since)
     .groupBy(day)
     .orderBy(day)
     .execute();
-  return ok(rows.map((row) => ({ day: Number(row.day) * 86_400, median: Number(row.median) })));
+  return ok(
+    rows.map((row) => ({
+      day: Number(row.day) * 86_400,
+      median: Number(row.median),
+      trades: Number(row.trades),
+    })),
+  );
 }
 
 /** A goods' price history as the website route `goods/price_history` answers it. */

@@ -16,14 +16,25 @@ function header(days: number) {
 async function readTrendPoints(ctx: DomainContext, input: { goodsId: number; days: number }) {
   const medians = await readDailyMedians(ctx, input);
   if (!medians.ok) return medians;
-  return ok(medians.value.map((point): [number, number] => [point.day * 1000, moneyToNumber(point.median)]));
+  return ok({
+    prices: medians.value.map((point): [number, number] => [point.day * 1000, moneyToNumber(point.median)]),
+    volumes: medians.value.map((point): [number, number] => [point.day * 1000, point.trades]),
+  });
 }
 
-/** `price_history/buff`: one series, `price_history`. */
+/**
+ * `price_history/buff`: one series, `price_history`, and beside it `volume_history`, the same
+ * days' counts of completed trades (the website's volume bars).
+ */
 export async function readPriceTrend(ctx: DomainContext, input: { goodsId: number; days: number }) {
   const points = await readTrendPoints(ctx, input);
   if (!points.ok) return points;
-  return ok({ ...header(input.days), steam_price_currency: "CNY" as const, price_history: points.value });
+  return ok({
+    ...header(input.days),
+    steam_price_currency: "CNY" as const,
+    price_history: points.value.prices,
+    volume_history: points.value.volumes,
+  });
 }
 
 /**
@@ -44,7 +55,7 @@ export async function readPriceTrendLines(ctx: DomainContext, input: { goodsId: 
         color: "#3A8EE6",
         allow: true,
         show: true,
-        points: points.value,
+        points: points.value.prices,
         disabled_confirm: null,
       },
     ],

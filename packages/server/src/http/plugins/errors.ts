@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { IdempotencyKeyTakenOver } from "../../domain/idempotency-keys.ts";
 import type { Failure } from "../../domain/result.ts";
 import { describeValidation } from "../../domain/describe-validation.ts";
@@ -9,9 +9,22 @@ import { HttpFailure, sendFailure } from "../failure.ts";
  * One place renders every error. Expected failures keep their code; validation errors become
  * `Invalid Argument` naming the field; anything unexpected becomes `Internal Error` with the
  * request id and no internals (the details go to the log). A failure is said in the envelope of
- * the matched operation; one no route took, in the envelope `envelopes` finds for it.
+ * the matched operation; one no route took, in the envelope `envelopes` finds for it, unless
+ * `missingPages` answers it with the website's page of an unknown address.
  */
-export function registerErrorHandling(app: FastifyInstance, envelopes = new EnvelopeTable()): void {
+/**
+ * Answers a path no route took with a page of the website when it is one a browser opens as a
+ * page (`registerWebsite` sets it); undefined leaves it to the API's "Path Not Found".
+ */
+export interface MissingPages {
+  answer?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  envelopes = new EnvelopeTable(),
+  missingPages: MissingPages = {},
+): void {
   app.setErrorHandler((error: FastifyError | HttpFailure, request, reply) => {
     const envelope = request.routeOptions.config?.envelope ?? envelopes.of(request.method, request.url);
     if (error instanceof HttpFailure) {
@@ -37,11 +50,13 @@ export function registerErrorHandling(app: FastifyInstance, envelopes = new Enve
     );
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendFailure(reply, envelopes.of(request.method, request.url), {
-      code: "Path Not Found",
-      message: `no operation at ${request.method} ${request.url.split("?")[0]}`,
-    }),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      missingPages.answer?.(request, reply) ??
+      sendFailure(reply, envelopes.of(request.method, request.url), {
+        code: "Path Not Found",
+        message: `no operation at ${request.method} ${request.url.split("?")[0]}`,
+      }),
   );
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { resolveSession } from "../../domain/sessions/resolve-session.ts";
 import { sessionCookie } from "./auth.ts";
+import type { MissingPages } from "./errors.ts";
 import { signedInUserScript } from "./signed-in-user-script.ts";
 
 /** Where `npm run build -w @skinmarket/web` writes the website (docs/design/website.md#the-website). */
@@ -16,6 +17,20 @@ export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
  * that tools read the signed-in user from (docs/design/website.md#the-pages-and-how-they-are-served); the app has no news.
  */
 export const WEBSITE_PAGES = ["/", "/news", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
+
+/**
+ * Paths of the API and the server's own documents: an unknown path under them keeps the API's
+ * JSON "Path Not Found", whoever asks; any other unknown path a browser opens is a page the site
+ * does not have.
+ */
+const NOT_PAGES = /^\/(?:api|account\/api|sandbox|docs|openapi|healthz|readyz|metrics|assets)(?:[/.?]|$)/;
+
+/** A request a browser makes for a page: a GET or HEAD accepting HTML, outside `NOT_PAGES`. */
+function asksForPage(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (NOT_PAGES.test(request.url)) return false;
+  return (request.headers.accept ?? "").includes("text/html");
+}
 
 export interface WebsiteOptions {
   /** The built website (`packages/web/dist` unless told). */
@@ -47,7 +62,10 @@ they are missing or older than their sources), then reload.</p>
  * app needs written into it. Without a build, the pages answer 404 with a page saying how to
  * build it, and the API works as before.
  */
-export async function registerWebsite(app: FastifyInstance, options: WebsiteOptions): Promise<void> {
+export async function registerWebsite(
+  app: FastifyInstance,
+  options: WebsiteOptions,
+): Promise<Required<MissingPages>> {
   const root = options.root ?? WEBSITE_ROOT;
   const indexPath = join(root, "index.html");
   const built = existsSync(indexPath);
@@ -70,32 +88,34 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
     return page.html;
   };
 
+  // A signed-in visitor's page carries who they are, as the real website's pages do (tools read
+  // the nickname from `/` or `/news/`); such an answer is theirs alone, never a shared cache's.
+  const answerPage = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const session = await resolveSession(request.ctx, sessionCookie(request));
+    const html = currentPage();
+    return (
+      reply
+        .code(built ? status : 404)
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", session.ok ? "no-store" : "no-cache")
+        .header("x-content-type-options", "nosniff")
+        // Never inside another site's frame: a page that buys in two clicks must not be
+        // clickjacked (the CSP directive for browsers that read it, the older header for the rest).
+        .header("content-security-policy", "frame-ancestors 'none'")
+        .header("x-frame-options", "DENY")
+        .send(session.ok ? html.replace("</head>", `${signedInUserScript(session.value)}</head>`) : html)
+    );
+  };
+
   await app.register(async (website) => {
     website.addHook("onRoute", (route) => {
       route.config = { ...route.config, access: "public", envelope: "official" };
       route.schema = { ...route.schema, hide: true };
     });
-    // A signed-in visitor's page carries who they are, as the real website's pages do (tools read
-    // the nickname from `/` or `/news/`); such an answer is theirs alone, never a shared cache's.
-    const answerPage = async (request: FastifyRequest, reply: FastifyReply) => {
-      const session = await resolveSession(request.ctx, sessionCookie(request));
-      const html = currentPage();
-      return (
-        reply
-          .code(built ? 200 : 404)
-          .header("content-type", "text/html; charset=utf-8")
-          .header("cache-control", session.ok ? "no-store" : "no-cache")
-          .header("x-content-type-options", "nosniff")
-          // Never inside another site's frame: a page that buys in two clicks must not be
-          // clickjacked (the CSP directive for browsers that read it, the older header for the rest).
-          .header("content-security-policy", "frame-ancestors 'none'")
-          .header("x-frame-options", "DENY")
-          .send(session.ok ? html.replace("</head>", `${signedInUserScript(session.value)}</head>`) : html)
-      );
-    };
-    for (const path of WEBSITE_PAGES) website.get(path, answerPage);
+    for (const path of WEBSITE_PAGES) website.get(path, (request, reply) => answerPage(request, reply));
     // The same routes whether built or not, so that the app's route list does not depend on it.
-    if (!built || !existsSync(join(root, "assets"))) website.get("/assets/*", answerPage);
+    if (!built || !existsSync(join(root, "assets")))
+      website.get("/assets/*", (request, reply) => answerPage(request, reply));
     else {
       await website.register(fastifyStatic, {
         root: join(root, "assets"),
@@ -107,6 +127,8 @@ export async function registerWebsite(app: FastifyInstance, options: WebsiteOpti
       });
     }
   });
+  // An address the site does not have: its page, which draws "No such page", with a 404.
+  return { answer: (request, reply) => (asksForPage(request) ? answerPage(request, reply, 404) : undefined) };
 }
 
 /** Style sheets inlined up to this size: one request fewer before the first paint. */

@@ -1,7 +1,7 @@
 import type { listBookmarks, removeBookmark } from "@skinmarket/contract";
 import { web, type WebData } from "../../api.ts";
 import { Pager, usePaging } from "../../components/paged-list.tsx";
-import { goodsName, money } from "../../format.ts";
+import { goodsName, priceOrNone } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
 import { useLiveRefresh } from "./live-refresh.tsx";
@@ -40,7 +40,7 @@ export function Bookmarks() {
         {items.map((item) => (
           <li key={item.id} class="row">
             <a href={`/goods/${item.goods.id}`}>{goodsName(item.goods)}</a>
-            <span class="price">{money(item.goods.sell_min_price)}</span>
+            <span class="price">{priceOrNone(item.goods.sell_min_price)}</span>
             <button type="button" onClick={() => remove(item)}>
               {t("Remove bookmark of {name}", { name: goodsName(item.goods) })}
             </button>

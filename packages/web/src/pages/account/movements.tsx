@@ -2,7 +2,7 @@ import type { listLedgerEntries, OperationResponse } from "@skinmarket/contract"
 import { useState } from "preact/hooks";
 import { own } from "../../api.ts";
 import { ListTable, type PageRange } from "../../components/paged-list.tsx";
-import { dateTime, money } from "../../format.ts";
+import { dateTime, money, signedMoney } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useLoad } from "../../use-data.tsx";
 
@@ -113,10 +113,7 @@ export function Movements(props: { version: number }) {
                   ) : null}
                 </td>
                 <td>{t(ACCOUNT_LABELS[line.account] ?? line.account)}</td>
-                <td class={`price ${line.amount.startsWith("-") ? "out" : "in"}`}>
-                  {line.amount.startsWith("-") ? "−" : "+"}
-                  {money(line.amount.replace(/^-/, ""))}
-                </td>
+                <td class={`price ${signedMoney(line.amount).kind}`}>{signedMoney(line.amount).text}</td>
                 <td class="price">{money(line.balance_after)}</td>
               </tr>
             )),

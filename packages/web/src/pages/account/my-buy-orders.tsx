@@ -2,11 +2,35 @@ import type { cancelWebBuyOrders, listWebBuyOrders } from "@skinmarket/contract"
 import { useState } from "preact/hooks";
 import { web } from "../../api.ts";
 import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.tsx";
-import { money } from "../../format.ts";
+import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { useAction, useLoad } from "../../use-data.tsx";
 import { BuyOrderStatus } from "./buy-order-status.tsx";
 import { BatchOutcome, useLiveRefresh } from "./live-refresh.tsx";
+
+/** A buy order's state in words (the API's `progressing` and `waiting`, and the ended ones). */
+const ORDER_STATES: Record<string, string> = {
+  progressing: "Open",
+  waiting: "Payment pending",
+  success: "Filled",
+  failed: "Order failed",
+};
+
+type Order = { num: number; real_num: number; frozen_num: number };
+
+/**
+ * How far an order got, in words: units delivered, units bought and on their way, units still
+ * wanted. A bid that bought at once reads "1 bought, awaiting delivery", not "0 / 1".
+ */
+function progressOf(order: Order): string {
+  const wanted = order.num - order.real_num - order.frozen_num;
+  const parts = [
+    order.real_num > 0 ? t("{n} delivered", { n: order.real_num }) : "",
+    order.frozen_num > 0 ? t("{n} bought, awaiting delivery", { n: order.frozen_num }) : "",
+    wanted > 0 ? t("{n} of {total} still wanted", { n: wanted, total: order.num }) : "",
+  ];
+  return parts.filter(Boolean).join("; ");
+}
 
 /**
  * The user's buy orders waiting for items (`buy_order/wait_supply`), cancelled through
@@ -56,7 +80,7 @@ export function MyBuyOrders() {
             t("Order"),
             t("Goods"),
             t("Price"),
-            t("Bought / wanted"),
+            t("Progress"),
             t("Conditions"),
             t("State"),
             <HiddenHeader text={t("Actions")} />,
@@ -66,16 +90,16 @@ export function MyBuyOrders() {
             <tr key={order.id}>
               <td>{order.id}</td>
               <td>
-                <a href={`/goods/${order.goods_id}`}>{order.goods_id}</a>
+                <a href={`/goods/${order.goods_id}`}>
+                  {goodsName(waiting.value!.goods_infos[String(order.goods_id)]) || order.goods_id}
+                </a>
               </td>
               <td class="price">{money(order.price)}</td>
-              <td>
-                {order.real_num} / {order.num}
-              </td>
+              <td>{progressOf(order)}</td>
               <td>
                 {order.specific.map((entry) => `${entry.type}: ${entry.values.join("–")}`).join("; ") || "—"}
               </td>
-              <td>{order.state}</td>
+              <td>{t(ORDER_STATES[order.state] ?? order.state)}</td>
               <td>
                 {order.state === "progressing" || order.state === "waiting" ? (
                   <button type="button" onClick={() => cancel(order.id)}>

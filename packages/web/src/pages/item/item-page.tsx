@@ -2,7 +2,7 @@ import type { addBookmark, getGoodsInfo, removeBookmark } from "@skinmarket/cont
 import { useEffect, useState } from "preact/hooks";
 import { web, type WebData } from "../../api.ts";
 import { ItemImage } from "../../components/item-image.tsx";
-import { goodsName, money, tagName } from "../../format.ts";
+import { goodsName, priceOrNone, tagName } from "../../format.ts";
 import { language, t } from "../../i18n.ts";
 import { watchGoods } from "../../live-stream.ts";
 import { onLiveEvent } from "../../live.ts";
@@ -86,11 +86,12 @@ export function ItemPage(props: { goodsId: number }) {
           <dl class="figures">
             <div>
               <dt>{t("Lowest listing")}</dt>
-              <dd>{money(info.sell_min_price)}</dd>
+              {/* Every listing on sale, those still in their trade cooldown too (the listings list them). */}
+              <dd>{priceOrNone(info.market_min_price)}</dd>
             </div>
             <div>
               <dt>{t("Highest buy order")}</dt>
-              <dd>{money(info.buy_max_price)}</dd>
+              <dd>{priceOrNone(info.buy_max_price)}</dd>
             </div>
             <div>
               <dt>{t("On sale")}</dt>
@@ -115,7 +116,7 @@ export function ItemPage(props: { goodsId: number }) {
           )}
         </div>
       </header>
-      <PriceChart goodsId={info.id} />
+      <PriceChart goodsId={info.id} everSold={info.has_buff_price_history} />
       <ItemTabs
         tabs={[
           ["listings", t("Listings ({n})", { n: info.sell_num + info.pre_sell_num })],

@@ -7,7 +7,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { cancelBuyOrders } from "../../../domain/buy-orders/cancel-buy-orders.ts";
 import { createBuyOrder } from "../../../domain/buy-orders/create-buy-order.ts";
-import { listBuyOrders } from "../../../domain/buy-orders/list-buy-orders.ts";
+import { listWebBuyOrderPage } from "../../../domain/buy-orders/list-buy-orders.ts";
 import { invalidArgument } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { internalAnswer } from "../web-selling/internal-answer.ts";
@@ -46,13 +46,7 @@ export function registerWebBuyOrderRoutes(app: FastifyInstance): void {
     );
   });
   registerOperation(app, listWebBuyOrders, async ({ ctx, query }) =>
-    internalAnswer(
-      await listBuyOrders(ctx, {
-        pageNum: query.page_num,
-        pageSize: query.page_size,
-        orderState: "progressing",
-      }),
-    ),
+    internalAnswer(await listWebBuyOrderPage(ctx, { pageNum: query.page_num, pageSize: query.page_size })),
   );
   registerOperation(app, cancelWebBuyOrders, async ({ ctx, body }) =>
     internalAnswer(await cancelBuyOrders(ctx, body.buy_orders)),
