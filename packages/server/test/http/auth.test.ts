@@ -283,6 +283,9 @@ const PUBLIC_ROUTES = [
   "GET /docs/yaml",
   "GET /docs/static/index.html",
   "GET /docs/static/swagger-initializer.js",
+  // The catalog and its suggestions, open to visitors (docs/design/website-goods-routes.md#the-name-search).
+  "GET /api/market/goods",
+  "GET /api/market/search/suggest",
   "GET /api/market/goods/info",
   "GET /api/market/goods/sell_order",
   "GET /api/market/goods/buy_order",
