@@ -91,9 +91,24 @@ export async function steamOffersOf(
 }
 
 /** The ids of those offers that wait for their sender's confirmation. */
-export async function awaitingConfirmation(
+export function awaitingConfirmation(ctx: DomainContext, offers: PlatformTradeOffer[]): Promise<Set<string>> {
+  return offersWith(ctx, offers, "confirmation_nonce");
+}
+
+/** The ids of those offers that ended countered. */
+function counteredOffers(ctx: DomainContext, offers: PlatformTradeOffer[]): Promise<Set<string>> {
+  return offersWith(
+    ctx,
+    offers.filter((offer) => offer.state === "declined"),
+    "countered_by",
+  );
+}
+
+/** The ids of those offers whose `column` is set. */
+async function offersWith(
   ctx: DomainContext,
   offers: PlatformTradeOffer[],
+  column: "confirmation_nonce" | "countered_by",
 ): Promise<Set<string>> {
   if (offers.length === 0) return new Set();
   const rows = await ctx.db
@@ -104,29 +119,11 @@ export async function awaitingConfirmation(
       "in",
       offers.map((offer) => Number(offer.tradeofferid)),
     )
-    .where("confirmation_nonce", "is not", null)
+    .where(column, "is not", null)
     .execute();
   return new Set(rows.map((row) => String(row.tradeofferid)));
 }
 
-/** The ids of those offers that ended countered. */
-async function counteredOffers(ctx: DomainContext, offers: PlatformTradeOffer[]): Promise<Set<string>> {
-  const declined = offers.filter((offer) => offer.state === "declined");
-  if (declined.length === 0) return new Set();
-  const rows = await ctx.db
-    .selectFrom("sandbox_trade_offers")
-    .select("tradeofferid")
-    .where(
-      "tradeofferid",
-      "in",
-      declined.map((offer) => Number(offer.tradeofferid)),
-    )
-    .where("countered_by", "is not", null)
-    .execute();
-  return new Set(rows.map((row) => String(row.tradeofferid)));
-}
-
-/** GetTradeOffers' selection of the viewer's offers. */
 /** Offers in one page of GetTradeOffers, sent and received together. */
 export const TRADE_OFFERS_PAGE = 100;
 
