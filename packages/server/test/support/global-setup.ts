@@ -98,6 +98,10 @@ async function pgliteTemplates(): Promise<TestTemplates> {
 async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
   folder = await mkdtemp(join(tmpdir(), "skinmarket-test-templates-"));
   const pglite = await PGlite.create({ parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric } });
+  // A checkpoint renames the WAL segments it no longer needs into segments for later writes (up to
+  // min_wal_size, 80 MB): in an image they are bytes that every test database would copy and never
+  // read. Without recycling, the images hold only the segment the checkpoint is in.
+  await pglite.exec("SET wal_recycle = off");
   const handle: DatabaseHandle = {
     db: new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }),
     driver: "pglite",
