@@ -54,7 +54,10 @@ describe("the forgiving name search", () => {
       orders: new Map([["sell_num.desc", entries]]),
       buying: new Map(),
       byId: new Map(entries.map((entry) => [entry.goods.goods_id, entry])),
-      search: new WordIndex(entries, (entry) => goodsWords(entry.goods)),
+      search: new WordIndex(
+        entries.map((entry) => entry.goods),
+        goodsWords,
+      ),
     };
   });
 

@@ -6,7 +6,7 @@ import type { MarketGoods } from "../market/market-goods.ts";
 import type { PriceSnapshot } from "../market/price-snapshot.ts";
 import type { PriceSnapshots } from "../market/price-snapshots.ts";
 import { Rebuilds } from "../market/rebuilds.ts";
-import { compactText, goodsWords, WordIndex } from "./goods-search.ts";
+import { catalogWords, compactText, WordIndex } from "./goods-search.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 export type BuyingSort = (typeof BUYING_SORTS)[number];
@@ -34,8 +34,8 @@ export interface CatalogIndex {
   buying: ReadonlyMap<BuyingSort, readonly CatalogEntry[]>;
   /** Every entry by its goods id (a user's bookmarks). */
   byId: ReadonlyMap<number, CatalogEntry>;
-  /** The forgiving name search over every entry (docs/design/website-goods-routes.md#the-name-search). */
-  search: WordIndex<CatalogEntry>;
+  /** The forgiving name search over every goods (docs/design/website-goods-routes.md#the-name-search). */
+  search: WordIndex<MarketGoods>;
 }
 
 /**
@@ -93,9 +93,11 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
     .groupBy("goods_id")
     .execute();
   const transacted = new Map(traded.map((row) => [row.goods_id, Number(row.n)]));
+  const words = catalogWords(snapshot.catalog);
   const entries: CatalogEntry[] = [];
   for (const goods of snapshot.catalog.byId.values()) {
     const figures = snapshot.entries.get(goods.goods_id)?.whole;
+    const names = words.compact.get(goods);
     entries.push({
       goods,
       sellMin: figures && figures.minPrice > 0 ? figures.minPrice : null,
@@ -103,8 +105,8 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
       transacted: transacted.get(goods.goods_id) ?? 0,
       buyMax: figures && figures.buyOrderNum > 0 ? figures.buyMaxPrice : null,
       buyNum: figures?.buyOrderNum ?? 0,
-      nameCompact: compactText(goods.name),
-      hashNameCompact: compactText(goods.market_hash_name),
+      nameCompact: names?.name ?? compactText(goods.name),
+      hashNameCompact: names?.hashName ?? compactText(goods.market_hash_name),
     });
   }
   // Every order ends with the newest goods (the highest id) first among equals.
@@ -136,6 +138,6 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
     orders: new Map(CATALOG_SORTS.map((sort) => [sort, [...entries].sort(compare[sort])])),
     buying: new Map(BUYING_SORTS.map((sort) => [sort, [...wanted].sort(compareBuying[sort])])),
     byId: new Map(entries.map((entry) => [entry.goods.goods_id, entry])),
-    search: new WordIndex(entries, (entry) => goodsWords(entry.goods)),
+    search: words.index,
   };
 }

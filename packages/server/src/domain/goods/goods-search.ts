@@ -1,4 +1,4 @@
-import type { MarketGoods } from "../market/market-goods.ts";
+import type { MarketCatalog, MarketGoods } from "../market/market-goods.ts";
 
 /**
  * The forgiving name search of the catalog and its suggestions (docs/design/website-goods-routes.md#the-name-search):
@@ -39,9 +39,12 @@ export function compactText(text: string): string {
 
 /** Every word a goods can be found by: its names' words, adjacent pairs joined, abbreviations. */
 export function goodsWords(goods: MarketGoods): Set<string> {
+  return wordsOfNames(goods, [searchWords(goods.market_hash_name), searchWords(goods.name)]);
+}
+
+function wordsOfNames(goods: MarketGoods, names: string[][]): Set<string> {
   const words = new Set<string>();
-  for (const name of [goods.market_hash_name, goods.name]) {
-    const parts = searchWords(name);
+  for (const parts of names) {
     parts.forEach((word, index) => {
       words.add(word);
       const next = parts[index + 1];
@@ -52,6 +55,33 @@ export function goodsWords(goods: MarketGoods): Set<string> {
   const exterior = goods.tags.find((tag) => tag.category === "exterior")?.internal_name;
   if (exterior !== undefined && EXTERIOR_WORDS[exterior]) words.add(EXTERIOR_WORDS[exterior]);
   if (words.has("stattrak")) words.add("st");
+  return words;
+}
+
+/** The name search over one catalog: its word index and each goods' names as runs of letters and digits. */
+export interface CatalogWords {
+  index: WordIndex<MarketGoods>;
+  compact: ReadonlyMap<MarketGoods, { hashName: string; name: string }>;
+}
+
+const catalogWordsCache = new WeakMap<MarketCatalog, CatalogWords>();
+
+/**
+ * The catalog's words depend on its names alone, so they are made once per catalog read
+ * (`marketCatalog` keeps one until the catalog file changes), not at every rebuild of the
+ * catalog index that a price change causes; each name is split into words once.
+ */
+export function catalogWords(catalog: MarketCatalog): CatalogWords {
+  const known = catalogWordsCache.get(catalog);
+  if (known) return known;
+  const compact = new Map<MarketGoods, { hashName: string; name: string }>();
+  const index = new WordIndex([...catalog.byId.values()], (goods) => {
+    const names = [searchWords(goods.market_hash_name), searchWords(goods.name)];
+    compact.set(goods, { hashName: names[0]!.join(""), name: names[1]!.join("") });
+    return wordsOfNames(goods, names);
+  });
+  const words = { index, compact };
+  catalogWordsCache.set(catalog, words);
   return words;
 }
 

@@ -18,7 +18,8 @@ export function matchCatalog(catalog: CatalogIndex, text: string): CatalogMatch[
   if (found === undefined) return undefined;
   const typed = compactText(text);
   const han = searchWords(text).some((word) => /\p{Script=Han}/u.test(word));
-  return found.map((entry) => {
+  const entries = found.flatMap((goods) => catalog.byId.get(goods.goods_id) ?? []);
+  return entries.map((entry) => {
     const english = phraseTier(entry.hashNameCompact, typed);
     const chinese = phraseTier(entry.nameCompact, typed);
     return {
