@@ -22,7 +22,13 @@ describe("demo market: plausible prices", () => {
 
   before(async () => {
     handle = await openTestDatabase({ catalog: true });
-    await buildDemoMarket(handle.db, { listings: 1200, traders: 6, days: 14, now: NOW, seed: DEMO_DEFAULTS.seed });
+    await buildDemoMarket(handle.db, {
+      listings: 1200,
+      traders: 6,
+      days: 14,
+      now: NOW,
+      seed: DEMO_DEFAULTS.seed,
+    });
     ctx = {
       db: handle.db,
       clock: { now: () => NOW },
@@ -63,7 +69,13 @@ describe("demo market: plausible prices", () => {
   });
 
   test("every knife and gloves on sale asks at least 700 yuan, on our market and on Steam's", async () => {
-    const { rows } = await sql<{ type: string; cheapest: string; steam: string; median: string; count: string }>`
+    const { rows } = await sql<{
+      type: string;
+      cheapest: string;
+      steam: string;
+      median: string;
+      count: string;
+    }>`
       SELECT g.type, MIN(l.price)::text AS cheapest, MIN(s.price)::text AS steam,
         percentile_disc(0.5) WITHIN GROUP (ORDER BY s.price)::text AS median, COUNT(*)::text AS count
       FROM listings l JOIN goods g USING (goods_id) JOIN sandbox_steam_market_prices s USING (goods_id)

@@ -101,7 +101,14 @@ describe("demo prices", () => {
   });
 
   test("rarity orders the weapon skins: each grade's median above the one below", () => {
-    const grades = ["common_weapon", "uncommon_weapon", "rare_weapon", "mythical_weapon", "legendary_weapon", "ancient_weapon"];
+    const grades = [
+      "common_weapon",
+      "uncommon_weapon",
+      "rare_weapon",
+      "mythical_weapon",
+      "legendary_weapon",
+      "ancient_weapon",
+    ];
     const medians = grades.map((grade) =>
       median(
         goods

@@ -80,7 +80,10 @@ function namedDraw(seed: number, stream: number, name: string): number {
 const memo = { seed: Number.NaN, draws: new Map<number, Map<string, number>>() };
 
 /** The level of a goods in yuan before its exterior, quality and the seed's factors, and how much its skin varies. */
-function level(goods: PricedGoods, seed: number): { yuan: number; exteriors: Record<string, number>; spread: number } {
+function level(
+  goods: PricedGoods,
+  seed: number,
+): { yuan: number; exteriors: Record<string, number>; spread: number } {
   const rarity = tagOf(goods, "rarity") ?? "";
   switch (goods.type) {
     case "knife": {
@@ -115,7 +118,11 @@ function level(goods: PricedGoods, seed: number): { yuan: number; exteriors: Rec
       return { yuan: AGENT_RARITY[rarity] ?? 10, exteriors: {}, spread: 0.5 };
     case "patch":
     case "charm":
-      return { yuan: ((TYPE_BASE[goods.type] ?? 5) * (STICKER_RARITY[rarity] ?? 1)) / 0.6, exteriors: {}, spread: 0.5 };
+      return {
+        yuan: ((TYPE_BASE[goods.type] ?? 5) * (STICKER_RARITY[rarity] ?? 1)) / 0.6,
+        exteriors: {},
+        spread: 0.5,
+      };
     default:
       return { yuan: TYPE_BASE[goods.type] ?? 5, exteriors: {}, spread: 0.5 };
   }

@@ -175,7 +175,13 @@ export const STICKER_RARITY: Record<string, number> = {
   contraband: 4000,
 };
 /** Stickers of the early tournaments are scarce: by the year that starts the series' name. */
-export const STICKER_YEAR: Record<string, number> = { "2013": 25, "2014": 20, "2015": 5, "2016": 2, "2017": 2 };
+export const STICKER_YEAR: Record<string, number> = {
+  "2013": 25,
+  "2014": 20,
+  "2015": 5,
+  "2016": 2,
+  "2017": 2,
+};
 
 export const AGENT_RARITY: Record<string, number> = {
   rare_character: 6,
