@@ -339,7 +339,8 @@ describe("demo market: the world it builds", () => {
     assert.ok(median("knife") > 50 * median("weapon"), JSON.stringify(medians.rows));
     assert.ok(median("gloves") > 50 * median("weapon"));
     assert.ok(median("weapon") > median("sticker"));
-    assert.ok(median("knife") > 1000 * median("container"));
+    // A knife's median is near a vanilla Bayonet's (about 2,000 yuan), a case's a few yuan.
+    assert.ok(median("knife") > 400 * median("container"), JSON.stringify(medians.rows));
     // Within a skin, by each goods' median asking price in the world built: Factory New and
     // Minimal Wear above the worn exteriors, StatTrak™ and souvenir above the plain item.
     const goods = await sql<{ short_name: string; quality: string; exterior: string; median: number }>`

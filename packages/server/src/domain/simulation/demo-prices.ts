@@ -1,16 +1,42 @@
 import type { GoodsTagRow } from "../../storage/schema.ts";
 import { DemoRandom } from "./demo-random.ts";
+import {
+  AGENT_RARITY,
+  CASELESS_COLLECTION,
+  GLOVE_EXTERIOR,
+  GLOVE_FINISH,
+  GLOVE_MODEL,
+  GLOVE_MODEL_DEFAULT,
+  KNIFE_AND_GLOVES_FLOOR,
+  KNIFE_EXTERIOR,
+  KNIFE_FINISH,
+  KNIFE_MODEL,
+  KNIFE_MODEL_DEFAULT,
+  PHASE_FACTOR,
+  QUALITY_FACTOR,
+  STEEP_FINISHES,
+  STICKER_RARITY,
+  STICKER_YEAR,
+  TYPE_BASE,
+  WEAPON_EXTERIOR,
+  WEAPON_RARITY,
+} from "./price-rules.ts";
 
 /**
- * Plausible prices for the demo market, in fen: a goods' typical price comes from its type, rarity,
- * exterior and quality (knives and gloves high, cases and stickers low, StatTrak and souvenir
- * dearer, Factory New dearer than Battle-Scarred), times a fixed per-goods factor from the seed so
- * that goods of one kind differ. A listing asks a little above that, more for a low float within
- * its exterior or a rare Doppler phase.
+ * Plausible prices for the demo market, in fen (docs/design/platform-and-sandbox.md#demo-prices):
+ * a goods' typical price is a level from the rules the catalog knows (`price-rules.ts`: the knife
+ * or glove model and its finish, the weapon skin's rarity and its collection, the sticker's rarity
+ * and tournament year, the type of the rest), times its exterior and quality, times bounded
+ * factors drawn from the seed: one per collection, one per skin (shared by its exteriors and
+ * qualities) and a small one per goods, too small to put a skin's exteriors or qualities out of
+ * order. A listing asks a little above that, more for a low float within its exterior or a rare
+ * Doppler phase.
  */
 
 export interface PricedGoods {
   goods_id: number;
+  /** The Steam market hash name: a knife's or glove's finish is read from it. */
+  market_hash_name: string;
   /** The item without quality and exterior (`AK-47 | 红线`): one skin's exteriors share its demand. */
   short_name: string;
   type: string;
@@ -19,87 +45,106 @@ export interface PricedGoods {
   tags: GoodsTagRow[];
 }
 
-/** Yuan by rarity tag, per family of goods. */
-const WEAPON_RARITY: Record<string, number> = {
-  common_weapon: 0.4,
-  uncommon_weapon: 1.2,
-  rare_weapon: 3,
-  mythical_weapon: 14,
-  legendary_weapon: 55,
-  ancient_weapon: 260,
-  contraband: 9000,
-};
-const STICKER_RARITY: Record<string, number> = {
-  common: 0.3,
-  rare: 0.6,
-  mythical: 3,
-  legendary: 14,
-  ancient: 70,
-  contraband: 4000,
-};
-const AGENT_RARITY: Record<string, number> = {
-  rare_character: 6,
-  mythical_character: 18,
-  legendary_character: 45,
-  ancient_character: 120,
-};
-const TYPE_BASE: Record<string, number> = {
-  knife: 1600,
-  gloves: 1300,
-  container: 2.5,
-  key: 16,
-  tool: 12,
-  music_kit: 25,
-  collectible: 45,
-  charm: 8,
-  graffiti: 0.5,
-  patch: 4,
-};
-const EXTERIOR_FACTOR: Record<string, number> = {
-  wearcategory0: 2.2,
-  wearcategory1: 1.35,
-  wearcategory2: 1,
-  wearcategory3: 0.85,
-  wearcategory4: 0.75,
-};
-const QUALITY_FACTOR: Record<string, number> = {
-  stattrak: 2.6,
-  souvenir: 3.2,
-  unusual_stattrak: 1.35,
-};
-/** Doppler phases: the gems fetch several times a plain phase. */
-export const PHASE_FACTOR: Record<string, number> = {
-  ruby: 5,
-  sapphire: 6,
-  black_pearl: 3.5,
-  emerald: 7,
-  phase_1: 0.95,
-  phase_2: 1.15,
-  phase_3: 0.9,
-  phase_4: 1.05,
-};
-
-function rarityOf(goods: PricedGoods): string | undefined {
-  return goods.tags.find((tag) => tag.category === "rarity")?.internal_name;
+function tagOf(goods: PricedGoods, category: string): string | undefined {
+  return goods.tags.find((tag) => tag.category === category)?.internal_name;
 }
 
-/** The goods' typical price in fen (at least 0.03 yuan). */
+/** The finish of a knife or glove from its name (`★ StatTrak™ Karambit | Lore (Field-Tested)`: `Lore`); null for a vanilla knife. */
+export function finishOf(marketHashName: string): string | null {
+  const bar = marketHashName.indexOf(" | ");
+  if (bar < 0) return null;
+  const rest = marketHashName.slice(bar + 3);
+  const paren = rest.lastIndexOf(" (");
+  return paren < 0 ? rest : rest.slice(0, paren);
+}
+
+/**
+ * A normal draw for a name (a skin, a collection) from the seed, cut at two standard deviations so
+ * that no goods strays far. A skin's exteriors and qualities share the draw, so it is kept for the
+ * seed last asked about: a demo build asks for every goods of the catalog with one seed.
+ */
+function namedDraw(seed: number, stream: number, name: string): number {
+  if (memo.seed !== seed) {
+    memo.seed = seed;
+    memo.draws.clear();
+  }
+  let draws = memo.draws.get(stream);
+  if (draws === undefined) memo.draws.set(stream, (draws = new Map()));
+  let draw = draws.get(name);
+  if (draw === undefined) {
+    draw = Math.max(-2, Math.min(2, new DemoRandom(seed, stream, stringHash(name)).normal()));
+    draws.set(name, draw);
+  }
+  return draw;
+}
+const memo = { seed: Number.NaN, draws: new Map<number, Map<string, number>>() };
+
+/** The level of a goods in yuan before its exterior, quality and the seed's factors, and how much its skin varies. */
+function level(
+  goods: PricedGoods,
+  seed: number,
+): { yuan: number; exteriors: Record<string, number>; spread: number } {
+  const rarity = tagOf(goods, "rarity") ?? "";
+  switch (goods.type) {
+    case "knife": {
+      const finish = finishOf(goods.market_hash_name);
+      const base = KNIFE_MODEL[tagOf(goods, "weapon") ?? ""] ?? KNIFE_MODEL_DEFAULT;
+      const steep = finish !== null && STEEP_FINISHES.has(finish);
+      const exteriors = steep ? STEEP_KNIFE_EXTERIOR : KNIFE_EXTERIOR;
+      return { yuan: base * (finish === null ? 1 : (KNIFE_FINISH[finish] ?? 1)), exteriors, spread: 0.12 };
+    }
+    case "gloves": {
+      const finish = finishOf(goods.market_hash_name) ?? "";
+      const base = GLOVE_MODEL[tagOf(goods, "weapon") ?? ""] ?? GLOVE_MODEL_DEFAULT;
+      return { yuan: base * (GLOVE_FINISH[finish] ?? 1), exteriors: GLOVE_EXTERIOR, spread: 0.2 };
+    }
+    case "weapon": {
+      let yuan = WEAPON_RARITY[rarity] ?? 2;
+      const collection = tagOf(goods, "itemset");
+      const fromCase = goods.tags.some(
+        (tag) => tag.category === "weaponcase" && !tag.internal_name.endsWith("souvenir_package"),
+      );
+      if (!fromCase) yuan *= CASELESS_COLLECTION[rarity] ?? 1;
+      if (collection) yuan *= Math.exp(0.3 * namedDraw(seed, 104, collection));
+      return { yuan, exteriors: WEAPON_EXTERIOR, spread: 0.5 };
+    }
+    case "sticker":
+    case "sticker_slab": {
+      const series = tagOf(goods, "series") ?? "";
+      const yuan = (STICKER_RARITY[rarity] ?? 1) * (STICKER_YEAR[series.slice(0, 4)] ?? 1);
+      return { yuan: yuan * (goods.type === "sticker_slab" ? 1.3 : 1), exteriors: {}, spread: 0.7 };
+    }
+    case "agent":
+      return { yuan: AGENT_RARITY[rarity] ?? 10, exteriors: {}, spread: 0.5 };
+    case "patch":
+    case "charm":
+      return {
+        yuan: ((TYPE_BASE[goods.type] ?? 5) * (STICKER_RARITY[rarity] ?? 1)) / 0.6,
+        exteriors: {},
+        spread: 0.5,
+      };
+    default:
+      return { yuan: TYPE_BASE[goods.type] ?? 5, exteriors: {}, spread: 0.5 };
+  }
+}
+
+/** A steep finish's exteriors: the knife's factors squared. */
+const STEEP_KNIFE_EXTERIOR: Record<string, number> = Object.fromEntries(
+  Object.entries(KNIFE_EXTERIOR).map(([key, value]) => [key, value * value]),
+);
+
+/** The goods' typical price in fen (at least 0.03 yuan; plain knives and gloves at least `KNIFE_AND_GLOVES_FLOOR`). */
 export function typicalPrice(goods: PricedGoods, seed: number): number {
-  const rarity = rarityOf(goods) ?? "";
-  let yuan: number;
-  if (goods.type === "weapon") yuan = WEAPON_RARITY[rarity] ?? 2;
-  else if (goods.type === "sticker" || goods.type === "sticker_slab")
-    yuan = (STICKER_RARITY[rarity] ?? 1) * (goods.type === "sticker_slab" ? 1.3 : 1);
-  else if (goods.type === "agent") yuan = AGENT_RARITY[rarity] ?? 10;
-  else yuan = TYPE_BASE[goods.type] ?? 5;
-  if (goods.type === "patch") yuan *= (STICKER_RARITY[rarity] ?? 1) / 0.6;
-  if (goods.type === "charm") yuan *= (STICKER_RARITY[rarity] ?? 1) / 0.6;
-  if (goods.exterior) yuan *= EXTERIOR_FACTOR[goods.exterior] ?? 1;
+  const { yuan: base, exteriors, spread } = level(goods, seed);
+  let yuan = base;
+  if (goods.exterior) yuan *= exteriors[goods.exterior] ?? 1;
+  // Goods of one kind differ: a factor per skin, shared by its exteriors and qualities so that
+  // Factory New stays dearer than Battle-Scarred, and one per goods within ±3 %, less than the
+  // smallest step between exteriors or qualities.
+  yuan *= Math.exp(spread * namedDraw(seed, 101, goods.short_name));
+  yuan *= Math.exp(0.03 * (2 * new DemoRandom(seed, 103, goods.goods_id).next() - 1));
+  if (goods.type === "knife" || goods.type === "gloves") yuan = Math.max(KNIFE_AND_GLOVES_FLOOR, yuan);
   yuan *= QUALITY_FACTOR[goods.quality] ?? 1;
-  // Goods of one kind differ: a log-normal factor per skin (shared by its exteriors and
-  // qualities, so Factory New stays dearer than Battle-Scarred) and a small one per goods.
-  yuan *= Math.exp(0.7 * new DemoRandom(seed, 101, stringHash(goods.short_name)).normal());
-  yuan *= Math.exp(0.12 * new DemoRandom(seed, 103, goods.goods_id).normal());
   return Math.max(3, Math.round(yuan * 100));
 }
 

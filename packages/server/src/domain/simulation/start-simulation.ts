@@ -227,7 +227,7 @@ async function chooseGoods(
 export async function typicalPriceOf(ctx: DomainContext, goodsId: number, seed: number): Promise<number> {
   const row = await ctx.db
     .selectFrom("goods")
-    .select(["goods_id", "short_name", "type", "quality", "exterior", "tags"])
+    .select(["goods_id", "market_hash_name", "short_name", "type", "quality", "exterior", "tags"])
     .where("goods_id", "=", goodsId)
     .executeTakeFirstOrThrow();
   return typicalPrice(row, seed);
