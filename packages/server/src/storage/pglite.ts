@@ -1,5 +1,5 @@
-import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import { mkdir, readFile } from "node:fs/promises";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   Kysely,
@@ -31,6 +31,7 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
       ...(image ? { loadDataDir: image } : {}),
+      ...(await pgliteArtifacts()),
       parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric },
     });
   } catch (error) {
@@ -61,6 +62,36 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
       }
     },
   };
+}
+
+type WasmModule = NonNullable<PGliteOptions["pgliteWasmModule"]>;
+/** The runtime's WebAssembly compiler (the project's `lib` has no WebAssembly types of its own). */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
+  .WebAssembly;
+
+/** PGlite's WebAssembly modules, compiled, and its file bundle, read: once per process. */
+let artifacts:
+  Promise<{ pgliteWasmModule: WasmModule; initdbWasmModule: WasmModule; fsBundle: Blob }> | undefined;
+
+/**
+ * Left to itself, PGlite reads and compiles its two WebAssembly modules and reads its file bundle
+ * for every instance; a process that opens many databases (a test file, the demo's worlds) paid
+ * that each time. The first instance's compiled modules serve every later one.
+ */
+function pgliteArtifacts(): NonNullable<typeof artifacts> {
+  artifacts ??= (async () => {
+    const at = (file: string) => new URL(file, import.meta.resolve("@electric-sql/pglite"));
+    const [pglite, initdb, bundle] = await Promise.all(
+      ["./pglite.wasm", "./initdb.wasm", "./pglite.data"].map((file) => readFile(at(file))),
+    );
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+      wasm.compile(pglite!),
+      wasm.compile(initdb!),
+    ]);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([bundle!]) };
+  })();
+  artifacts.catch(() => (artifacts = undefined));
+  return artifacts;
 }
 
 /**
