@@ -379,7 +379,7 @@ export const ZH: Record<string, string> = {
   "Sold {name} for {p}. Send the trade offer from your sales.":
     "已以 {p} 售出 {name}。请在“我的出售”中发送交易报价。",
   "Not sold.": "未售出。",
-  "Sell {name} now to the highest buy order, {p}": "立即将 {name} 卖给最高求购，{p}",
+  "Sell now for {p}: {name} to the highest buy order": "立即出售 {p}：将 {name} 卖给最高求购",
   "Sell now for {p}": "立即出售 {p}",
   Fee: "手续费",
   "You receive": "实收",

@@ -23,8 +23,8 @@ describeOrSkip(
   "selling help and outcomes beside their controls",
   { skip: NO_CHROMIUM || EMBEDDED_ONLY },
   () => {
-    const REDLINE = "AK-47 | Redline (Field-Tested)";
     const CROWN = "Sticker | Crown (Foil)";
+    const CASE = "Operation Phoenix Weapon Case";
     const DESKTOP = { width: 1366, height: 900 };
     const PHONE = { width: 390, height: 844 };
     let server: RunningServer;
@@ -33,10 +33,10 @@ describeOrSkip(
     let other: Awaited<ReturnType<typeof newTrader>>;
     let waitingPurchase: string;
 
-    /** `other` lists one Redline at `price` and the trader buys it; answers the trade's id. */
-    async function buyRedline(price: string): Promise<string> {
+    /** `other` lists one case at `price` and the trader buys it; answers the trade's id. */
+    async function buyCase(price: string): Promise<string> {
       const [asset] = (
-        await server.sandbox.grantItems(other.account.platformid, { market_hash_name: REDLINE, count: 1 })
+        await server.sandbox.grantItems(other.account.platformid, { market_hash_name: CASE, count: 1 })
       ).assets;
       await other.market.listItems([{ assetid: asset!.assetid, price }]);
       const bought = await trader.market.purchase({
@@ -61,15 +61,15 @@ describeOrSkip(
         count: 2,
       });
       await bidder.market.createBuyOrder({ goods_id: crowns.assets[0]!.goods_id, price: "9.00", num: 2 });
-      // A Redline bought here for 20.00 and delivered: its purchase price is known.
-      const delivered = await buyRedline("20.00");
+      // A case bought here for 20.00 and delivered: its purchase price is known.
+      const delivered = await buyCase("20.00");
       await other.market.sendOffer(delivered);
       const offers = await server.sandbox.listOffers(other.account.platformid);
       for (const offer of offers.items.filter((entry) => entry.state === "active"))
         await server.sandbox.acceptOffer(offer.tradeofferid);
       await server.sandbox.runJobs();
       // A purchase the seller has not delivered yet: within the seller's 30 minutes.
-      waitingPurchase = await buyRedline("15.00");
+      waitingPurchase = await buyCase("15.00");
       browser = await launchChromium();
     });
 
@@ -113,7 +113,7 @@ describeOrSkip(
       test(`pricing shows the fee, what the seller receives and a warning below the purchase price; an item sells now to the highest buy order, at ${size.width} px`, async () => {
         const { context, page } = await open(size);
         await visit(page, "/me/inventory", table("Inventory"));
-        const price = page.getByLabel(`Price for ${REDLINE}`);
+        const price = page.getByLabel(`Price for ${CASE}`);
         await price.fill("10.00");
         const row = page.getByRole("row").filter({ has: price });
         await row.getByText("Fee ¥ 0.25 · you receive ¥ 9.75").waitFor();
@@ -134,8 +134,9 @@ describeOrSkip(
         await assertNoSidewaysScroll(page, what("an inventory item priced"));
 
         await page
-          .getByRole("button", { name: `Sell ${CROWN} now to the highest buy order, ¥ 9.00` })
-          .first()
+          .getByRole("button", { name: `Sell now for ¥ 9.00: ${CROWN} to the highest buy order` })
+          // One Crown for each width: the desktop's is sold first, and stays in the inventory until delivered.
+          .nth(size === DESKTOP ? 0 : 1)
           .click();
         const dialog = page.getByRole("dialog", { name: `Sell ${CROWN} now` });
         await dialog.getByText("¥ 8.77").waitFor();

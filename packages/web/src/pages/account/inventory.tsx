@@ -142,7 +142,7 @@ export function Inventory() {
                   <button
                     type="button"
                     class="sell-now"
-                    aria-label={t("Sell {name} now to the highest buy order, {p}", {
+                    aria-label={t("Sell now for {p}: {name} to the highest buy order", {
                       name,
                       p: money(item.buy_max_price),
                     })}
