@@ -35,6 +35,9 @@ export function Bookmarks() {
     <section aria-labelledby="bookmarks-title">
       <h2 id="bookmarks-title">{t("Bookmarks")}</h2>
       {error ? <Feedback message="" error={error} /> : null}
+      {at && !items.some((item) => String(item.id) === at) ? (
+        <Feedback message="" error={removeError} />
+      ) : null}
       {bookmarks.value?.total_count === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
       <ul aria-labelledby="bookmarks-title">
         {items.map((item) => (

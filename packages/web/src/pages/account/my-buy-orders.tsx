@@ -73,6 +73,10 @@ export function MyBuyOrders() {
         {t("Place new ones from an item's Buy orders tab.")}
       </p>
       {error ? <Feedback message="" error={error} /> : null}
+      {at && orders && !orders.some((order) => order.id === at) ? (
+        // The cancelled order has left the list: its outcome stays in view above it.
+        <BatchOutcome results={results} error={cancelError} names={{}} />
+      ) : null}
       {waiting.value?.total_count === 0 ? <p class="muted">{t("No buy orders waiting.")}</p> : null}
       {orders ? (
         <ListTable

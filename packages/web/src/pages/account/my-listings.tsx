@@ -21,6 +21,7 @@ export function MyListings() {
   );
   const [prices, setPrices] = useState<Record<string, string>>({});
   const [results, setResults] = useState<Record<string, string> | null>(null);
+  const [withdrawn, setWithdrawn] = useState<Record<string, string>>({});
   const [, actionError, run, busy, at] = useAction();
 
   // The outcome shows in the row of the listing acted on.
@@ -37,12 +38,14 @@ export function MyListings() {
         body: { game: "csgo", sell_orders: [{ sell_order_id: id, price: prices[id] ?? "" }] },
       }),
     );
-  const withdraw = (id: string) =>
-    act(id, () =>
+  const withdraw = (id: string, name: string) => {
+    setWithdrawn({ [id]: name });
+    return act(id, () =>
       web<typeof cancelWebSellOrders>("POST", "/api/market/sell_order/cancel", {
         body: { game: "csgo", sell_orders: [id] },
       }),
     );
+  };
 
   const answer = onSale.value;
   if (!answer)
@@ -50,6 +53,10 @@ export function MyListings() {
   return (
     <section aria-labelledby="listings-title">
       <h2 id="listings-title">{t("My listings")}</h2>
+      {at && !answer.items.some((listing) => listing.id === at) ? (
+        // A withdrawn listing has left the list: its outcome stays in view above it.
+        <BatchOutcome results={results} error={actionError} names={withdrawn} />
+      ) : null}
       {answer.total_count === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
       <ListTable
         label={t("My listings")}
@@ -84,7 +91,7 @@ export function MyListings() {
                 </button>
               </td>
               <td>
-                <button type="button" disabled={busy} onClick={() => withdraw(listing.id)}>
+                <button type="button" disabled={busy} onClick={() => withdraw(listing.id, name)}>
                   {t("Withdraw")}
                 </button>
                 {at === listing.id ? (
