@@ -206,6 +206,32 @@ describeOrSkip(
       await context.close();
     });
 
+    test("a listing's refused reprice shows in its row by goods name, at both widths; a withdrawal's outcome stays in view", async () => {
+      for (const size of [PHONE, DESKTOP]) {
+        const { context, page } = await open(size);
+        await visit(page, "/me/listings", table("My listings"));
+        const price = page.getByLabel(`New price for ${CROWN}`);
+        const row = page.getByRole("row").filter({ has: price });
+        await price.fill("0.001");
+        await row.getByRole("button", { name: "Reprice" }).click();
+        const refusal = row.getByRole("alert");
+        await refusal.waitFor();
+        assert.match(
+          (await refusal.textContent()) ?? "",
+          new RegExp(`^0 done · ${CROWN.replace(/[|()]/g, "\\$&")}: `),
+        );
+        assert.equal(await refusal.getAttribute("aria-live"), "assertive");
+        await assertAccessible(page, `a refused reprice (${size.width} px)`);
+        await assertNoSidewaysScroll(page, `a refused reprice (${size.width} px)`);
+        if (size === DESKTOP) {
+          await row.getByRole("button", { name: "Withdraw" }).click();
+          await page.getByRole("status").filter({ hasText: "1 done" }).waitFor();
+          await page.getByText("Nothing on sale.").waitFor();
+        }
+        await context.close();
+      }
+    });
+
     test("once the seller's 30 minutes have passed, the cancel is offered and its outcome shows in its row", async () => {
       await server.sandbox.advanceClock(31 * 60);
       const { context, page } = await open(DESKTOP);
