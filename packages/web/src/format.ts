@@ -53,3 +53,15 @@ export function goodsName(goods: { name?: string; market_hash_name?: string } | 
   if (!goods) return "";
   return (language.value === "zh" ? goods.name : goods.market_hash_name) ?? goods.name ?? "";
 }
+
+/** A typed price ("12", "12.5", "12.50") in whole fen, integers only; null when it is not one. */
+export function fenOf(text: string): number | null {
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Whole fen as the API's money text ("12.50"). */
+export function yuanOf(fen: number): string {
+  return `${Math.trunc(fen / 100)}.${String(fen % 100).padStart(2, "0")}`;
+}

@@ -50,22 +50,27 @@ export function useLoad<T>(
 }
 
 /**
- * A form's or button's outcome: `run` clears the last one, awaits the work and shows its message
- * (a `status`) or its failure (an `alert`), the roles the browser tests and screen readers find;
- * `busy` is true while the work runs, for a button that must not be pressed twice.
+ * A form's or button's outcome (docs/design/website-actions.md#outcomes-beside-their-control):
+ * `run` clears the last one, awaits the work and keeps its message (a `status`) or its failure
+ * (an `alert`) with the key of the control that started it (`at`: a row's id, "" for a lone form),
+ * so the page shows it beside that control (`Feedback` with `here`). `busy` is true while the work
+ * runs, for a button that must not be pressed twice.
  */
 export function useAction(): [
   message: string,
   error: string,
-  run: (work: () => Promise<string>) => Promise<void>,
+  run: (work: () => Promise<string>, at?: string) => Promise<void>,
   busy: boolean,
+  at: string,
 ] {
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<string>) => {
+  const [at, setAt] = useState("");
+  const run = async (work: () => Promise<string>, key = "") => {
     setMessage("");
     setError("");
+    setAt(key);
     setBusy(true);
     try {
       setMessage(await work());
@@ -75,14 +80,29 @@ export function useAction(): [
       setBusy(false);
     }
   };
-  return [message, error, run, busy];
+  return [message, error, run, busy, at];
 }
 
-export function Feedback(props: { message: string; error: string }) {
+/**
+ * The one way an outcome is shown: a success as a polite `status`, a refusal as an assertive
+ * `alert`, both live regions a screen reader announces without moving focus. With `at` and
+ * `here`, only the control whose key started the action (`at === here`) shows it, so the outcome
+ * lands beside its button, not at the foot of the page.
+ */
+export function Feedback(props: { message: string; error: string; at?: string; here?: string }) {
+  if ((props.at ?? "") !== (props.here ?? "")) return null;
   return (
     <>
-      {props.message ? <p role="status">{props.message}</p> : null}
-      {props.error ? <p role="alert">{props.error}</p> : null}
+      {props.message ? (
+        <p role="status" aria-live="polite" class="outcome">
+          {props.message}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p role="alert" aria-live="assertive" class="outcome error">
+          {props.error}
+        </p>
+      ) : null}
     </>
   );
 }

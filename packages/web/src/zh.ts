@@ -367,4 +367,20 @@ export const ZH: Record<string, string> = {
   "{day}: median {price}, {n} sold": "{day}：中位价 {price}，成交 {n} 件",
   "Median price by day: {n} of {days} days with sales, from {low} to {high}":
     "每日成交中位价：{days} 天中 {n} 天有成交，从 {low} 到 {high}",
+  "You can cancel in {n} min if no offer comes.": "若仍未收到报价，{n} 分钟后可取消。",
+  "Min price: enter an amount such as 12.50.": "最低价：请输入金额，如 12.50。",
+  "Max price: enter an amount such as 12.50.": "最高价：请输入金额，如 12.50。",
+  "Min price must not be above Max price.": "最低价不能高于最高价。",
+  "Fee {fee} · you receive {income}": "手续费 {fee} · 实收 {income}",
+  "Below the {paid} you paid for it": "低于你的买入价 {paid}",
+  "No buy order to sell to right now.": "当前没有可供出售的求购。",
+  "Sell for {p}": "以 {p} 出售",
+  "Sell {name} now": "立即出售 {name}",
+  "Sold {name} for {p}. Send the trade offer from your sales.":
+    "已以 {p} 售出 {name}。请在“我的出售”中发送交易报价。",
+  "Not sold.": "未售出。",
+  "Sell now for {p}: {name} to the highest buy order": "立即出售 {p}：将 {name} 卖给最高求购",
+  "Sell now for {p}": "立即出售 {p}",
+  Fee: "手续费",
+  "You receive": "实收",
 };

@@ -123,6 +123,7 @@ export const supplyBuyOrder = defineOperation({
   path: "/api/market/developer/buy_order/supply",
   access: "developer",
   envelope: "official",
+  sessionToo: true,
   summary:
     "Sells items of bound platform accounts to a chosen buy order at its price; OK or a message per assetid",
   description:

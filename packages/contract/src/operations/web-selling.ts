@@ -106,6 +106,15 @@ export const WebInventoryItem = StrictObject({
   asset_info: WebItemAssetInfo,
 });
 
+/**
+ * The fee the marketplace takes from a sale, as it applies it: the price times `basis_points`
+ * / 10000, rounded up to the fen, and never less than `min`; the seller receives the rest.
+ */
+export const SellerFeeRule = StrictObject({
+  basis_points: Type.Integer({ minimum: 0, maximum: 10_000, description: "the rate, 250 = 2.5 %" }),
+  min: MoneyString,
+});
+
 const InventoryQuery = {
   game: WebGame,
   appid: Type.Optional(QueryAppId),
@@ -144,7 +153,16 @@ export const getWebInventory = defineOperation({
   tags: ["Website selling"],
   querystring: Type.Object(InventoryQuery),
   response: InternalAnswer(
-    StrictObject({ items: Type.Array(WebInventoryItem), goods_infos: GoodsInfos, ...PageFields }),
+    StrictObject({
+      items: Type.Array(WebInventoryItem),
+      goods_infos: GoodsInfos,
+      ...PageFields,
+      seller_fee: SellerFeeRule,
+      bought_prices: Type.Record(AssetId, MoneyString, {
+        description:
+          "what the user paid on the marketplace for the items of this page bought here, by assetid (the latest purchase); items not bought here are absent",
+      }),
+    }),
   ),
 });
 

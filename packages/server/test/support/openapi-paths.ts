@@ -3551,6 +3551,12 @@ export interface components {
       /** @description The scenario as its file says it (the body of a custom run); null for an invalid file */
       definition: unknown;
     };
+    SellerFeeRule: {
+      /** @description the rate, 250 = 2.5 % */
+      basis_points: number;
+      /** @example 12.50 */
+      min: string;
+    };
     SellOrderHistoryRecord: {
       id: string;
       asset_info: components["schemas"]["AssetInfo"];
@@ -9017,6 +9023,11 @@ export interface operations {
               page_size: number;
               total_count: number;
               total_page: number;
+              seller_fee: components["schemas"]["SellerFeeRule"];
+              /** @description what the user paid on the marketplace for the items of this page bought here, by assetid (the latest purchase); items not bought here are absent */
+              bought_prices: {
+                [key: string]: string;
+              };
             };
             msg: null;
           };

@@ -1,6 +1,7 @@
 import { formatMoney, type InventoryItem } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { readWebGoodsInfos } from "../goods/web-goods-infos.ts";
+import { sellerFee } from "../market/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { getPlatformInventory, type InventoryQuery } from "./get-platform-inventory.ts";
 
@@ -24,8 +25,9 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
   const page = await getPlatformInventory(ctx, { ...query, platformid: account.value });
   if (!page.ok) return page;
   const { items } = page.value;
-  const [listings, goods] = await Promise.all([
+  const [listings, bought, goods] = await Promise.all([
     readListingsOf(ctx, account.value, items),
+    readBoughtPrices(ctx, account.value, items),
     readWebGoodsInfos(
       ctx,
       items.map((item) => item.goods_id),
@@ -74,6 +76,8 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
     page_size: page.value.page_size,
     total_count: page.value.total_count,
     total_page: Math.ceil(page.value.total_count / page.value.page_size),
+    seller_fee: { basis_points: ctx.rules.sellerFeeBasisPoints, min: formatMoney(sellerFee(0, ctx.rules)) },
+    bought_prices: bought,
   });
 }
 
@@ -112,4 +116,32 @@ async function readListingsOf(ctx: DomainContext, platformid: string, items: Inv
     )
     .execute();
   return new Map(rows.map((row) => [row.assetid, row]));
+}
+
+/**
+ * What the caller paid for the items of the page they bought on the marketplace (a completed
+ * trade that delivered the item to this account), by assetid; the latest purchase wins.
+ */
+async function readBoughtPrices(
+  ctx: DomainContext,
+  platformid: string,
+  items: InventoryItem[],
+): Promise<Record<string, string>> {
+  if (items.length === 0 || ctx.actor.kind !== "user") return {};
+  const rows = await ctx.db
+    .selectFrom("trades")
+    .select(["received_assetid", "price"])
+    .where("buyer_id", "=", ctx.actor.userId)
+    .where("buyer_platformid", "=", platformid)
+    .where("state", "=", "SUCCESS")
+    .where(
+      "received_assetid",
+      "in",
+      items.map((item) => Number(item.assetid)),
+    )
+    .orderBy("trade_id")
+    .execute();
+  const prices: Record<string, string> = {};
+  for (const row of rows) prices[String(row.received_assetid)] = formatMoney(row.price);
+  return prices;
 }

@@ -3,7 +3,7 @@ import { web, type WebData } from "../../api.ts";
 import { Pager, usePaging } from "../../components/paged-list.tsx";
 import { goodsName, priceOrNone } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { useLiveRefresh } from "./live-refresh.tsx";
 
 type Bookmark = WebData<typeof listBookmarks>["items"][number];
@@ -19,7 +19,7 @@ export function Bookmarks() {
       }),
     [version, paging.pageNum],
   );
-  const [, removeError, run] = useAction();
+  const [, removeError, run, busy, at] = useAction();
   const remove = (item: Bookmark) =>
     run(async () => {
       await web<typeof removeBookmark>("DELETE", "/api/market/goods/bookmark", {
@@ -27,23 +27,27 @@ export function Bookmarks() {
       });
       refresh();
       return "";
-    });
+    }, String(item.id));
   const items = bookmarks.value?.items;
-  const error = removeError || bookmarks.error;
-  if (!items) return error ? <p role="alert">{error}</p> : <p aria-busy="true">{t("Loading…")}</p>;
+  const error = bookmarks.error;
+  if (!items) return error ? <Feedback message="" error={error} /> : <p aria-busy="true">{t("Loading…")}</p>;
   return (
     <section aria-labelledby="bookmarks-title">
       <h2 id="bookmarks-title">{t("Bookmarks")}</h2>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <Feedback message="" error={error} /> : null}
+      {at && !items.some((item) => String(item.id) === at) ? (
+        <Feedback message="" error={removeError} />
+      ) : null}
       {bookmarks.value?.total_count === 0 ? <p class="muted">{t("No bookmarks yet.")}</p> : null}
       <ul aria-labelledby="bookmarks-title">
         {items.map((item) => (
           <li key={item.id} class="row">
             <a href={`/goods/${item.goods.id}`}>{goodsName(item.goods)}</a>
             <span class="price">{priceOrNone(item.goods.sell_min_price)}</span>
-            <button type="button" onClick={() => remove(item)}>
+            <button type="button" disabled={busy} onClick={() => remove(item)}>
               {t("Remove bookmark of {name}", { name: goodsName(item.goods) })}
             </button>
+            <Feedback message="" error={removeError} at={at} here={String(item.id)} />
           </li>
         ))}
       </ul>

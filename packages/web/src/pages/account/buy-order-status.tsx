@@ -1,16 +1,15 @@
 import type { getBuyOrderStatus, setBuyOrderStatus } from "@skinmarket/contract";
 import { own } from "../../api.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 
 const STATUS_PATH = "/api/market/developer/buy_order/status";
 
 /** Whether the user's buy orders buy now (online) or wait (offline), through the official operation. */
 export function BuyOrderStatus() {
   const status = useLoad(() => own<typeof getBuyOrderStatus>("GET", STATUS_PATH), []);
-  const [, switchError, run] = useAction();
-  const error = switchError || status.error;
-  if (error) return <p role="alert">{error}</p>;
+  const [, switchError, run, busy] = useAction();
+  if (status.error) return <Feedback message="" error={status.error} />;
   if (!status.value) return null;
   const online = status.value.buy_order_status === "online";
   const switchStatus = () =>
@@ -23,15 +22,16 @@ export function BuyOrderStatus() {
       return "";
     });
   return (
-    <p class="row">
+    <div class="row">
       <span>
         {online
           ? t("Your buy orders are online: they buy as items are listed.")
           : t("Your buy orders are offline: they wait.")}
       </span>
-      <button type="button" onClick={switchStatus}>
+      <button type="button" disabled={busy} onClick={switchStatus}>
         {online ? t("Take buy orders offline") : t("Put buy orders online")}
       </button>
-    </p>
+      <Feedback message="" error={switchError} />
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { web } from "../../api.ts";
 import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.tsx";
 import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { BuyOrderStatus } from "./buy-order-status.tsx";
 import { BatchOutcome, useLiveRefresh } from "./live-refresh.tsx";
 
@@ -48,10 +48,12 @@ export function MyBuyOrders() {
     [version, paging.pageNum],
   );
   const [results, setResults] = useState<Record<string, string> | null>(null);
-  const [, cancelError, run] = useAction();
+  const [, cancelError, run, busy, at] = useAction();
 
+  // The outcome shows in the row of the order cancelled.
   const cancel = (id: string) =>
     run(async () => {
+      setResults(null);
       setResults(
         await web<typeof cancelWebBuyOrders>("POST", "/api/market/buy_order/cancel", {
           body: { game: "csgo", buy_orders: [id] },
@@ -59,10 +61,10 @@ export function MyBuyOrders() {
       );
       refresh();
       return "";
-    });
+    }, id);
 
   const orders = waiting.value?.items;
-  const error = cancelError || waiting.error;
+  const error = waiting.error;
   return (
     <section aria-labelledby="orders-title">
       <h2 id="orders-title">{t("Buy orders")}</h2>
@@ -70,7 +72,11 @@ export function MyBuyOrders() {
         {t("Orders waiting for items; filled ones are among the purchases.")}{" "}
         {t("Place new ones from an item's Buy orders tab.")}
       </p>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <Feedback message="" error={error} /> : null}
+      {at && orders && !orders.some((order) => order.id === at) ? (
+        // The cancelled order has left the list: its outcome stays in view above it.
+        <BatchOutcome results={results} error={cancelError} names={{}} />
+      ) : null}
       {waiting.value?.total_count === 0 ? <p class="muted">{t("No buy orders waiting.")}</p> : null}
       {orders ? (
         <ListTable
@@ -86,32 +92,37 @@ export function MyBuyOrders() {
             <HiddenHeader text={t("Actions")} />,
           ]}
         >
-          {orders.map((order) => (
-            <tr key={order.id}>
-              <td>{order.id}</td>
-              <td>
-                <a href={`/goods/${order.goods_id}`}>
-                  {goodsName(waiting.value!.goods_infos[String(order.goods_id)]) || order.goods_id}
-                </a>
-              </td>
-              <td class="price">{money(order.price)}</td>
-              <td>{progressOf(order)}</td>
-              <td>
-                {order.specific.map((entry) => `${entry.type}: ${entry.values.join("–")}`).join("; ") || "—"}
-              </td>
-              <td>{t(ORDER_STATES[order.state] ?? order.state)}</td>
-              <td>
-                {order.state === "progressing" || order.state === "waiting" ? (
-                  <button type="button" onClick={() => cancel(order.id)}>
-                    {t("Cancel order {id}", { id: order.id })}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
+          {orders.map((order) => {
+            const name =
+              goodsName(waiting.value!.goods_infos[String(order.goods_id)]) || String(order.goods_id);
+            return (
+              <tr key={order.id}>
+                <td>{order.id}</td>
+                <td>
+                  <a href={`/goods/${order.goods_id}`}>{name}</a>
+                </td>
+                <td class="price">{money(order.price)}</td>
+                <td>{progressOf(order)}</td>
+                <td>
+                  {order.specific.map((entry) => `${entry.type}: ${entry.values.join("–")}`).join("; ") ||
+                    "—"}
+                </td>
+                <td>{t(ORDER_STATES[order.state] ?? order.state)}</td>
+                <td>
+                  {order.state === "progressing" || order.state === "waiting" ? (
+                    <button type="button" disabled={busy} onClick={() => cancel(order.id)}>
+                      {t("Cancel order {id}", { id: order.id })}
+                    </button>
+                  ) : null}
+                  {at === order.id ? (
+                    <BatchOutcome results={results} error={cancelError} names={{ [order.id]: name }} />
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
         </ListTable>
       ) : null}
-      <BatchOutcome results={results} error="" />
       <h3>{t("Online or offline")}</h3>
       <BuyOrderStatus />
     </section>

@@ -5,7 +5,7 @@ import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.
 import { WearBar } from "../../components/wear-bar.tsx";
 import { goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { BatchOutcome, useLiveRefresh } from "./live-refresh.tsx";
 
 /** The user's listings a page: reprice or withdraw, one or several at once. */
@@ -21,27 +21,31 @@ export function MyListings() {
   );
   const [prices, setPrices] = useState<Record<string, string>>({});
   const [results, setResults] = useState<Record<string, string> | null>(null);
-  const [, actionError, run] = useAction();
+  const [withdrawn, setWithdrawn] = useState<Record<string, string>>({});
+  const [, actionError, run, busy, at] = useAction();
 
-  const act = (write: () => Promise<Record<string, string>>) =>
+  // The outcome shows in the row of the listing acted on.
+  const act = (id: string, write: () => Promise<Record<string, string>>) =>
     run(async () => {
       setResults(null);
       setResults(await write());
       refresh();
       return "";
-    });
+    }, id);
   const reprice = (id: string) =>
-    act(() =>
+    act(id, () =>
       web<typeof changeWebSellOrders>("POST", "/api/market/sell_order/change", {
         body: { game: "csgo", sell_orders: [{ sell_order_id: id, price: prices[id] ?? "" }] },
       }),
     );
-  const withdraw = (id: string) =>
-    act(() =>
+  const withdraw = (id: string, name: string) => {
+    setWithdrawn({ [id]: name });
+    return act(id, () =>
       web<typeof cancelWebSellOrders>("POST", "/api/market/sell_order/cancel", {
         body: { game: "csgo", sell_orders: [id] },
       }),
     );
+  };
 
   const answer = onSale.value;
   if (!answer)
@@ -49,6 +53,10 @@ export function MyListings() {
   return (
     <section aria-labelledby="listings-title">
       <h2 id="listings-title">{t("My listings")}</h2>
+      {at && !answer.items.some((listing) => listing.id === at) ? (
+        // A withdrawn listing has left the list: its outcome stays in view above it.
+        <BatchOutcome results={results} error={actionError} names={withdrawn} />
+      ) : null}
       {answer.total_count === 0 ? <p class="muted">{t("Nothing on sale.")}</p> : null}
       <ListTable
         label={t("My listings")}
@@ -74,20 +82,27 @@ export function MyListings() {
                   value={prices[listing.id] ?? ""}
                   onInput={(event) => setPrices({ ...prices, [listing.id]: event.currentTarget.value })}
                 />
-                <button type="button" disabled={!prices[listing.id]} onClick={() => reprice(listing.id)}>
+                <button
+                  type="button"
+                  disabled={!prices[listing.id] || busy}
+                  onClick={() => reprice(listing.id)}
+                >
                   {t("Reprice")}
                 </button>
               </td>
               <td>
-                <button type="button" onClick={() => withdraw(listing.id)}>
+                <button type="button" disabled={busy} onClick={() => withdraw(listing.id, name)}>
                   {t("Withdraw")}
                 </button>
+                {at === listing.id ? (
+                  <BatchOutcome results={results} error={actionError} names={{ [listing.id]: name }} />
+                ) : null}
               </td>
             </tr>
           );
         })}
       </ListTable>
-      <BatchOutcome results={results} error={actionError || onSale.error} />
+      {onSale.error ? <Feedback message="" error={onSale.error} /> : null}
     </section>
   );
 }

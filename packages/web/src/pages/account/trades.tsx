@@ -4,6 +4,7 @@ import { ListTable, usePaging } from "../../components/paged-list.tsx";
 import { dateTime, goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
+import { CancelPurchase, useCancelWindows } from "./cancel-purchase.tsx";
 import { useLiveRefresh } from "./live-refresh.tsx";
 import { nextStep, STATE_NAMES, type Trade, type TradeList, type TradeSide } from "./trade-steps.ts";
 
@@ -19,7 +20,8 @@ export function Trades(props: { kind: TradeSide }) {
   const [version, refresh] = useLiveRefresh();
   const paging = usePaging(50);
   const trades = useLoad(() => loadTrades(props.kind, paging.query), [version, props.kind, paging.pageNum]);
-  const [message, actionError, run] = useAction();
+  const [message, actionError, run, busy, at] = useAction();
+  useCancelWindows(trades.value, refresh);
 
   const sendTradeOffer = (trade: Trade) =>
     run(async () => {
@@ -28,9 +30,9 @@ export function Trades(props: { kind: TradeSide }) {
       });
       refresh();
       return t("Offer sent for {id}.", { id: trade.id });
-    });
+    }, trade.id);
 
-  // The server says whether 30 minutes have passed; the page offers the button while the seller owes the offer.
+  // Offered only once the seller's 30 minutes have passed (`buyer_cancel_timeout` 0), when it can succeed.
   const cancelPurchase = (trade: Trade) =>
     run(async () => {
       await web<typeof cancelWebPurchase>("POST", "/api/market/bill_order/deliver/cancel", {
@@ -38,7 +40,7 @@ export function Trades(props: { kind: TradeSide }) {
       });
       refresh();
       return t("Purchase {id} cancelled; the money is back.", { id: trade.id });
-    });
+    }, trade.id);
 
   const title = props.kind === "purchases" ? t("Purchases") : t("Sales");
   const answer = trades.value;
@@ -77,20 +79,19 @@ export function Trades(props: { kind: TradeSide }) {
             <td>
               {nextStep(trade, props.kind)}
               {props.kind === "purchases" && trade.state === "SELLER_TO_SEND_OFFER" ? (
-                <button type="button" onClick={() => cancelPurchase(trade)}>
-                  {t("Cancel purchase {id}", { id: trade.id })}
-                </button>
+                <CancelPurchase trade={trade} busy={busy} onCancel={() => cancelPurchase(trade)} />
               ) : null}
               {props.kind === "sales" && trade.state === "SELLER_TO_SEND_OFFER" ? (
-                <button type="button" onClick={() => sendTradeOffer(trade)}>
+                <button type="button" disabled={busy} onClick={() => sendTradeOffer(trade)}>
                   {t("Send offer")}
                 </button>
               ) : null}
+              <Feedback message={message} error={actionError} at={at} here={trade.id} />
             </td>
           </tr>
         ))}
       </ListTable>
-      <Feedback message={message} error={actionError || trades.error} />
+      {trades.error ? <Feedback message="" error={trades.error} /> : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import type { listCatalogGoods } from "@skinmarket/contract";
+import { useState } from "preact/hooks";
 import { web } from "../../api.ts";
 import { ItemImage } from "../../components/item-image.tsx";
 import { Pager } from "../../components/paged-list.tsx";
@@ -9,7 +10,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import TAGS from "../../tags.json";
 import { useLoad } from "../../use-data.tsx";
-import { FILTERS, readQuery, SORTS, urlOf } from "./catalog-query.ts";
+import { FILTERS, priceRangeError, readQuery, SORTS, urlOf } from "./catalog-query.ts";
 import { PopularListings } from "./popular-listings.tsx";
 import { SearchBox } from "./search-box.tsx";
 
@@ -33,8 +34,10 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
       }),
     [key],
   );
-  const page = catalog.value;
+  // A refused query shows its reason in place of the results it did not replace.
   const error = catalog.error;
+  const page = error ? undefined : catalog.value;
+  const [priceError, setPriceError] = useState("");
 
   const update = (changes: Record<string, string>) => {
     const next = { ...values, ...changes };
@@ -52,10 +55,13 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
-          update({
-            min_price: String(form.get("min_price") ?? ""),
-            max_price: String(form.get("max_price") ?? ""),
-          });
+          const prices = {
+            min_price: String(form.get("min_price") ?? "").trim(),
+            max_price: String(form.get("max_price") ?? "").trim(),
+          };
+          const refusal = priceRangeError(prices.min_price, prices.max_price);
+          setPriceError(refusal);
+          if (!refusal) update(prices);
         }}
       >
         {FILTERS.map(([key, label]) => (
@@ -76,13 +82,25 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
         ))}
         <label>
           {t("Min price")}
-          <input name="min_price" inputMode="decimal" size={7} defaultValue={values.min_price ?? ""} />
+          <input
+            name="min_price"
+            inputMode="decimal"
+            size={7}
+            defaultValue={values.min_price ?? ""}
+            aria-invalid={priceError ? "true" : undefined}
+            aria-describedby={priceError ? "price-range-error" : undefined}
+          />
         </label>
         <label>
           {t("Max price")}
           <input name="max_price" inputMode="decimal" size={7} defaultValue={values.max_price ?? ""} />
         </label>
         <button type="submit">{t("Apply prices")}</button>
+        {priceError ? (
+          <p id="price-range-error" role="alert" aria-live="assertive" class="outcome error">
+            {priceError}
+          </p>
+        ) : null}
         <label>
           {t("Sort by")}
           <select

@@ -1,3 +1,6 @@
+import { fenOf } from "../../format.ts";
+import { t } from "../../i18n.ts";
+
 /** The catalog's filters, sorts and how its state is kept in the page's address. */
 
 export const FILTERS = [
@@ -37,4 +40,18 @@ export function urlOf(values: Record<string, string>): string {
   for (const [key, value] of Object.entries(values)) if (value) params.set(key, value);
   const text = params.toString();
   return text ? `/?${text}` : "/";
+}
+
+/**
+ * Why a price range cannot be searched, naming the field ("" when it can): a price that is not
+ * one, or a min above the max. Checked before the address changes, so the old results never stand
+ * in silently for a search that was not run.
+ */
+export function priceRangeError(min: string, max: string): string {
+  const low = min ? fenOf(min) : 0;
+  const high = max ? fenOf(max) : null;
+  if (low === null) return t("Min price: enter an amount such as 12.50.");
+  if (max && high === null) return t("Max price: enter an amount such as 12.50.");
+  if (high !== null && low > high) return t("Min price must not be above Max price.");
+  return "";
 }

@@ -4,7 +4,7 @@ import { useModal } from "../../components/modal.ts";
 import { web, type WebData } from "../../api.ts";
 import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import type { Listing } from "./listings.tsx";
 
 const PAY_NAMES: Record<number, string> = {
@@ -65,7 +65,7 @@ export function BuyDialog(props: { listing: Listing; goodsId: number; onClose: (
       <h2 id="buy-title">{t("Buy for {p}", { p: money(props.listing.price) })}</h2>
       {bought ? (
         <>
-          <p role="status">
+          <p role="status" aria-live="polite" class="outcome">
             {t("Bought. The seller now sends the trade offer; accept it on the platform.")}{" "}
             <a href="/me/purchases">{t("See my purchases")}</a>
           </p>
@@ -97,7 +97,7 @@ export function BuyDialog(props: { listing: Listing; goodsId: number; onClose: (
           ) : error ? null : (
             <p aria-busy="true">{t("Loading…")}</p>
           )}
-          {error ? <p role="alert">{error}</p> : null}
+          <Feedback message="" error={error} />
           <div class="row">
             <button type="button" class="primary" disabled={chosen === null || busy} onClick={buy}>
               {t("Confirm purchase")}

@@ -8,7 +8,7 @@ import { watchGoods } from "../../live-stream.ts";
 import { onLiveEvent } from "../../live.ts";
 import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
-import { useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { Book } from "./book.tsx";
 import { ItemTabs, type ItemTab } from "./item-tabs.tsx";
 import { Listings } from "./listings.tsx";
@@ -107,7 +107,7 @@ export function ItemPage(props: { goodsId: number }) {
               <button type="button" aria-pressed={info.bookmarked} onClick={toggleBookmark}>
                 {info.bookmarked ? t("Bookmarked") : t("Bookmark")}
               </button>
-              {bookmarkError ? <p role="alert">{bookmarkError}</p> : null}
+              <Feedback message="" error={bookmarkError} />
             </>
           ) : (
             <p class="muted">
