@@ -55,9 +55,9 @@ export function adminCommand(): Command {
       );
     });
 
-  for (const [name, sign, verb] of [
-    ["deposit", "", "deposit into"],
-    ["withdraw", "-", "withdraw from"],
+  for (const [name, method, verb] of [
+    ["deposit", "fundAccount", "deposit into"],
+    ["withdraw", "withdrawFunds", "withdraw from"],
   ] as const) {
     admin
       .command(`${name} <user_id> <account> <amount>`)
@@ -71,7 +71,7 @@ export function adminCommand(): Command {
         }
         await execute(
           this,
-          (client) => client.fundAccount(userId, { account, amount: `${sign}${amount}` }),
+          (client) => client[method](userId, { account, amount }),
           describeBalances,
         );
       });
