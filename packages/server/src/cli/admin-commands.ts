@@ -69,11 +69,7 @@ export function adminCommand(): Command {
         if (!/^\d+(\.\d{1,2})?$/.test(amount)) {
           throw new UsageError(`amount "${amount}": give yuan as a positive number with at most 2 decimals`);
         }
-        await execute(
-          this,
-          (client) => client[method](userId, { account, amount }),
-          describeBalances,
-        );
+        await execute(this, (client) => client[method](userId, { account, amount }), describeBalances);
       });
   }
 

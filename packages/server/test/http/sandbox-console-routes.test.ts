@@ -125,7 +125,10 @@ describe("sandbox routes of the console", () => {
       "newest first",
     );
     // The receiver sees every offer it received; the whole world holds them all.
-    assert.equal((await t.admin("GET", `/sandbox/platform/offers?user_id=${bob.userId}`)).json().total_count, 4);
+    assert.equal(
+      (await t.admin("GET", `/sandbox/platform/offers?user_id=${bob.userId}`)).json().total_count,
+      4,
+    );
     assert.ok((await t.admin("GET", "/sandbox/platform/offers")).json().total_count >= 4);
     // A user with no bound account has no offers.
     const loner = await t.createUser();

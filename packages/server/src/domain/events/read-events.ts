@@ -73,7 +73,8 @@ export async function listUserEvents(
   query: { after?: string; types?: string; limit: number },
   eventLog: EventLog | undefined,
 ) {
-  if (ctx.actor.kind !== "admin") return fail("Access Denied", "only the sandbox admin reads a user's events");
+  if (ctx.actor.kind !== "admin")
+    return fail("Access Denied", "only the sandbox admin reads a user's events");
   const user = await requireUser(ctx, userId);
   if (!user.ok) return user;
   return eventsPage(ctx, userId, query, eventLog);

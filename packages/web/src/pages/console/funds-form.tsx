@@ -47,7 +47,10 @@ export function FundsForm(props: { token: string; userId: string; onMoved: () =>
       return;
     }
     const shown = money(amount);
-    if (kind === "withdraw" && !window.confirm(t("Withdraw {a} from {c}?", { a: shown, c: accounts[account] })))
+    if (
+      kind === "withdraw" &&
+      !window.confirm(t("Withdraw {a} from {c}?", { a: shown, c: accounts[account] }))
+    )
       return;
     void run(async () => {
       const path = `/sandbox/users/${props.userId}/${kind === "deposit" ? "funds" : "withdrawals"}`;

@@ -48,54 +48,57 @@ export function GoodsCombobox(props: {
   return (
     <div class="combobox">
       <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        type="text"
-        role="combobox"
-        aria-expanded={open}
-        aria-controls={listbox}
-        aria-autocomplete="list"
-        aria-activedescendant={open && active >= 0 ? `${props.id}-option-${active}` : undefined}
-        autocomplete="off"
-        spellcheck={false}
-        size={30}
-        placeholder={t("Name, in English or Chinese")}
-        value={text}
-        onInput={(event) => {
-          setText(event.currentTarget.value);
-          props.onChoose(undefined);
-          suggest(event.currentTarget.value);
-        }}
-        onBlur={() => setSuggestions([])}
-        onKeyDown={(event) => {
-          if (event.key === "ArrowDown" && open) setActive((index) => Math.min(index + 1, suggestions.length - 1));
-          else if (event.key === "ArrowDown") suggest(text);
-          else if (event.key === "ArrowUp" && open) setActive((index) => Math.max(index - 1, 0));
-          else if (event.key === "Escape" && open) setSuggestions([]);
-          else if (event.key === "Enter" && open && active >= 0) choose(suggestions[active]!);
-          else return;
-          event.preventDefault();
-        }}
-      />
-      <ul id={listbox} role="listbox" aria-label={t("Suggestions")} class="suggestions" hidden={!open}>
-        {suggestions.map((suggestion, index) => (
-          <li
-            key={suggestion.goods_ids}
-            id={`${props.id}-option-${index}`}
-            role="option"
-            aria-selected={index === active}
-            onMouseDown={(event) => {
-              event.preventDefault();
-              choose(suggestion);
-            }}
-          >
-            <span class="name">{suggestion.option}</span>
-            <span class="price">
-              {suggestion.sell_num > 0 ? money(suggestion.sell_min_price) : t("No listings")}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <div class="combobox-field">
+        <input
+          id={props.id}
+          type="text"
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listbox}
+          aria-autocomplete="list"
+          aria-activedescendant={open && active >= 0 ? `${props.id}-option-${active}` : undefined}
+          autocomplete="off"
+          spellcheck={false}
+          size={30}
+          placeholder={t("Name, in English or Chinese")}
+          value={text}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            props.onChoose(undefined);
+            suggest(event.currentTarget.value);
+          }}
+          onBlur={() => setSuggestions([])}
+          onKeyDown={(event) => {
+            if (event.key === "ArrowDown" && open)
+              setActive((index) => Math.min(index + 1, suggestions.length - 1));
+            else if (event.key === "ArrowDown") suggest(text);
+            else if (event.key === "ArrowUp" && open) setActive((index) => Math.max(index - 1, 0));
+            else if (event.key === "Escape" && open) setSuggestions([]);
+            else if (event.key === "Enter" && open && active >= 0) choose(suggestions[active]!);
+            else return;
+            event.preventDefault();
+          }}
+        />
+        <ul id={listbox} role="listbox" aria-label={t("Suggestions")} class="suggestions" hidden={!open}>
+          {suggestions.map((suggestion, index) => (
+            <li
+              key={suggestion.goods_ids}
+              id={`${props.id}-option-${index}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(suggestion);
+              }}
+            >
+              <span class="name">{suggestion.option}</span>
+              <span class="price">
+                {suggestion.sell_num > 0 ? money(suggestion.sell_min_price) : t("No listings")}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
       <p class="muted small" aria-live="polite">
         {props.chosen
           ? t("Chosen: {n} (goods {g}).", { n: props.chosen.option, g: props.chosen.goods_ids })

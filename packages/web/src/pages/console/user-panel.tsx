@@ -64,7 +64,11 @@ export function UserPanel(props: { token: string; userId: string }) {
                   <button
                     type="button"
                     onClick={() => {
-                      if (!window.confirm(t("Revoke token {p}? Programs using it stop working.", { p: token.prefix })))
+                      if (
+                        !window.confirm(
+                          t("Revoke token {p}? Programs using it stop working.", { p: token.prefix }),
+                        )
+                      )
                         return;
                       void run(async () => {
                         await sandbox<typeof sandboxRevokeToken>(

@@ -33,7 +33,11 @@ export function hasUserToken(userId: string): boolean {
 
 /** Creates the console's token for the user, at the operator's explicit request. */
 export async function createUserToken(adminToken: string, userId: string): Promise<string> {
-  const issued = await sandbox<typeof sandboxCreateToken>("POST", `/sandbox/users/${userId}/tokens`, adminToken);
+  const issued = await sandbox<typeof sandboxCreateToken>(
+    "POST",
+    `/sandbox/users/${userId}/tokens`,
+    adminToken,
+  );
   keep(userId, issued.token);
   return issued.token;
 }
