@@ -6,6 +6,7 @@ import type {
 } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { sandbox } from "../../api.ts";
+import { HiddenHeader, ListTable } from "../../components/paged-list.tsx";
 import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
@@ -38,57 +39,47 @@ export function UserPanel(props: { token: string; userId: string }) {
       <FundsForm token={props.token} userId={props.userId} onMoved={refresh} />
 
       <h3>{t("API tokens")}</h3>
-      <table aria-label={t("API tokens")}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Token")}</th>
-            <th scope="col">{t("Created")}</th>
-            <th scope="col">{t("Last used")}</th>
-            <th scope="col">{t("State")}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t("Actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {user.tokens.map((token) => (
-            <tr key={token.token_id}>
-              <td>
-                <code>{token.prefix}…</code>
-              </td>
-              <td>{dateTime(token.created_at)}</td>
-              <td>{dateTime(token.last_used_at)}</td>
-              <td>{token.revoked_at ? t("Revoked") : t("Active")}</td>
-              <td>
-                {token.revoked_at ? null : (
-                  <button
-                    type="button"
-                    onClick={() => {
-                      if (
-                        !window.confirm(
-                          t("Revoke token {p}? Programs using it stop working.", { p: token.prefix }),
-                        )
+      <ListTable
+        label={t("API tokens")}
+        headers={[t("Token"), t("Created"), t("Last used"), t("State"), <HiddenHeader text={t("Actions")} />]}
+      >
+        {user.tokens.map((token) => (
+          <tr key={token.token_id}>
+            <td>
+              <code>{token.prefix}…</code>
+            </td>
+            <td>{dateTime(token.created_at)}</td>
+            <td>{dateTime(token.last_used_at)}</td>
+            <td>{token.revoked_at ? t("Revoked") : t("Active")}</td>
+            <td>
+              {token.revoked_at ? null : (
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (
+                      !window.confirm(
+                        t("Revoke token {p}? Programs using it stop working.", { p: token.prefix }),
                       )
-                        return;
-                      void run(async () => {
-                        await sandbox<typeof sandboxRevokeToken>(
-                          "DELETE",
-                          `/sandbox/tokens/${token.token_id}`,
-                          props.token,
-                        );
-                        refresh();
-                        return t("Token revoked.");
-                      });
-                    }}
-                  >
-                    {t("Revoke token {p}", { p: token.prefix })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                    )
+                      return;
+                    void run(async () => {
+                      await sandbox<typeof sandboxRevokeToken>(
+                        "DELETE",
+                        `/sandbox/tokens/${token.token_id}`,
+                        props.token,
+                      );
+                      refresh();
+                      return t("Token revoked.");
+                    });
+                  }}
+                >
+                  {t("Revoke token {p}", { p: token.prefix })}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       <button
         type="button"
         onClick={() =>
