@@ -372,7 +372,7 @@ export const ZH: Record<string, string> = {
   "{a} withdrawn from {c}.": "已从{c}提现 {a}。",
   "Move money": "资金存取",
   "Amount (yuan)": "金额（元）",
-  Withdraw: "提现",
+  "Withdraw funds": "提现",
   "Name, in English or Chinese": "名称，中文或英文",
   "Chosen: {n} (goods {g}).": "已选：{n}（商品 {g}）。",
   "Item: choose one of the suggestions.": "饰品：请从搜索建议中选择一项。",

@@ -95,7 +95,7 @@ describeOrSkip("the console as an operator uses it", { skip: NO_CHROMIUM || EMBE
       await funds.getByRole("button", { name: "Deposit" }).click();
       await funds
         .getByRole("alert")
-        .getByText("Amount: enter a positive amount; to take money out, use Withdraw.")
+        .getByText("Amount: enter a positive amount; to take money out, use Withdraw funds.")
         .waitFor();
       assert.equal(await amount.getAttribute("aria-invalid"), "true");
       await assertAccessible(page, what("a refused amount"));
@@ -116,14 +116,14 @@ describeOrSkip("the console as an operator uses it", { skip: NO_CHROMIUM || EMBE
       // A withdrawal is its own button and asks first; declining the question changes nothing.
       await amount.fill("2.50");
       page.once("dialog", (dialog) => void dialog.dismiss());
-      await funds.getByRole("button", { name: "Withdraw" }).click();
+      await funds.getByRole("button", { name: "Withdraw funds" }).click();
       assert.equal((await server.sandbox.getBalances(operator.user.user_id)).balance, "12.50");
       let asked = "";
       page.once("dialog", (dialog) => {
         asked = dialog.message();
         void dialog.accept();
       });
-      await funds.getByRole("button", { name: "Withdraw" }).click();
+      await funds.getByRole("button", { name: "Withdraw funds" }).click();
       await funds.getByRole("status").getByText("¥ 2.50 withdrawn from Balance.").waitFor();
       assert.equal(asked, "Withdraw ¥ 2.50 from Balance?");
       assert.equal((await server.sandbox.getBalances(operator.user.user_id)).balance, "10.00");

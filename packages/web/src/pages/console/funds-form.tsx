@@ -14,7 +14,7 @@ const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 export function amountProblem(text: string): string {
   if (text.trim() === "") return t("Amount: enter an amount in yuan.");
   if (text.trim().startsWith("-"))
-    return t("Amount: enter a positive amount; to take money out, use Withdraw.");
+    return t("Amount: enter a positive amount; to take money out, use Withdraw funds.");
   if (!AMOUNT.test(text.trim())) return t("Amount: enter yuan with at most 2 decimals, such as 12.50.");
   if (Number(text.trim()) === 0) return t("Amount: enter more than 0.");
   return "";
@@ -103,7 +103,7 @@ export function FundsForm(props: { token: string; userId: string; onMoved: () =>
         {t("Deposit")}
       </button>
       <button type="submit" name="kind" value="withdraw" disabled={busy}>
-        {t("Withdraw")}
+        {t("Withdraw funds")}
       </button>
       {problem ? (
         <p id="funds-amount-problem" class="field-problem" role="alert">
