@@ -362,7 +362,7 @@ export const ZH: Record<string, string> = {
     "每日成交中位价：{days} 天中 {n} 天有成交，从 {low} 到 {high}",
   // The console's money, items and offers.
   "Amount: enter an amount in yuan.": "金额：请输入以元为单位的金额。",
-  "Amount: enter a positive amount; to take money out, use Withdraw.":
+  "Amount: enter a positive amount; to take money out, use Withdraw funds.":
     "金额：请输入正数；取出资金请用“提现”。",
   "Amount: enter yuan with at most 2 decimals, such as 12.50.":
     "金额：请输入最多两位小数的元金额，例如 12.50。",

@@ -397,6 +397,8 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
       await panel.getByRole("button", { name: "Act as this user" }).click();
       await panel.getByRole("status").filter({ hasText: "Token created." }).waitFor();
       assert.equal((await server.sandbox.getUser(buyer.user.user_id)).tokens.length, tokensBefore + 1);
+      // The endpoint's delivery log, open since it was registered, now reads.
+      await endpoint.getByRole("table", { name: /^Deliveries of endpoint / }).waitFor();
 
       // A real event is delivered and seen in the endpoint's delivery log; it can be sent again.
       await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "2.00" });

@@ -117,7 +117,8 @@ export function WebhooksPanel(props: { adminToken: string; userId: string }) {
       )}
       <Feedback message={actMessage} error={actError} />
       {endpoints.length === 0 ? <p class="muted">{t("No webhook endpoints.")}</p> : null}
-      <ul class="endpoints">
+      {/* Drawn again once the console acts as the user, so an open delivery log reads at once. */}
+      <ul class="endpoints" key={acting ? "acting" : "looking"}>
         {endpoints.map((endpoint) => (
           <EndpointRow
             key={endpoint.id}
