@@ -21,6 +21,8 @@ import {
   sandboxCreateToken,
   sandboxCreateUser,
   sandboxFundAccount,
+  sandboxWithdrawFunds,
+  sandboxListUserEvents,
   sandboxGetBalances,
   sandboxGetClock,
   sandboxGetUser,
@@ -101,6 +103,28 @@ export class SandboxClient {
   ): Promise<Answer<typeof sandboxFundAccount>> {
     return (await callOperation(this.#options, sandboxFundAccount, { params: { user_id: userId }, body }))
       .body;
+  }
+
+  /** Withdraws a positive amount; a deposit never takes a negative one. */
+  async withdrawFunds(
+    userId: string,
+    body: OperationBody<typeof sandboxWithdrawFunds>,
+  ): Promise<Answer<typeof sandboxWithdrawFunds>> {
+    return (await callOperation(this.#options, sandboxWithdrawFunds, { params: { user_id: userId }, body }))
+      .body;
+  }
+
+  /** A user's account events after an id, read as the admin (no token of the user's is made). */
+  async listUserEvents(
+    userId: string,
+    query: Partial<OperationQuery<typeof sandboxListUserEvents>> = {},
+  ): Promise<Answer<typeof sandboxListUserEvents>> {
+    return (
+      await callOperation(this.#options, sandboxListUserEvents, {
+        params: { user_id: userId },
+        query: query as OperationQuery<typeof sandboxListUserEvents>,
+      })
+    ).body;
   }
 
   async getBalances(userId: string): Promise<Answer<typeof sandboxGetBalances>> {
@@ -199,9 +223,16 @@ export class SandboxClient {
     return (await callOperation(this.#options, sandboxGrantItems, { params: { platformid }, body })).body;
   }
 
-  async listOffers(platformid?: string): Promise<Answer<typeof sandboxListOffers>> {
-    const query = platformid === undefined ? {} : { platformid };
-    return (await callOperation(this.#options, sandboxListOffers, { query })).body;
+  /** Offers of an account (`platformid`), or filtered and paged as `query` says. */
+  async listOffers(
+    filter: string | Partial<OperationQuery<typeof sandboxListOffers>> = {},
+  ): Promise<Answer<typeof sandboxListOffers>> {
+    const query = typeof filter === "string" ? { platformid: filter } : filter;
+    return (
+      await callOperation(this.#options, sandboxListOffers, {
+        query: query as OperationQuery<typeof sandboxListOffers>,
+      })
+    ).body;
   }
 
   async createOffer(

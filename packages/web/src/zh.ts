@@ -15,7 +15,6 @@ export const ZH: Record<string, string> = {
   Actions: "操作",
   Active: "有效",
   Amount: "金额",
-  "Answer an offer as its receiver would on the platform.": "以接收方的身份在平台上处理报价。",
   Any: "不限",
   "Apply prices": "应用价格",
   Balance: "余额",
@@ -70,8 +69,6 @@ export const ZH: Record<string, string> = {
   "Float: low to high": "磨损从低到高",
   "Forget the admin token": "清除管理员令牌",
   "From → to": "发送方 → 接收方",
-  "Fund the account": "为账户充值",
-  "Funds moved.": "资金已变动。",
   Goods: "商品",
   "Grant items": "发放饰品",
   "Highest buy order": "最高求购",
@@ -79,7 +76,6 @@ export const ZH: Record<string, string> = {
   "In trades (escrow)": "交易中（冻结）",
   "Inspect in game": "游戏内检视",
   Inventory: "库存",
-  "Item name (English)": "饰品名称（英文）",
   Item: "饰品",
   "Jobs run": "已运行的任务",
   "Jobs run.": "任务已运行。",
@@ -230,7 +226,6 @@ export const ZH: Record<string, string> = {
   "{n} days": "{n} 天",
   "{n} done": "{n} 项成功",
   "{n} goods": "{n} 件商品",
-  "{n} items granted.": "已发放 {n} 件饰品。",
   "{n} on sale": "{n} 件在售",
   "{n} seconds ahead": "领先 {n} 秒",
   "{n} traded": "{n} 笔成交",
@@ -277,8 +272,6 @@ export const ZH: Record<string, string> = {
   "seed {s}": "种子 {s}",
   // The console's events and webhooks.
   "Events and webhooks of": "查看其事件与 Webhook 的用户",
-  "The console acts for the chosen user with an API token it creates for them (listed among their tokens).":
-    "控制台以为所选用户创建的 API 令牌代其操作（列在其令牌中）。",
   "Live event log": "实时事件日志",
   "Filter events": "筛选事件",
   "Event types": "事件类型",
@@ -383,4 +376,39 @@ export const ZH: Record<string, string> = {
   "Sell now for {p}": "立即出售 {p}",
   Fee: "手续费",
   "You receive": "实收",
+  // The console's money, items and offers.
+  "Amount: enter an amount in yuan.": "金额：请输入以元为单位的金额。",
+  "Amount: enter a positive amount; to take money out, use Withdraw funds.":
+    "金额：请输入正数；取出资金请用“提现”。",
+  "Amount: enter yuan with at most 2 decimals, such as 12.50.":
+    "金额：请输入最多两位小数的元金额，例如 12.50。",
+  "Amount: enter more than 0.": "金额：请输入大于 0 的金额。",
+  "Withdraw {a} from {c}?": "从{c}提现 {a}？",
+  "{a} deposited into {c}.": "已向{c}充值 {a}。",
+  "{a} withdrawn from {c}.": "已从{c}提现 {a}。",
+  "Move money": "资金存取",
+  "Amount (yuan)": "金额（元）",
+  "Withdraw funds": "提现",
+  "Name, in English or Chinese": "名称，中文或英文",
+  "Chosen: {n} (goods {g}).": "已选：{n}（商品 {g}）。",
+  "Item: choose one of the suggestions.": "饰品：请从搜索建议中选择一项。",
+  "Count: enter a whole number from 1 to 1000.": "数量：请输入 1 到 1000 的整数。",
+  "{n} × {i} granted.": "已发放 {n} 件 {i}。",
+  "Revoke token {p}? Programs using it stop working.": "吊销令牌 {p}？使用它的程序将无法继续工作。",
+  "Act as this user first: the console needs an API token of theirs.":
+    "请先代此用户操作：控制台需要该用户的 API 令牌。",
+  "The console's token for this user was revoked: act as this user again.":
+    "控制台为此用户持有的令牌已被吊销：请重新代此用户操作。",
+  "The console acts as this user with an API token it created for them.":
+    "控制台正以为此用户创建的 API 令牌代其操作。",
+  "Turning endpoints off and on, deleting them and their delivery logs go through the user's own API: acting as the user creates an API token for them (listed among their tokens).":
+    "停用、启用、删除端点及查看投递记录都通过该用户自己的 API 进行：代此用户操作会为其创建一个 API 令牌（列在其令牌中）。",
+  "Act as this user": "代此用户操作",
+  "Choose a user above to see the trade offers of their platform accounts.":
+    "请在上方选择用户，以查看其平台账户的交易报价。",
+  "Decline offer {o}?": "拒绝报价 {o}？",
+  "Offers sent or received by user {u}'s platform accounts; answer one as its receiver would.":
+    "用户 {u} 的平台账户发出或收到的报价；以接收方的身份处理报价。",
+  "Refresh offers": "刷新报价",
+  Items: "饰品数",
 };

@@ -153,6 +153,9 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await consolePage.goto(server.url + "/console");
     await consolePage.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
     await consolePage.getByRole("button", { name: "Open the console" }).click();
+    // The offers table lists the chosen user's offers: the seller's.
+    const users = consolePage.getByRole("region", { name: "Users" });
+    await users.getByRole("combobox", { name: "User" }).selectOption({ value: seller.user.user_id });
     const offers = consolePage.getByRole("region", { name: "Trade offers" });
     await offers.getByRole("button", { name: /^Accept offer / }).click();
     await offers.getByRole("status").filter({ hasText: "accepted" }).waitFor();
@@ -160,8 +163,6 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
     await clock.getByRole("button", { name: "Run due jobs" }).click();
     await clock.getByRole("status").waitFor();
     // The seller's platform account shows the Steam secrets its bot holds.
-    const users = consolePage.getByRole("region", { name: "Users" });
-    await users.getByRole("combobox", { name: "User" }).selectOption({ value: seller.user.user_id });
     await users.getByRole("button", { name: "Show Steam secrets" }).click();
     const secrets = users.getByRole("definition");
     await secrets.first().waitFor();
@@ -346,6 +347,7 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
       await consolePage.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
       await consolePage.getByRole("button", { name: "Open the console" }).click();
       const panel = consolePage.getByRole("region", { name: "Events and webhooks" });
+      const tokensBefore = (await server.sandbox.getUser(buyer.user.user_id)).tokens.length;
       await panel.getByLabel("Events and webhooks of").fill(buyer.user.user_id);
       await panel.getByRole("button", { name: "Show", exact: true }).click();
       const log = panel.getByRole("table", { name: "Live event log" });
@@ -368,6 +370,8 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
       await row.getByText(`Data of event ${newest.id}`).click();
       await row.getByText(`"market_balance"`).waitFor();
       assert.equal(loads(), 0, "the console was not reloaded");
+      // Reading the log made no token of the user's.
+      assert.equal((await server.sandbox.getUser(buyer.user.user_id)).tokens.length, tokensBefore);
 
       // A webhook endpoint: registered (its secret shown once), a test event delivered.
       const register = panel.getByRole("form", { name: "Register a webhook endpoint" });
@@ -387,6 +391,14 @@ describeOrSkip("the website in Chromium", { skip: NO_CHROMIUM || EMBEDDED_ONLY }
       const test = received.find((request) => request.headers["skinmarket-test"] === "true");
       assert.ok(test, "the receiver got the test event");
       assert.equal(JSON.parse(test.body).type, "trade.delivered");
+
+      // The delivery log goes through the user's own API: the operator acts as the user first,
+      // which creates one token of theirs, and says so.
+      await panel.getByRole("button", { name: "Act as this user" }).click();
+      await panel.getByRole("status").filter({ hasText: "Token created." }).waitFor();
+      assert.equal((await server.sandbox.getUser(buyer.user.user_id)).tokens.length, tokensBefore + 1);
+      // The endpoint's delivery log, open since it was registered, now reads.
+      await endpoint.getByRole("table", { name: /^Deliveries of endpoint / }).waitFor();
 
       // A real event is delivered and seen in the endpoint's delivery log; it can be sent again.
       await server.sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "2.00" });

@@ -14,6 +14,7 @@ import {
   sandboxCreateToken,
   sandboxCreateUser,
   sandboxFundAccount,
+  sandboxWithdrawFunds,
   sandboxGetBalances,
   sandboxGetClock,
   sandboxReset,
@@ -23,7 +24,7 @@ import {
   sandboxRunJobs,
   sandboxUpdateUserSettings,
 } from "./sandbox.ts";
-import { sandboxGetUser, sandboxListUsers } from "./sandbox-users.ts";
+import { sandboxGetUser, sandboxListUserEvents, sandboxListUsers } from "./sandbox-users.ts";
 import {
   sandboxEndScenario,
   sandboxGetSimulation,
@@ -214,10 +215,12 @@ export const OPERATIONS = [
   sandboxCreateUser,
   sandboxListUsers,
   sandboxGetUser,
+  sandboxListUserEvents,
   sandboxCreateToken,
   sandboxRevokeToken,
   sandboxResetTokenLimits,
   sandboxFundAccount,
+  sandboxWithdrawFunds,
   sandboxGetBalances,
   sandboxUpdateUserSettings,
   sandboxGetClock,

@@ -22,6 +22,16 @@ export const EventTypesFilter = Text({
   description: "comma-separated event types; `trade.*` names a family, `*` every type",
 });
 
+/** Which events to read: after an id, of some types, how many at most. */
+export const EventsQuery = Type.Object({
+  after: Type.Optional(EventId),
+  types: Type.Optional(EventTypesFilter),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+});
+
+/** A page of events, oldest first, and whether more follow. */
+export const EventsPage = Type.Object({ items: Type.Array(EventRecord), has_more: Type.Boolean() });
+
 /** GET /api/market/developer/events: the caller's events after a given id (docs/design/events.md#types). */
 export const listEvents = defineOperation({
   id: "listEvents",
@@ -33,10 +43,6 @@ export const listEvents = defineOperation({
   description:
     "A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).",
   tags: ["Events"],
-  querystring: Type.Object({
-    after: Type.Optional(EventId),
-    types: Type.Optional(EventTypesFilter),
-    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  }),
-  response: Type.Object({ items: Type.Array(EventRecord), has_more: Type.Boolean() }),
+  querystring: EventsQuery,
+  response: EventsPage,
 });

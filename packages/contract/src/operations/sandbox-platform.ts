@@ -1,5 +1,14 @@
 import { Type } from "typebox";
-import { GoodsId, IdString, MarketHashName, StrictObject, Text, UnixSeconds } from "../common.ts";
+import {
+  GoodsId,
+  IdString,
+  MarketHashName,
+  PageNum,
+  PageSize,
+  StrictObject,
+  Text,
+  UnixSeconds,
+} from "../common.ts";
 import { MoneyString } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 import { AssetInfo } from "../records.ts";
@@ -193,9 +202,21 @@ export const sandboxListOffers = defineOperation({
   id: "sandboxListOffers",
   method: "GET",
   path: "/sandbox/platform/offers",
-  summary: "Trade offers, newest first (at most 500), optionally of one account",
-  querystring: Type.Object({ platformid: Type.Optional(PlatformId) }),
-  response: Type.Object({ items: Type.Array(SandboxTradeOffer) }),
+  summary: "Trade offers, newest first, a page at a time, optionally of one account or one user",
+  description:
+    "`platformid` keeps the offers that account sent or received; `user_id` those of every platform account bound to that marketplace user (none when it has none bound). A page holds at most 500.",
+  querystring: Type.Object({
+    platformid: Type.Optional(PlatformId),
+    user_id: Type.Optional(IdString),
+    page_num: PageNum,
+    page_size: PageSize(500, 500),
+  }),
+  response: Type.Object({
+    items: Type.Array(SandboxTradeOffer),
+    page_num: Type.Integer(),
+    page_size: Type.Integer(),
+    total_count: Type.Integer(),
+  }),
 });
 
 export const sandboxCreateOffer = defineOperation({

@@ -9,6 +9,7 @@ import {
   UnixSeconds,
 } from "../common.ts";
 import { defineOperation } from "../operation.ts";
+import { EventsPage, EventsQuery } from "./events.ts";
 import { SandboxBalances } from "./sandbox.ts";
 
 /** The sandbox's view of its users (docs/sandbox.md): who exists, and what each holds. */
@@ -67,4 +68,19 @@ export const sandboxGetUser = defineOperation({
       }),
     ),
   }),
+});
+
+/**
+ * A user's account events read by the sandbox admin (the console's event log): the same records and
+ * paging as `listEvents` answers the user, without an API token of theirs.
+ */
+export const sandboxListUserEvents = defineOperation({
+  ...sandbox,
+  id: "sandboxListUserEvents",
+  method: "GET",
+  path: "/sandbox/users/:user_id/events",
+  summary: "A user's account events after a given id, oldest first, as listEvents answers the user",
+  params: StrictObject({ user_id: IdString }),
+  querystring: EventsQuery,
+  response: EventsPage,
 });

@@ -79,17 +79,35 @@ export const sandboxResetTokenLimits = defineOperation({
   response: Type.Object({ token_id: IdString, reset: Type.Literal(true) }),
 });
 
+/** What a deposit or a withdrawal moves: a positive amount, in or out of one account. */
+const FundsBody = StrictObject({
+  account: Type.Enum(["balance", "margin", "wallet"]),
+  amount: MoneyInput,
+});
+
 export const sandboxFundAccount = defineOperation({
   ...sandbox,
   id: "sandboxFundAccount",
   method: "POST",
   path: "/sandbox/users/:user_id/funds",
-  summary: "Deposits into (positive amount) or withdraws from (negative amount) a user's account",
+  summary: "Deposits into a user's account from outside the marketplace",
+  description:
+    "`amount` is a positive amount in yuan; a negative or zero amount is refused (Invalid Argument naming `amount`). Money leaves an account only through `sandboxWithdrawFunds`.",
   params: UserIdParams,
-  body: StrictObject({
-    account: Type.Enum(["balance", "margin", "wallet"]),
-    amount: MoneyInput,
-  }),
+  body: FundsBody,
+  response: SandboxBalances,
+});
+
+export const sandboxWithdrawFunds = defineOperation({
+  ...sandbox,
+  id: "sandboxWithdrawFunds",
+  method: "POST",
+  path: "/sandbox/users/:user_id/withdrawals",
+  summary: "Withdraws from a user's account to outside the marketplace",
+  description:
+    "`amount` is a positive amount in yuan; more than the account holds is refused with Insufficient Balance and changes nothing.",
+  params: UserIdParams,
+  body: FundsBody,
   response: SandboxBalances,
 });
 

@@ -55,9 +55,9 @@ export function adminCommand(): Command {
       );
     });
 
-  for (const [name, sign, verb] of [
-    ["deposit", "", "deposit into"],
-    ["withdraw", "-", "withdraw from"],
+  for (const [name, method, verb] of [
+    ["deposit", "fundAccount", "deposit into"],
+    ["withdraw", "withdrawFunds", "withdraw from"],
   ] as const) {
     admin
       .command(`${name} <user_id> <account> <amount>`)
@@ -69,11 +69,7 @@ export function adminCommand(): Command {
         if (!/^\d+(\.\d{1,2})?$/.test(amount)) {
           throw new UsageError(`amount "${amount}": give yuan as a positive number with at most 2 decimals`);
         }
-        await execute(
-          this,
-          (client) => client.fundAccount(userId, { account, amount: `${sign}${amount}` }),
-          describeBalances,
-        );
+        await execute(this, (client) => client[method](userId, { account, amount }), describeBalances);
       });
   }
 

@@ -76,7 +76,7 @@ describe("MarketClient, SandboxClient and WebClient end to end", () => {
         error instanceof MarketApiError && error.code === "Invalid Argument" && error.status === 400,
     );
     await assert.rejects(
-      sandbox.fundAccount(user.user_id, { account: "wallet", amount: "-1" }),
+      sandbox.withdrawFunds(user.user_id, { account: "wallet", amount: "1" }),
       (error: unknown) =>
         error instanceof MarketApiError && error.code === "Insufficient Balance" && error.status === 409,
     );

@@ -303,7 +303,10 @@ describe("buy orders", () => {
     await t.fund(rival.userId, "balance", 10);
     await t.fund(buyer.userId, "balance", 10);
     const broke = (await order(rival, { goods_id: redlineId, price: 10 })).json();
-    await t.admin("POST", `/sandbox/users/${rival.userId}/funds`, { account: "balance", amount: "-10" });
+    await t.admin("POST", `/sandbox/users/${rival.userId}/withdrawals`, {
+      account: "balance",
+      amount: "10",
+    });
     const next = (await order(buyer, { goods_id: redlineId, price: 9 })).json();
     await list(seller, REDLINE, [8]);
     const failed = (await ordersOf(rival)).find((row) => row.id === broke.id)!;

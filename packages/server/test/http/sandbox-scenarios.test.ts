@@ -518,9 +518,9 @@ describe("the reversal of a delivered trade (POST /sandbox/trades/{trade_id}/rol
     const { tradeId } = await trade(30, true);
     await t.fund(seller.userId, "balance", 5);
     const held = await balances(seller.userId);
-    const withdrawn = await t.admin("POST", `/sandbox/users/${seller.userId}/funds`, {
+    const withdrawn = await t.admin("POST", `/sandbox/users/${seller.userId}/withdrawals`, {
       account: "balance",
-      amount: `-${held.balance}`,
+      amount: held.balance,
     });
     assert.equal(withdrawn.statusCode, 200, withdrawn.body);
     const reversed = await t.admin("POST", `/sandbox/trades/${tradeId}/rollback`);

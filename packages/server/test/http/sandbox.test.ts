@@ -56,9 +56,9 @@ describe("sandbox API", () => {
     });
     assert.deepEqual(response.json(), { balance: "50.25", margin: "0.00", wallet: "0.00", escrow: "0.00" });
     await t.assertLedger();
-    response = await t.admin("POST", `/sandbox/users/${user.userId}/funds`, {
+    response = await t.admin("POST", `/sandbox/users/${user.userId}/withdrawals`, {
       account: "balance",
-      amount: -20,
+      amount: 20,
     });
     assert.equal(response.json().balance, "30.25");
     await t.assertLedger();
@@ -70,9 +70,9 @@ describe("sandbox API", () => {
     const user = await t.createUser();
     await t.fund(user.userId, "wallet", 10);
     const entriesBefore = await t.database.db.selectFrom("journal_entries").select("entry_id").execute();
-    const response = await t.admin("POST", `/sandbox/users/${user.userId}/funds`, {
+    const response = await t.admin("POST", `/sandbox/users/${user.userId}/withdrawals`, {
       account: "wallet",
-      amount: "-10.01",
+      amount: "10.01",
     });
     assert.equal(response.statusCode, 409);
     assert.equal(response.json().code, "Insufficient Balance");
@@ -89,7 +89,9 @@ describe("sandbox API", () => {
         { account: "balance", amount: "1.001" },
         /^amount: must be an amount in yuan with at most 2 decimals$/,
       ],
-      [{ account: "balance", amount: 0 }, /^amount: must not be 0$/],
+      [{ account: "balance", amount: 0 }, /^amount: must be greater than 0$/],
+      [{ account: "balance", amount: -5 }, /^amount: must not be negative$/],
+      [{ account: "balance", amount: "-5" }, /^amount: must not be negative$/],
       [{ account: "balance", amount: "99999999999999.99" }, /^amount: must not exceed 100000000.00$/],
       [{ account: "balance", amount: "lots" }, /^amount:/],
       [{ account: "balance", amount: true }, /^amount: must be number or string$/],
@@ -97,16 +99,24 @@ describe("sandbox API", () => {
       [{ amount: 1 }, /^account: required$/],
       [{ account: "balance", amount: 1, note: "x" }, /^note: unknown field$/],
     ];
-    for (const [body, message] of cases) {
-      const response = await t.admin("POST", `/sandbox/users/${user.userId}/funds`, body);
-      assert.equal(response.statusCode, 400, JSON.stringify(body));
-      assert.match(response.json().msg, message, JSON.stringify(body));
-    }
+    for (const route of ["funds", "withdrawals"])
+      for (const [body, message] of cases) {
+        const response = await t.admin("POST", `/sandbox/users/${user.userId}/${route}`, body);
+        assert.equal(response.statusCode, 400, `${route} ${JSON.stringify(body)}`);
+        assert.match(response.json().msg, message, `${route} ${JSON.stringify(body)}`);
+      }
+    // A refused negative deposit moved nothing.
+    assert.equal((await t.admin("GET", `/sandbox/users/${user.userId}/balances`)).json().balance, "0.00");
   });
 
   test("error: unknown users and tokens are Not Found; malformed ids are Invalid Argument", async () => {
     assert.equal(
       (await t.admin("POST", "/sandbox/users/999999/funds", { account: "balance", amount: 1 })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await t.admin("POST", "/sandbox/users/999999/withdrawals", { account: "balance", amount: 1 }))
+        .statusCode,
       404,
     );
     assert.equal((await t.admin("GET", "/sandbox/users/999999/balances")).statusCode, 404);

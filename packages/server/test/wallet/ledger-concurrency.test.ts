@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { createUser } from "../../src/domain/accounts/create-user.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
-import { fundAccount } from "../../src/domain/wallet/fund-account.ts";
+import { fundAccount, withdrawFunds } from "../../src/domain/wallet/fund-account.ts";
 import { readUserBalances } from "../../src/domain/wallet/ledger.ts";
 import { transferFunds } from "../../src/domain/wallet/transfer-funds.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
@@ -29,7 +29,7 @@ describe("wallet ledger under concurrency", { concurrency: false }, () => {
     const userId = user.value.userId;
     assert.ok((await fundAccount(ctx, { userId, account: "balance", amount: "100" })).ok);
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => fundAccount(ctx, { userId, account: "balance", amount: "-10" })),
+      Array.from({ length: 30 }, () => withdrawFunds(ctx, { userId, account: "balance", amount: "10" })),
     );
     const succeeded = results.filter((result) => result.ok).length;
     const refused = results.filter(

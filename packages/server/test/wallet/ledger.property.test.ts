@@ -4,7 +4,7 @@ import { formatMoney } from "@skinmarket/contract";
 import fc from "fast-check";
 import { createUser } from "../../src/domain/accounts/create-user.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
-import { fundAccount, type FundableAccount } from "../../src/domain/wallet/fund-account.ts";
+import { fundAccount, withdrawFunds, type FundableAccount } from "../../src/domain/wallet/fund-account.ts";
 import { readUserBalances } from "../../src/domain/wallet/ledger.ts";
 import { transferFunds } from "../../src/domain/wallet/transfer-funds.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
@@ -95,10 +95,10 @@ async function apply(ctx: DomainContext, ids: number[], step: Command): Promise<
     step.kind === "deposit"
       ? await fundAccount(ctx, { userId: ids[step.user]!, account: step.account, amount: amount(step.fen) })
       : step.kind === "withdraw"
-        ? await fundAccount(ctx, {
+        ? await withdrawFunds(ctx, {
             userId: ids[step.user]!,
             account: step.account,
-            amount: amount(-step.fen),
+            amount: amount(step.fen),
           })
         : await transferFunds(ctx, {
             kind: "transfer",

@@ -4,6 +4,7 @@ import type { DomainContext } from "../context.ts";
 import { toUnixSeconds } from "../clock.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import type { Database } from "../../storage/schema.ts";
+import { requireUser } from "../users/require-user.ts";
 import type { EventLog } from "./event-log.ts";
 import type { StoredEvent } from "./sequence-events.ts";
 
@@ -58,11 +59,38 @@ export async function listEvents(
   eventLog: EventLog | undefined,
 ) {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
+  return eventsPage(ctx, ctx.actor.userId, query, eventLog);
+}
+
+/**
+ * A user's account events read by the sandbox admin (the console's event log), the same page
+ * `listEvents` answers the user: the console reads them without an API token of the user's, so
+ * looking never creates one (docs/design/website.md#the-consoles-events-and-webhooks).
+ */
+export async function listUserEvents(
+  ctx: DomainContext,
+  userId: number,
+  query: { after?: string; types?: string; limit: number },
+  eventLog: EventLog | undefined,
+) {
+  if (ctx.actor.kind !== "admin")
+    return fail("Access Denied", "only the sandbox admin reads a user's events");
+  const user = await requireUser(ctx, userId);
+  if (!user.ok) return user;
+  return eventsPage(ctx, userId, query, eventLog);
+}
+
+async function eventsPage(
+  ctx: DomainContext,
+  userId: number,
+  query: { after?: string; types?: string; limit: number },
+  eventLog: EventLog | undefined,
+) {
   const types = parseEventTypes(query.types, "types");
   if (!types.ok) return types;
   await eventLog?.catchUp();
   const rows = await readEventsAfter(ctx, {
-    userId: ctx.actor.userId,
+    userId,
     after: Number(query.after ?? 0),
     types: types.value,
     limit: query.limit + 1,

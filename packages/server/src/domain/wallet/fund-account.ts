@@ -11,29 +11,43 @@ export type FundableAccount = "balance" | "margin" | "wallet";
 export interface FundAccountInput {
   userId: number;
   account: FundableAccount;
-  /** Yuan as given on the wire; positive deposits, negative withdraws. */
+  /** Yuan as given on the wire: a positive amount, whichever way it moves. */
   amount: unknown;
 }
 
 /**
- * A deposit from, or a withdrawal to, the outside world (the `external` account). A withdrawal
- * larger than the account holds is refused with `Insufficient Balance` and changes nothing.
+ * A deposit from the outside world (the `external` account). The amount is positive: a negative
+ * one is refused naming `amount`, never taken as a withdrawal, which is its own verb
+ * (docs/design/money-and-ledger.md#deposits-and-withdrawals).
  */
-export async function fundAccount(
+export function fundAccount(ctx: DomainContext, input: FundAccountInput): Promise<Result<UserBalances>> {
+  return moveFunds(ctx, input, "deposit");
+}
+
+/**
+ * A withdrawal to the outside world. More than the account holds is refused with
+ * `Insufficient Balance` and changes nothing.
+ */
+export function withdrawFunds(ctx: DomainContext, input: FundAccountInput): Promise<Result<UserBalances>> {
+  return moveFunds(ctx, input, "withdrawal");
+}
+
+async function moveFunds(
   ctx: DomainContext,
   input: FundAccountInput,
+  kind: "deposit" | "withdrawal",
 ): Promise<Result<UserBalances>> {
   if (ctx.actor.kind !== "admin")
     return fail("Access Denied", "only the sandbox admin moves money in and out");
-  const parsed = parseMoney(input.amount, { allowNegative: true, allowZero: false });
+  const parsed = parseMoney(input.amount, { allowNegative: false, allowZero: false });
   if (!parsed.ok) return invalidArgument("amount", parsed.reason);
-  const amount = parsed.fen;
+  const amount = kind === "deposit" ? parsed.fen : -parsed.fen;
   return inTransaction(ctx, async (tx) => {
     noteNoMarketChange(tx);
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;
     const posted = await postJournalEntry(tx, {
-      kind: amount > 0 ? "deposit" : "withdrawal",
+      kind,
       reference: `user:${input.userId}`,
       memo: { account: input.account },
       lines: [
@@ -43,7 +57,7 @@ export async function fundAccount(
     });
     if (!posted.ok) return posted;
     await recordAudit(tx, {
-      action: amount > 0 ? "wallet.deposit" : "wallet.withdrawal",
+      action: `wallet.${kind}`,
       subject: `user:${input.userId}`,
       details: { account: input.account, amount_fen: amount, entry_id: posted.value },
     });

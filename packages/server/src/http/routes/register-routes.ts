@@ -100,7 +100,7 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
 
   if (runtime.sandboxClock) {
     registerSandboxCreateUser(app);
-    registerSandboxUsers(app);
+    registerSandboxUsers(app, runtime.eventLog);
     registerSandboxTokens(app, runtime.limiterStore);
     registerSandboxFunds(app);
     registerSandboxSettings(app);

@@ -19,6 +19,7 @@ import { Users } from "./users.tsx";
  */
 export function ConsolePage() {
   const token = useStore(adminToken);
+  const [userId, setUserId] = useState("");
   useStore(language);
   if (!settings.sandbox)
     return <p class="notice">{t("The sandbox is off on this server: the console needs it.")}</p>;
@@ -31,9 +32,9 @@ export function ConsolePage() {
           {t("Forget the admin token")}
         </button>
       </div>
-      <Users token={token} />
+      <Users token={token} selected={userId} onSelect={setUserId} />
+      <Offers token={token} userId={userId} />
       <Clock token={token} />
-      <Offers token={token} />
       <SimulationPanel token={token} />
       <EventsAndWebhooks adminToken={token} />
       <Reset token={token} />

@@ -10,18 +10,18 @@ export function Deliveries(props: { adminToken: string; userId: string; endpoint
   const [version, setVersion] = useState(0);
   const [message, error, run] = useAction();
   const path = `/api/market/developer/webhooks/${props.endpointId}/deliveries`;
-  // A failed read shows no deliveries, and the next read (or a redelivery) tries again.
-  const deliveries = useLoad(
+  // A failed first read says why (no token of the user's yet); the next read tries again.
+  const loaded = useLoad(
     () =>
-      asUser<typeof listWebhookDeliveries>(props.adminToken, props.userId, "GET", path, {
+      asUser<typeof listWebhookDeliveries>(props.userId, "GET", path, {
         query: { page_size: 20 },
-      })
-        .then((answer) => answer.items)
-        .catch(() => []),
+      }).then((answer) => answer.items),
     [props.endpointId, version],
     { every: 3000 },
-  ).value;
+  );
+  const deliveries = loaded.value;
 
+  if (!deliveries && loaded.error) return <p role="alert">{loaded.error}</p>;
   if (!deliveries) return <p aria-busy="true">{t("Loading…")}</p>;
   return (
     <>
@@ -64,7 +64,6 @@ export function Deliveries(props: { adminToken: string; userId: string; endpoint
                   onClick={() =>
                     run(async () => {
                       const answer = await asUser<typeof redeliverWebhook>(
-                        props.adminToken,
                         props.userId,
                         "POST",
                         `${path}/${delivery.id}/redeliver`,

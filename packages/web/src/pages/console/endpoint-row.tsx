@@ -44,7 +44,7 @@ export function EndpointRow(props: {
           type="button"
           onClick={() =>
             run(async () => {
-              await asUser<typeof updateWebhookEndpoint>(adminToken, userId, "PUT", path, {
+              await asUser<typeof updateWebhookEndpoint>(userId, "PUT", path, {
                 body: { enabled: !endpoint.enabled },
               });
               props.onChanged();
@@ -61,7 +61,7 @@ export function EndpointRow(props: {
           onClick={() => {
             if (!window.confirm(t("Delete this endpoint?"))) return;
             void run(async () => {
-              await asUser<typeof deleteWebhookEndpoint>(adminToken, userId, "DELETE", path);
+              await asUser<typeof deleteWebhookEndpoint>(userId, "DELETE", path);
               props.onChanged();
               return t("Endpoint deleted.");
             });

@@ -1,9 +1,9 @@
-import type { listEvents, MarketplaceEvent } from "@skinmarket/contract";
+import type { MarketplaceEvent, sandboxListUserEvents } from "@skinmarket/contract";
 import { useEffect, useState } from "preact/hooks";
 import { dateTime } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { EVENT_TYPE_NAMES } from "./event-types.ts";
-import { asUser } from "./user-token.ts";
+import { sandbox } from "../../api.ts";
 
 /** How often the log asks for new events, and how many it keeps on screen. */
 const POLL_MS = 1000;
@@ -11,9 +11,9 @@ const KEPT = 200;
 
 /**
  * The live event log of one user (docs/design/website.md#the-consoles-events-and-webhooks): the user's events as they happen,
- * newest first, each with its `data` record, read with the polling operation as the user (a
- * browser's WebSocket cannot carry a token), on from the last id seen, so a failed read loses
- * nothing. A type filter reads the log again from its start with that filter.
+ * newest first, each with its `data` record, read as the admin with the sandbox's copy of the polling
+ * operation (so looking creates no token of the user's), on from the last id seen, so a failed read
+ * loses nothing. A type filter reads the log again from its start with that filter.
  */
 export function EventLog(props: { adminToken: string; userId: string }) {
   const [events, setEvents] = useState<MarketplaceEvent[]>([]);
@@ -30,11 +30,10 @@ export function EventLog(props: { adminToken: string; userId: string }) {
     const read = async () => {
       try {
         for (;;) {
-          const page = await asUser<typeof listEvents>(
-            props.adminToken,
-            props.userId,
+          const page = await sandbox<typeof sandboxListUserEvents>(
             "GET",
-            "/api/market/developer/events",
+            `/sandbox/users/${props.userId}/events`,
+            props.adminToken,
             { query: { after, limit: 1000, types: filter || undefined } },
           );
           if (stopped) return;

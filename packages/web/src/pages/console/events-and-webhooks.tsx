@@ -52,11 +52,6 @@ export function EventsAndWebhooks(props: { adminToken: string }) {
         </datalist>
         <button type="submit">{t("Show")}</button>
       </form>
-      <p class="muted small">
-        {t(
-          "The console acts for the chosen user with an API token it creates for them (listed among their tokens).",
-        )}
-      </p>
       {userId ? <p class="muted small">{t("User {u}", { u: userId })}</p> : null}
       {userId ? (
         <>

@@ -6,26 +6,49 @@ import type {
 } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { sandbox } from "../../api.ts";
+import { HiddenHeader, ListTable, usePaging } from "../../components/paged-list.tsx";
+import { dateTime } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 
 type Offer = OperationResponse<typeof sandboxListOffers>["items"][number];
 
-/** The platform's trade offers, answered as their receiver would. */
-export function Offers(props: { token: string }) {
+/** Offers a page shows: few enough that a row's buttons stay near the pager. */
+const PAGE_SIZE = 20;
+
+/**
+ * The trade offers of the chosen user's platform accounts (filtered by the server, a page at a
+ * time under the shared pager), answered as their receiver would (docs/design/website.md#the-console).
+ * Declining asks for confirmation; an answer's outcome shows above the table, next to the buttons.
+ */
+export function Offers(props: { token: string; userId: string }) {
+  return (
+    <section aria-labelledby="offers-title" class="panel">
+      <h2 id="offers-title">{t("Trade offers")}</h2>
+      {props.userId ? (
+        <UserOffers key={props.userId} token={props.token} userId={props.userId} />
+      ) : (
+        <p class="muted">{t("Choose a user above to see the trade offers of their platform accounts.")}</p>
+      )}
+    </section>
+  );
+}
+
+function UserOffers(props: { token: string; userId: string }) {
   const [version, setVersion] = useState(0);
   const [message, error, run] = useAction();
-  // A failed read shows no offers; what an answer to one did shows below the table.
+  const paging = usePaging(PAGE_SIZE);
   const listed = useLoad(
     () =>
-      sandbox<typeof sandboxListOffers>("GET", "/sandbox/platform/offers", props.token).catch(() => ({
-        items: [],
-      })),
-    [version],
+      sandbox<typeof sandboxListOffers>("GET", "/sandbox/platform/offers", props.token, {
+        query: { user_id: props.userId, ...paging.query },
+      }),
+    [version, paging.pageNum],
   );
   const offers = listed.value?.items ?? [];
-  const answer = (offer: Offer, verb: "accept" | "decline") =>
-    run(async () => {
+  const answer = (offer: Offer, verb: "accept" | "decline") => {
+    if (verb === "decline" && !window.confirm(t("Decline offer {o}?", { o: offer.tradeofferid }))) return;
+    void run(async () => {
       const path = `/sandbox/platform/offers/${offer.tradeofferid}/${verb}`;
       if (verb === "accept") await sandbox<typeof sandboxAcceptOffer>("POST", path, props.token);
       else await sandbox<typeof sandboxDeclineOffer>("POST", path, props.token);
@@ -34,54 +57,60 @@ export function Offers(props: { token: string }) {
         ? t("Offer {o} accepted.", { o: offer.tradeofferid })
         : t("Offer {o} declined.", { o: offer.tradeofferid });
     });
+  };
   return (
-    <section aria-labelledby="offers-title" class="panel">
+    <>
       <div class="row">
-        <h2 id="offers-title">{t("Trade offers")}</h2>
+        <p class="muted small">
+          {t("Offers sent or received by user {u}'s platform accounts; answer one as its receiver would.", {
+            u: props.userId,
+          })}
+        </p>
         <button type="button" onClick={() => setVersion((value) => value + 1)}>
-          {t("Refresh")}
+          {t("Refresh offers")}
         </button>
       </div>
-      <p class="muted small">{t("Answer an offer as its receiver would on the platform.")}</p>
-      {offers.length === 0 ? <p class="muted">{t("No trade offers.")}</p> : null}
-      <table aria-label={t("Trade offers")}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Offer")}</th>
-            <th scope="col">{t("From → to")}</th>
-            <th scope="col">{t("Message")}</th>
-            <th scope="col">{t("State")}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t("Actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {offers.slice(0, 50).map((offer) => (
-            <tr key={offer.tradeofferid}>
-              <td>{offer.tradeofferid}</td>
-              <td class="small">
-                {offer.sender} → {offer.receiver}
-              </td>
-              <td>{offer.message}</td>
-              <td>{offer.state}</td>
-              <td>
-                {offer.state === "active" ? (
-                  <>
-                    <button type="button" onClick={() => answer(offer, "accept")}>
-                      {t("Accept offer {o}", { o: offer.tradeofferid })}
-                    </button>
-                    <button type="button" onClick={() => answer(offer, "decline")}>
-                      {t("Decline offer {o}", { o: offer.tradeofferid })}
-                    </button>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {listed.error ? <p role="alert">{listed.error}</p> : null}
       <Feedback message={message} error={error} />
-    </section>
+      {listed.value && offers.length === 0 ? <p class="muted">{t("No trade offers.")}</p> : null}
+      <ListTable
+        label={t("Trade offers")}
+        headers={[
+          t("Offer"),
+          t("From → to"),
+          t("Items"),
+          t("Message"),
+          t("State"),
+          t("Created"),
+          <HiddenHeader text={t("Actions")} />,
+        ]}
+        range={paging.range(listed.value)}
+      >
+        {offers.map((offer) => (
+          <tr key={offer.tradeofferid}>
+            <td>{offer.tradeofferid}</td>
+            <td class="small">
+              {offer.sender} → {offer.receiver}
+            </td>
+            <td>{offer.assetids.length}</td>
+            <td>{offer.message}</td>
+            <td>{offer.state}</td>
+            <td>{dateTime(offer.created_at)}</td>
+            <td>
+              {offer.state === "active" ? (
+                <>
+                  <button type="button" onClick={() => answer(offer, "accept")}>
+                    {t("Accept offer {o}", { o: offer.tradeofferid })}
+                  </button>
+                  <button type="button" onClick={() => answer(offer, "decline")}>
+                    {t("Decline offer {o}", { o: offer.tradeofferid })}
+                  </button>
+                </>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </ListTable>
+    </>
   );
 }

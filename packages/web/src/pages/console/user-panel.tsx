@@ -1,26 +1,25 @@
 import type {
-  OperationBody,
   sandboxCreatePlatformAccount,
   sandboxCreateToken,
-  sandboxFundAccount,
   sandboxGetUser,
-  sandboxGrantItems,
   sandboxRevokeToken,
 } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { sandbox } from "../../api.ts";
+import { HiddenHeader, ListTable } from "../../components/paged-list.tsx";
 import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
+import { FundsForm } from "./funds-form.tsx";
+import { GrantItems } from "./grant-items.tsx";
 import { OnceSecret } from "./once-secret.tsx";
 import { SteamSecrets } from "./steam-secrets.tsx";
-
-type FundBody = OperationBody<typeof sandboxFundAccount>;
 
 /** One user: balances and funding, API tokens, platform accounts and granting items. */
 export function UserPanel(props: { token: string; userId: string }) {
   const [version, setVersion] = useState(0);
   const [message, error, run] = useAction();
+  const [accountMessage, accountError, runAccount] = useAction();
   const [secret, setSecret] = useState("");
   const refresh = () => setVersion((value) => value + 1);
   const path = `/sandbox/users/${props.userId}`;
@@ -37,86 +36,50 @@ export function UserPanel(props: { token: string; userId: string }) {
         {t("Balance")} {money(user.balances.balance)} · {t("Buy-order funds")} {money(user.balances.margin)} ·{" "}
         {t("Wallet")} {money(user.balances.wallet)} · {t("In trades (escrow)")} {money(user.balances.escrow)}
       </p>
-      <form
-        class="row"
-        aria-label={t("Fund the account")}
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          void run(async () => {
-            await sandbox<typeof sandboxFundAccount>("POST", `${path}/funds`, props.token, {
-              body: {
-                // The select offers only the accounts the operation takes; the server checks it anyway.
-                account: String(form.get("account")) as FundBody["account"],
-                amount: String(form.get("amount")),
-              },
-            });
-            refresh();
-            return t("Funds moved.");
-          });
-        }}
-      >
-        <label>
-          {t("Account")}
-          <select name="account">
-            <option value="balance">{t("Balance")}</option>
-            <option value="margin">{t("Buy-order funds")}</option>
-            <option value="wallet">{t("Wallet")}</option>
-          </select>
-        </label>
-        <label>
-          {t("Amount")}
-          <input name="amount" required inputMode="decimal" size={8} placeholder="500" />
-        </label>
-        <button type="submit">{t("Deposit")}</button>
-      </form>
+      <FundsForm token={props.token} userId={props.userId} onMoved={refresh} />
 
       <h3>{t("API tokens")}</h3>
-      <table aria-label={t("API tokens")}>
-        <thead>
-          <tr>
-            <th scope="col">{t("Token")}</th>
-            <th scope="col">{t("Created")}</th>
-            <th scope="col">{t("Last used")}</th>
-            <th scope="col">{t("State")}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t("Actions")}</span>
-            </th>
+      <ListTable
+        label={t("API tokens")}
+        headers={[t("Token"), t("Created"), t("Last used"), t("State"), <HiddenHeader text={t("Actions")} />]}
+      >
+        {user.tokens.map((token) => (
+          <tr key={token.token_id}>
+            <td>
+              <code>{token.prefix}…</code>
+            </td>
+            <td>{dateTime(token.created_at)}</td>
+            <td>{dateTime(token.last_used_at)}</td>
+            <td>{token.revoked_at ? t("Revoked") : t("Active")}</td>
+            <td>
+              {token.revoked_at ? null : (
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (
+                      !window.confirm(
+                        t("Revoke token {p}? Programs using it stop working.", { p: token.prefix }),
+                      )
+                    )
+                      return;
+                    void run(async () => {
+                      await sandbox<typeof sandboxRevokeToken>(
+                        "DELETE",
+                        `/sandbox/tokens/${token.token_id}`,
+                        props.token,
+                      );
+                      refresh();
+                      return t("Token revoked.");
+                    });
+                  }}
+                >
+                  {t("Revoke token {p}", { p: token.prefix })}
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {user.tokens.map((token) => (
-            <tr key={token.token_id}>
-              <td>
-                <code>{token.prefix}…</code>
-              </td>
-              <td>{dateTime(token.created_at)}</td>
-              <td>{dateTime(token.last_used_at)}</td>
-              <td>{token.revoked_at ? t("Revoked") : t("Active")}</td>
-              <td>
-                {token.revoked_at ? null : (
-                  <button
-                    type="button"
-                    onClick={() =>
-                      run(async () => {
-                        await sandbox<typeof sandboxRevokeToken>(
-                          "DELETE",
-                          `/sandbox/tokens/${token.token_id}`,
-                          props.token,
-                        );
-                        refresh();
-                        return t("Token revoked.");
-                      })
-                    }
-                  >
-                    {t("Revoke token {p}", { p: token.prefix })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
       <button
         type="button"
         onClick={() =>
@@ -131,6 +94,7 @@ export function UserPanel(props: { token: string; userId: string }) {
         {t("Create API token")}
       </button>
       <OnceSecret secret={secret} onDone={() => setSecret("")} />
+      <Feedback message={message} error={error} />
 
       <h3>{t("Platform accounts")}</h3>
       <ul>
@@ -144,7 +108,7 @@ export function UserPanel(props: { token: string; userId: string }) {
       <button
         type="button"
         onClick={() =>
-          run(async () => {
+          runAccount(async () => {
             const created = await sandbox<typeof sandboxCreatePlatformAccount>(
               "POST",
               "/sandbox/platform/accounts",
@@ -160,49 +124,14 @@ export function UserPanel(props: { token: string; userId: string }) {
       >
         {t("Create platform account")}
       </button>
+      <Feedback message={accountMessage} error={accountError} />
       {user.platform_accounts.length > 0 ? (
-        <form
-          class="row"
-          aria-label={t("Grant items")}
-          onSubmit={(event) => {
-            event.preventDefault();
-            const form = new FormData(event.currentTarget);
-            void run(async () => {
-              const answer = await sandbox<typeof sandboxGrantItems>(
-                "POST",
-                `/sandbox/platform/accounts/${String(form.get("platformid"))}/items`,
-                props.token,
-                {
-                  body: { market_hash_name: String(form.get("name")), count: Number(form.get("count") || 1) },
-                },
-              );
-              refresh();
-              return t("{n} items granted.", { n: answer.assets.length });
-            });
-          }}
-        >
-          <label>
-            {t("Platform account")}
-            <select name="platformid">
-              {user.platform_accounts.map((account) => (
-                <option key={account.platformid} value={account.platformid}>
-                  {account.platformid}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("Item name (English)")}
-            <input name="name" required placeholder="AK-47 | Redline (Field-Tested)" size={32} />
-          </label>
-          <label>
-            {t("Count")}
-            <input name="count" type="number" min={1} max={1000} defaultValue="1" size={4} />
-          </label>
-          <button type="submit">{t("Grant items")}</button>
-        </form>
+        <GrantItems
+          token={props.token}
+          platformids={user.platform_accounts.map((account) => account.platformid)}
+          onGranted={refresh}
+        />
       ) : null}
-      <Feedback message={message} error={error} />
     </div>
   );
 }

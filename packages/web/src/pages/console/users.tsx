@@ -9,8 +9,8 @@ import { UserPanel } from "./user-panel.tsx";
 type CreateUserBody = OperationBody<typeof sandboxCreateUser>;
 
 /** The sandbox's users: create one, and choose one to see and act on. */
-export function Users(props: { token: string }) {
-  const [selected, setSelected] = useState<string>("");
+export function Users(props: { token: string; selected: string; onSelect: (userId: string) => void }) {
+  const { selected, onSelect: setSelected } = props;
   const [version, setVersion] = useState(0);
   const [message, error, run] = useAction();
   const [secret, setSecret] = useState("");

@@ -1,7 +1,12 @@
-import { formatMoney, sandboxFundAccount, sandboxGetBalances } from "@skinmarket/contract";
+import {
+  formatMoney,
+  sandboxFundAccount,
+  sandboxGetBalances,
+  sandboxWithdrawFunds,
+} from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../../domain/result.ts";
-import { fundAccount } from "../../../domain/wallet/fund-account.ts";
+import { fundAccount, withdrawFunds } from "../../../domain/wallet/fund-account.ts";
 import { getUserBalances } from "../../../domain/wallet/get-user-balances.ts";
 import type { UserBalances } from "../../../domain/wallet/ledger.ts";
 import { registerOperation } from "../../operation-route.ts";
@@ -16,15 +21,20 @@ function balancesView(balances: UserBalances) {
 }
 
 export function registerSandboxFunds(app: FastifyInstance): void {
-  registerOperation(app, sandboxFundAccount, async ({ ctx, params, body }) => {
-    const funded = await fundAccount(ctx, {
-      userId: Number(params.user_id),
-      account: body.account,
-      amount: body.amount,
+  for (const [operation, move] of [
+    [sandboxFundAccount, fundAccount],
+    [sandboxWithdrawFunds, withdrawFunds],
+  ] as const) {
+    registerOperation(app, operation, async ({ ctx, params, body }) => {
+      const moved = await move(ctx, {
+        userId: Number(params.user_id),
+        account: body.account,
+        amount: body.amount,
+      });
+      if (!moved.ok) return moved;
+      return ok(balancesView(moved.value));
     });
-    if (!funded.ok) return funded;
-    return ok(balancesView(funded.value));
-  });
+  }
 
   registerOperation(app, sandboxGetBalances, async ({ ctx, params }) => {
     const balances = await getUserBalances(ctx, { userId: Number(params.user_id) });

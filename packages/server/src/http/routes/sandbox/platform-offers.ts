@@ -8,12 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import type { PlatformTradeOffer } from "../../../domain/platform/game-platform.ts";
-import {
-  createOffer,
-  findOffer,
-  listOffers,
-  respondToOffer,
-} from "../../../platform/sandbox/trade-offers.ts";
+import { listOffersPage } from "../../../platform/sandbox/offers-page.ts";
+import { createOffer, findOffer, respondToOffer } from "../../../platform/sandbox/trade-offers.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 function offerView(offer: PlatformTradeOffer) {
@@ -39,9 +35,21 @@ function view(result: Result<PlatformTradeOffer>) {
 
 /** Sandbox routes for trade offers: list, send (as a player), and the receiver's answer. */
 export function registerSandboxPlatformOffers(app: FastifyInstance): void {
-  registerOperation(app, sandboxListOffers, async ({ ctx, query }) =>
-    ok({ items: (await listOffers(ctx, query.platformid)).map(offerView) }),
-  );
+  registerOperation(app, sandboxListOffers, async ({ ctx, query }) => {
+    const page = await listOffersPage(ctx, {
+      platformid: query.platformid,
+      userId: query.user_id === undefined ? undefined : Number(query.user_id),
+      pageNum: query.page_num,
+      pageSize: query.page_size,
+    });
+    if (!page.ok) return page;
+    return ok({
+      items: page.value.offers.map(offerView),
+      page_num: query.page_num,
+      page_size: query.page_size,
+      total_count: page.value.total,
+    });
+  });
 
   registerOperation(app, sandboxCreateOffer, async ({ ctx, body }) =>
     view(

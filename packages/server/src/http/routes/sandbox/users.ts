@@ -1,11 +1,17 @@
-import { formatMoney, sandboxGetUser, sandboxListUsers } from "@skinmarket/contract";
+import { formatMoney, sandboxGetUser, sandboxListUserEvents, sandboxListUsers } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { getUser } from "../../../domain/accounts/get-user.ts";
 import { listUsers } from "../../../domain/accounts/list-users.ts";
+import type { EventLog } from "../../../domain/events/event-log.ts";
+import { listUserEvents } from "../../../domain/events/read-events.ts";
 import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 
-export function registerSandboxUsers(app: FastifyInstance): void {
+export function registerSandboxUsers(app: FastifyInstance, eventLog: EventLog): void {
+  registerOperation(app, sandboxListUserEvents, ({ ctx, params, query }) =>
+    listUserEvents(ctx, Number(params.user_id), query, eventLog),
+  );
+
   registerOperation(app, sandboxListUsers, ({ ctx, query }) =>
     listUsers(ctx, { pageNum: query.page_num, pageSize: query.page_size }),
   );
