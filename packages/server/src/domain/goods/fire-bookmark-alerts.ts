@@ -18,14 +18,21 @@ export interface FiredBookmarkAlert {
   data: Static<typeof BookmarkPriceAlertFired>;
 }
 
-type FiredRow = BookmarkAlertRow & { user_id: number; crossed: "sell" | "buy"; price: number | string };
+type AlertRow = BookmarkAlertRow & {
+  user_id: number;
+  sell_was: boolean;
+  buy_was: boolean;
+  sell_min: number | string;
+  buy_max: number | string;
+};
 
 /**
  * The price alerts `prices` cross (docs/design/events.md#price-alerts-on-bookmarks), called by the
- * sequencer's round with the goods whose announced price moved, in the round's transaction. Each
- * side is a conditional update: an armed alert whose condition now holds is marked `reached` and
- * returned (it fires); a reached one whose condition no longer holds is armed again. The flag and
- * the event commit together with the price event, so one crossing fires once, whatever runs again.
+ * sequencer's round with the goods whose announced price moved, in the round's transaction. One
+ * statement (a round is as few as it can be) reads each alert of those goods under a row lock,
+ * as it is then, and writes whether each side's condition now holds: a side that held not and
+ * now holds fires; one that held and no longer does is armed again. The flags and the events
+ * commit together with the price event, so one crossing fires once, whatever runs again.
  */
 export async function fireBookmarkAlerts(
   ctx: DomainContext,
@@ -33,50 +40,55 @@ export async function fireBookmarkAlerts(
 ): Promise<FiredBookmarkAlert[]> {
   if (prices.length === 0) return [];
   const now = ctx.clock.now();
-  const announced = sql`jsonb_to_recordset(${JSON.stringify(prices)}::jsonb)
-    AS p(goods_id integer, sell_min bigint, buy_max bigint)`;
-  const alerting = sql`b.target_type = 'goods' AND b.target_id = p.goods_id`;
-  const returning = sql`b.user_id, b.target_id, b.alert_sell_at, b.alert_buy_at, b.alert_sell_reached,
-    b.alert_buy_reached, b.alert_fired_at, b.alert_fired_price`;
-  const sellFired = await sql<FiredRow>`
-    UPDATE bookmarks b SET alert_sell_reached = true, alert_fired_at = ${now}, alert_fired_price = p.sell_min
-    FROM ${announced}
-    WHERE ${alerting} AND b.alert_sell_at IS NOT NULL AND NOT b.alert_sell_reached
-      AND p.sell_min > 0 AND p.sell_min <= b.alert_sell_at
-    RETURNING ${returning}, 'sell' AS crossed, p.sell_min AS price`.execute(ctx.db);
-  const buyFired = await sql<FiredRow>`
-    UPDATE bookmarks b SET alert_buy_reached = true, alert_fired_at = ${now}, alert_fired_price = p.buy_max
-    FROM ${announced}
-    WHERE ${alerting} AND b.alert_buy_at IS NOT NULL AND NOT b.alert_buy_reached
-      AND p.buy_max > 0 AND p.buy_max >= b.alert_buy_at
-    RETURNING ${returning}, 'buy' AS crossed, p.buy_max AS price`.execute(ctx.db);
-  // Re-armed when the price is back on the other side (no listing, or no bid, counts as back).
-  await sql`
+  const sellFires = sql`(old.sell_met AND NOT old.sell_was)`;
+  const buyFires = sql`(old.buy_met AND NOT old.buy_was)`;
+  // No listing (0), or no bid, is the price back on the other side: the next one is a new chance.
+  const changed = await sql<AlertRow>`
+    WITH announced AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(prices)}::jsonb)
+        AS p(goods_id integer, sell_min bigint, buy_max bigint)
+    ), old AS (
+      SELECT b.user_id, b.target_id, b.alert_sell_reached AS sell_was, b.alert_buy_reached AS buy_was,
+        COALESCE(p.sell_min > 0 AND p.sell_min <= b.alert_sell_at, false) AS sell_met,
+        COALESCE(p.buy_max > 0 AND p.buy_max >= b.alert_buy_at, false) AS buy_met,
+        p.sell_min, p.buy_max
+      FROM bookmarks b JOIN announced p ON b.target_type = 'goods' AND b.target_id = p.goods_id
+      WHERE b.alert_sell_at IS NOT NULL OR b.alert_buy_at IS NOT NULL
+      FOR UPDATE OF b
+    )
     UPDATE bookmarks b SET
-      alert_sell_reached = alert_sell_reached AND COALESCE(p.sell_min > 0 AND p.sell_min <= b.alert_sell_at, false),
-      alert_buy_reached = alert_buy_reached AND COALESCE(p.buy_max > 0 AND p.buy_max >= b.alert_buy_at, false)
-    FROM ${announced}
-    WHERE ${alerting} AND (
-      (b.alert_sell_reached AND (p.sell_min = 0 OR p.sell_min > b.alert_sell_at OR b.alert_sell_at IS NULL))
-      OR (b.alert_buy_reached AND (p.buy_max = 0 OR p.buy_max < b.alert_buy_at OR b.alert_buy_at IS NULL)))`.execute(
-    ctx.db,
-  );
-  const fired = [...sellFired.rows, ...buyFired.rows];
+      alert_sell_reached = old.sell_met,
+      alert_buy_reached = old.buy_met,
+      alert_fired_at = CASE WHEN ${sellFires} OR ${buyFires} THEN ${now} ELSE b.alert_fired_at END,
+      alert_fired_price = CASE WHEN ${buyFires} THEN old.buy_max WHEN ${sellFires} THEN old.sell_min
+        ELSE b.alert_fired_price END
+    FROM old
+    WHERE b.user_id = old.user_id AND b.target_type = 'goods' AND b.target_id = old.target_id
+      AND (old.sell_met <> old.sell_was OR old.buy_met <> old.buy_was)
+    RETURNING b.user_id, b.target_id, b.alert_sell_at, b.alert_buy_at, b.alert_sell_reached,
+      b.alert_buy_reached, b.alert_fired_at, b.alert_fired_price, old.sell_was, old.buy_was,
+      old.sell_min, old.buy_max`.execute(ctx.db);
+  const fired = changed.rows.flatMap((row) => [
+    ...(row.alert_sell_reached && !row.sell_was
+      ? [{ row, crossed: "sell" as const, price: row.sell_min }]
+      : []),
+    ...(row.alert_buy_reached && !row.buy_was ? [{ row, crossed: "buy" as const, price: row.buy_max }] : []),
+  ]);
   if (fired.length === 0) return [];
   const names = await ctx.db
     .selectFrom("goods")
     .select(["goods_id", "market_hash_name", "name"])
-    .where("goods_id", "in", [...new Set(fired.map((row) => Number(row.target_id)))])
+    .where("goods_id", "in", [...new Set(fired.map(({ row }) => Number(row.target_id)))])
     .execute();
   const goodsById = new Map(names.map((goods) => [goods.goods_id, goods]));
   // In goods order, then user, then side: the same round gives the same events in the same order.
   return fired
-    .map((row) => ({
+    .map(({ row, crossed, price }) => ({
       user_id: Number(row.user_id),
       goods_id: Number(row.target_id),
       data: {
-        crossed: row.crossed,
-        price: formatMoney(Number(row.price)),
+        crossed,
+        price: formatMoney(Number(price)),
         alert: toBookmarkAlert(row, goodsById.get(Number(row.target_id))!),
       },
     }))
