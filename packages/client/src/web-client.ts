@@ -44,6 +44,7 @@ import {
   completeSteamSignIn,
   startSteamSignIn,
   removeBookmark,
+  setBookmarkAlert,
   type OperationQuery,
   type OperationResponse,
 } from "@skinmarket/contract";
@@ -206,6 +207,16 @@ export class WebClient {
     return this.#web.call(removeBookmark, {
       body: { type, id },
     });
+  }
+
+  /**
+   * Sets the price alert of a bookmarked goods: `sell_at` (the lowest listing falls to or below
+   * it), `buy_at` (the highest buy order rises to or above it); both null clears it.
+   */
+  async setBookmarkAlert(
+    body: OperationBody<typeof setBookmarkAlert>,
+  ): Promise<OperationResponse<typeof setBookmarkAlert>> {
+    return this.#web.call(setBookmarkAlert, { body });
   }
 
   /** The inventory of the signed-in user's bound platform account, each item with its listing. */

@@ -24,6 +24,7 @@ export const ACCOUNT_EVENT_TYPES = [
   "buy_order.status_changed",
   "balance.changed",
   "platform.cookie_expired",
+  "bookmark.price_alert",
 ] as const;
 
 export const MARKET_EVENT_TYPES = [

@@ -31,6 +31,7 @@ export * from "./operations/web-shapes.ts";
 export * from "./operations/web-goods-details.ts";
 export * from "./operations/web-goods-pages.ts";
 export * from "./operations/web-bookmarks.ts";
+export * from "./operations/web-bookmark-alerts.ts";
 export * from "./operations/web-market-data.ts";
 export * from "./operations/custom-inspect.ts";
 export { OPERATIONS } from "./operations/all.ts";

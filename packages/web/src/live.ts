@@ -1,4 +1,18 @@
-import type { MarketplaceEvent } from "@skinmarket/contract";
+import type { MarketplaceEvent, OperationResponse, setBookmarkAlert } from "@skinmarket/contract";
+
+/** A bookmark's price alert, as `setBookmarkAlert` answers it and `bookmark.price_alert` carries it. */
+export type PriceAlertRecord = OperationResponse<typeof setBookmarkAlert>["data"]["alert"];
+
+/** A `bookmark.price_alert` as the pages show it: which side crossed, at what price. */
+export interface FiredPriceAlert {
+  kind: "priceAlert";
+  eventId: string;
+  goodsId?: number;
+  createdAt: number;
+  crossed: "sell" | "buy";
+  price: string;
+  alert: PriceAlertRecord;
+}
 
 /**
  * Live updates (docs/design/website.md#live-updates-from-the-event-stream). Pages say what they show with `onLiveEvent` and
@@ -12,7 +26,8 @@ export type LiveEvent =
   | { kind: "fill"; goodsId?: number }
   | { kind: "buyOrder"; goodsId?: number }
   | { kind: "balance" }
-  | { kind: "trade"; billOrderId?: string };
+  | { kind: "trade"; billOrderId?: string }
+  | FiredPriceAlert;
 
 type Listener = (event: LiveEvent) => void;
 const listeners = new Set<Listener>();
@@ -40,6 +55,18 @@ export function liveEventOf(event: MarketplaceEvent): LiveEvent | undefined {
   if (event.type.startsWith("buy_order.") || event.type.startsWith("market.buy_order_"))
     return { kind: "buyOrder", goodsId };
   if (event.type === "balance.changed") return { kind: "balance" };
+  if (event.type === "bookmark.price_alert") {
+    const data = event.data as { crossed: "sell" | "buy"; price: string; alert: PriceAlertRecord };
+    return {
+      kind: "priceAlert",
+      eventId: event.id,
+      goodsId,
+      createdAt: event.created_at,
+      crossed: data.crossed,
+      price: data.price,
+      alert: data.alert,
+    };
+  }
   if (event.type.startsWith("trade.")) {
     const id = (event.data as { id?: unknown } | null)?.id;
     return { kind: "trade", billOrderId: typeof id === "string" ? id : undefined };

@@ -7,6 +7,8 @@ import { ACCOUNT_SECTIONS, AccountPage } from "./pages/account/account-page.tsx"
 import { CatalogPage } from "./pages/catalog/catalog-page.tsx";
 import { ConsolePage } from "./pages/console/console-page.tsx";
 import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
+// Keeps the price alerts received live from sign-in on, whichever page is open when one fires.
+import "./price-alerts.ts";
 import { ItemPage } from "./pages/item/item-page.tsx";
 import { SignInPage } from "./pages/signin/signin-page.tsx";
 import { navigate, useLocation } from "./router.ts";

@@ -48,6 +48,22 @@ test("buy-order changes other than fills, and the book's orders, refresh buy ord
   assert.deepEqual(liveEventOf(event("balance.changed", null)), { kind: "balance" });
 });
 
+test("a price alert carries what crossed, at what price, and the alert's record", () => {
+  const alert = { goods_id: "42", market_hash_name: "X", name: "X", sell_at: "10.00", buy_at: null };
+  assert.deepEqual(
+    liveEventOf(event("bookmark.price_alert", 42, { crossed: "sell", price: "9.50", alert })),
+    {
+      kind: "priceAlert",
+      eventId: "7",
+      goodsId: 42,
+      createdAt: 1_700_000_000,
+      crossed: "sell",
+      price: "9.50",
+      alert,
+    },
+  );
+});
+
 test("events no page shows are not announced", () => {
   assert.equal(liveEventOf(event("market.reset", null)), undefined);
   assert.equal(liveEventOf(event("platform.cookie_expired", null)), undefined);

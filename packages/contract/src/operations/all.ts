@@ -105,6 +105,7 @@ import {
 } from "./web-buying.ts";
 import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import { addBookmark, listBookmarks, removeBookmark } from "./web-bookmarks.ts";
+import { setBookmarkAlert } from "./web-bookmark-alerts.ts";
 import { getGoodsInfo } from "./web-goods-details.ts";
 import { getBillOrders, getGoodsSellOrders, getPriceHistory, listCatalogGoods } from "./web-goods-pages.ts";
 import {
@@ -154,6 +155,7 @@ export const OPERATIONS = [
   addBookmark,
   listBookmarks,
   removeBookmark,
+  setBookmarkAlert,
   previewGoodsBuy,
   buyGoods,
   getBillOrderBatch,

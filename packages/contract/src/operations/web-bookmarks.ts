@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { Cs2Game, IdString, MoneyString, PageNum, PageSize, StrictObject } from "../common.ts";
 import { defineOperation } from "../operation.ts";
+import { BookmarkPriceAlert } from "./web-bookmark-alerts.ts";
 import { CatalogItem } from "./web-shapes.ts";
 
 /** The website's bookmarks of goods and listings (docs/design/website-goods-routes.md#the-websites-goods-pages), for the signed-in user. */
@@ -65,6 +66,9 @@ export const listBookmarks = defineOperation({
           }),
           Type.Null(),
         ]),
+        alert: Type.Union([BookmarkPriceAlert, Type.Null()], {
+          description: "the goods' price alert (`setBookmarkAlert`); null without one, and for a listing",
+        }),
       }),
     ),
     page_num: Type.Integer(),

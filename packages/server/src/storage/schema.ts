@@ -385,6 +385,13 @@ export interface BookmarksTable {
   target_type: BookmarkTarget;
   target_id: number;
   created_at: ColumnType<Date, Date, never>;
+  /** Price alerts (migration 0034): targets in fen, whether each condition held when last read. */
+  alert_sell_at: Generated<number | null>;
+  alert_buy_at: Generated<number | null>;
+  alert_sell_reached: Generated<boolean>;
+  alert_buy_reached: Generated<boolean>;
+  alert_fired_at: Generated<Date | null>;
+  alert_fired_price: Generated<number | null>;
 }
 
 /**

@@ -51,6 +51,10 @@ describe("WebClient goods pages", () => {
       bookmarks.data.items.map((item) => [item.type, item.goods.id]),
       [["goods", redlineId]],
     );
+    assert.equal(bookmarks.data.items[0]?.alert, null);
+    const alert = await web.setBookmarkAlert({ id: String(redlineId), sell_at: "15.00" });
+    assert.deepEqual([alert.data.alert.sell_at, alert.data.alert.sell_reached], ["15.00", false]);
+    assert.equal((await web.listBookmarks()).data.items[0]?.alert?.sell_at, "15.00");
     const catalog = await web.listCatalogGoods({ search: "Redline", sort_by: "price.asc", page_size: 5 });
     assert.equal(catalog.data.items[0]?.id, redlineId);
     assert.equal(catalog.data.items[0]?.sell_min_price, "15.50");

@@ -1143,6 +1143,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/goods/bookmark/alert": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sets the price alert of one of the signed-in user's bookmarked goods (both prices null: no alert)
+     * @description Sets the price alert of one of the signed-in user's bookmarked goods (both prices null: no alert).
+     *
+     *     The account gets one `bookmark.price_alert` event each time the market crosses a price: the lowest listing falling to or below `sell_at`, the highest buy order rising to or above `buy_at`. A price already crossed when set fires at the next crossing, once the market has moved back.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["setBookmarkAlert"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/search/suggest": {
     parameters: {
       query?: never;
@@ -2779,6 +2805,27 @@ export interface components {
       state: string;
       state_text: string;
     };
+    BookmarkPriceAlert: {
+      /**
+       * @description a decimal id of at most 15 digits, such as 1001
+       * @example 1001
+       */
+      goods_id: string;
+      market_hash_name: string;
+      name: string;
+      /** @description alert when the lowest listing on sale falls to or below this price; null: none */
+      sell_at: string | null;
+      /** @description alert when the highest buy order rises to or above this price; null: none */
+      buy_at: string | null;
+      /** @description the lowest listing is at or below `sell_at`: fired (or already so when set), re-armed once it is above */
+      sell_reached: boolean;
+      /** @description the highest buy order is at or above `buy_at`: fired (or already so when set), re-armed once it is below */
+      buy_reached: boolean;
+      /** @description the last alert sent, Unix seconds */
+      fired_at: number | null;
+      /** @description the price that fired the last alert */
+      fired_price: string | null;
+    };
     BuyOrderPage: {
       items: components["schemas"]["OwnBuyOrderRecord"][];
       page_num: number;
@@ -2955,6 +3002,7 @@ export interface components {
         | "buy_order.status_changed"
         | "balance.changed"
         | "platform.cookie_expired"
+        | "bookmark.price_alert"
         | "market.price_changed"
         | "market.listing_added"
         | "market.listing_repriced"
@@ -7541,6 +7589,8 @@ export interface operations {
                   /** @description false once sold or withdrawn: the bookmark stays */
                   on_sale: boolean;
                 } | null;
+                /** @description the goods' price alert (`setBookmarkAlert`); null without one, and for a listing */
+                alert: components["schemas"]["BookmarkPriceAlert"] | null;
               }[];
               page_num: number;
               page_size: number;
@@ -7664,6 +7714,63 @@ export interface operations {
               type: string;
               id: string;
               bookmarked: boolean;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  setBookmarkAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description a decimal id of at most 15 digits, such as 1001
+           * @example 1001
+           */
+          id: string;
+          sell_at?: (number | string) | null;
+          buy_at?: (number | string) | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: sets the price alert of one of the signed-in user's bookmarked goods (both prices null: no alert) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              alert: components["schemas"]["BookmarkPriceAlert"];
             };
             msg: null;
           };
@@ -11627,6 +11734,7 @@ export interface operations {
             | "buy_order.status_changed"
             | "balance.changed"
             | "platform.cookie_expired"
+            | "bookmark.price_alert"
             | "market.price_changed"
             | "market.listing_added"
             | "market.listing_repriced"

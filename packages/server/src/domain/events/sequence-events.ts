@@ -1,6 +1,7 @@
 import { formatMoney } from "@skinmarket/contract";
 import { sql } from "kysely";
 import type { DomainContext } from "../context.ts";
+import { fireBookmarkAlerts } from "../goods/fire-bookmark-alerts.ts";
 import { readGoodsPrices } from "../market/read-goods-prices.ts";
 import { ok } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
@@ -35,7 +36,7 @@ export type SequenceRound = { state: "busy" } | { state: "done"; events: StoredE
  * One round of the sequencer: under `pg_try_advisory_xact_lock`, takes the oldest changes the
  * triggers wrote (committed ones only: the others are not visible), turns them into events with
  * the records they carry, adds a `market.price_changed` event for every goods whose lowest ask or
- * highest bid moved, gives them the next ids, and deletes the outbox rows, all in one transaction.
+ * highest bid moved and a `bookmark.price_alert` for every alert that move crossed, gives them the next ids, and deletes the outbox rows, all in one transaction.
  * Ids follow the order in which rounds commit, and a round starts only once the last one has
  * committed (the lock), so a reader that saw an id never finds a smaller one later. Answers `busy`
  * when another instance holds the lock (its round will take what this one would have, or the
@@ -108,7 +109,8 @@ async function insertEvents(ctx: DomainContext, events: readonly NewEvent[]): Pr
 
 /**
  * `market.price_changed` for each of `goodsIds` whose lowest ask or highest bid differs from the
- * one last announced (`market_price_marks`), with both figures before and after.
+ * one last announced (`market_price_marks`), with both figures before and after; after each, the
+ * `bookmark.price_alert` events the new figures fire (docs/design/events.md#price-alerts-on-bookmarks).
  */
 async function priceEvents(ctx: DomainContext, goodsIds: readonly number[]): Promise<NewEvent[]> {
   if (goodsIds.length === 0) return [];
@@ -154,5 +156,13 @@ async function priceEvents(ctx: DomainContext, goodsIds: readonly number[]): Pro
       )
       .execute();
   }
-  return events;
+  const alerts = await fireBookmarkAlerts(ctx, changed);
+  if (alerts.length === 0) return events;
+  // Each goods' alerts right after its price event: a subscriber reads the cause, then the alert.
+  return events.flatMap((event) => [
+    event,
+    ...alerts
+      .filter((alert) => alert.goods_id === event.goods_id)
+      .map((alert): NewEvent => ({ type: "bookmark.price_alert", ...alert })),
+  ]);
 }

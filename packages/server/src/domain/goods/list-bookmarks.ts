@@ -1,6 +1,7 @@
 import { formatMoney } from "@skinmarket/contract";
 import type { BookmarkTarget } from "../../storage/schema.ts";
 import { toUnixSeconds } from "../clock.ts";
+import { toBookmarkAlert } from "./bookmark-alert-record.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok } from "../result.ts";
 import type { CatalogEntry, CatalogIndex } from "./catalog-index.ts";
@@ -25,7 +26,16 @@ export async function listBookmarks(
     .where("target_type", "=", query.type);
   const [rows, counted] = await Promise.all([
     mine
-      .select(["target_id", "created_at"])
+      .select([
+        "target_id",
+        "created_at",
+        "alert_sell_at",
+        "alert_buy_at",
+        "alert_sell_reached",
+        "alert_buy_reached",
+        "alert_fired_at",
+        "alert_fired_price",
+      ])
       .orderBy("created_at", "desc")
       .orderBy("target_id", "desc")
       .limit(query.pageSize)
@@ -79,6 +89,10 @@ export async function listBookmarks(
         sell_order: listing
           ? { id: String(targetId), price: formatMoney(listing.price), on_sale: listing.state === "ON_SALE" }
           : null,
+        alert:
+          row.alert_sell_at === null && row.alert_buy_at === null
+            ? null
+            : toBookmarkAlert(row, { market_hash_name: goods.market_hash_name, name: goods.name }),
       },
     ];
   });

@@ -1,5 +1,6 @@
 import {
   BookBuyOrder,
+  BookmarkPriceAlertFired,
   getBalance,
   getBuyOrderStatus,
   OnSaleListing,
@@ -70,6 +71,7 @@ function sampleData(type: EventType, now: Date): unknown {
       cookie_state: "expired",
       cookies_checked_at: now.toISOString(),
     };
+  if (type === "bookmark.price_alert") return sampleOf(BookmarkPriceAlertFired);
   if (type === "buy_order.status_changed") return sampleOf(getBuyOrderStatus.response);
   if (type === "balance.changed") return sampleOf(getBalance.response);
   if (type.startsWith("market.buy_order_")) return sampleOf(BookBuyOrder);

@@ -26,6 +26,7 @@ export const EVENT_TYPE_NAMES = [
   "buy_order.status_changed",
   "balance.changed",
   "platform.cookie_expired",
+  "bookmark.price_alert",
   "market.price_changed",
   "market.listing_added",
   "market.listing_repriced",
