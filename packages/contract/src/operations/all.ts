@@ -105,6 +105,7 @@ import {
 import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-buy-orders.ts";
 import { addBookmark, listBookmarks, removeBookmark } from "./web-bookmarks.ts";
 import { getGoodsInfo } from "./web-goods-details.ts";
+import { getBuyOrderDepth, getPaintwearRank } from "./web-goods-context.ts";
 import { getBillOrders, getGoodsSellOrders, getPriceHistory, listCatalogGoods } from "./web-goods-pages.ts";
 import {
   cancelWebSellOrders,
@@ -145,6 +146,8 @@ export const OPERATIONS = [
   cancelBuyOrders,
   supplyBuyOrder,
   getBuyOrderBook,
+  getBuyOrderDepth,
+  getPaintwearRank,
   getGoodsInfo,
   getGoodsSellOrders,
   listCatalogGoods,

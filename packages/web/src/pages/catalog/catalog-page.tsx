@@ -9,7 +9,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import TAGS from "../../tags.json";
 import { useLoad } from "../../use-data.tsx";
-import { FILTERS, readQuery, SORTS, urlOf } from "./catalog-query.ts";
+import { FILTERS, LISTING_FILTERS, readQuery, SORTS, urlOf } from "./catalog-query.ts";
 import { PopularListings } from "./popular-listings.tsx";
 import { SearchBox } from "./search-box.tsx";
 
@@ -52,10 +52,8 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
-          update({
-            min_price: String(form.get("min_price") ?? ""),
-            max_price: String(form.get("max_price") ?? ""),
-          });
+          const typed = ["min_price", "max_price", ...LISTING_FILTERS.map(([key]) => key)];
+          update(Object.fromEntries(typed.map((key) => [key, String(form.get(key) ?? "").trim()])));
         }}
       >
         {FILTERS.map(([key, label]) => (
@@ -82,7 +80,19 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
           {t("Max price")}
           <input name="max_price" inputMode="decimal" size={7} defaultValue={values.max_price ?? ""} />
         </label>
-        <button type="submit">{t("Apply prices")}</button>
+        {LISTING_FILTERS.map(([key, label, mode]) => (
+          <label key={key}>
+            {t(label)}
+            <input
+              name={key}
+              inputMode={mode}
+              size={key === "sticker" ? 14 : 7}
+              defaultValue={values[key] ?? ""}
+              {...(key === "sticker" ? { placeholder: t("Name, e.g. Crown (Foil)") } : {})}
+            />
+          </label>
+        ))}
+        <button type="submit">{t("Apply filters")}</button>
         <label>
           {t("Sort by")}
           <select
