@@ -13,7 +13,7 @@ const COALESCE_MS = 250;
 
 /**
  * The signed-in user's balance and to-do counts in the header of every page
- * (docs/design/website.md#the-header): the balance from `asset/get_brief_asset`, the sales to deliver and
+ * (docs/design/website.md#price-context-and-orientation): the balance from `asset/get_brief_asset`, the sales to deliver and
  * the offers to accept from `message/notification` (counted by the server from the trades), each a
  * link to the page where the user acts; read again when a live event says they moved.
  */
@@ -33,8 +33,14 @@ export function HeaderStatus() {
       clearTimeout(timer);
     };
   }, []);
-  const asset = useLoad(() => web<typeof getBriefAsset>("GET", "/api/asset/get_brief_asset"), [version]).value;
-  const counts = useLoad(() => web<typeof getNotification>("GET", "/api/message/notification"), [version]).value;
+  const asset = useLoad(
+    () => web<typeof getBriefAsset>("GET", "/api/asset/get_brief_asset"),
+    [version],
+  ).value;
+  const counts = useLoad(
+    () => web<typeof getNotification>("GET", "/api/message/notification"),
+    [version],
+  ).value;
   const toDeliver = counts?.to_deliver_order.csgo ?? 0;
   const toAccept = counts?.to_accept_offer_order.csgo ?? 0;
   return (
