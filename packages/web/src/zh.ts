@@ -367,8 +367,6 @@ export const ZH: Record<string, string> = {
   "{day}: median {price}, {n} sold": "{day}：中位价 {price}，成交 {n} 件",
   "Median price by day: {n} of {days} days with sales, from {low} to {high}":
     "每日成交中位价：{days} 天中 {n} 天有成交，从 {low} 到 {high}",
-  "Min float": "最低磨损",
-  "Max float": "最高磨损",
   Sticker: "印花",
   "Name, e.g. Crown (Foil)": "名称，如 Crown (Foil)",
   "Steam price": "Steam 价格",

@@ -142,13 +142,25 @@ export const listCatalogGoods = defineOperation({
     min_price: Type.Optional(MoneyInput),
     max_price: Type.Optional(MoneyInput),
     min_paintwear: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: "goods with a listing on sale of at least this wear" }),
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "goods with a listing on sale of at least this wear",
+      }),
     ),
     max_paintwear: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: "goods with a listing on sale of at most this wear" }),
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "goods with a listing on sale of at most this wear",
+      }),
     ),
     paintseed: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 1000, description: "goods with a listing on sale of this paint seed" }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: "goods with a listing on sale of this paint seed",
+      }),
     ),
     sticker: Type.Optional(
       Text({

@@ -21,7 +21,11 @@ describe("catalog: float, paint seed and sticker filters", () => {
   let crownListing: string;
 
   const list = async (marketHashName: string, extras: Record<string, unknown>): Promise<string> => {
-    const [assetid] = await grant(t, seller.platformid, { market_hash_name: marketHashName, count: 1, ...extras });
+    const [assetid] = await grant(t, seller.platformid, {
+      market_hash_name: marketHashName,
+      count: 1,
+      ...extras,
+    });
     const listed = await t.as(seller.token, "POST", "/api/market/developer/sell_order/items", {
       game: "cs2",
       assets: [{ assetid, price: 20 }],
@@ -58,20 +62,30 @@ describe("catalog: float, paint seed and sticker filters", () => {
       stickers: [{ market_hash_name: CROWN, slot: 0 }],
     });
     await list(REDLINE, { paintwear: "0.3", paintseed: 100, stickers: [] });
-    await list(VULCAN, { paintwear: "0.2", paintseed: 7, stickers: [{ market_hash_name: HOLO_3DMAX, slot: 1 }] });
+    await list(VULCAN, {
+      paintwear: "0.2",
+      paintseed: 7,
+      stickers: [{ market_hash_name: HOLO_3DMAX, slot: 1 }],
+    });
   });
   after(() => t.close());
 
   test("happy: a float range keeps the goods with a listing of that wear (both ends included)", async () => {
     assert.deepEqual(await idsOf("min_paintwear=0.15&max_paintwear=0.18"), [redlineId]);
     assert.deepEqual(await idsOf("min_paintwear=0.2&max_paintwear=0.2"), [vulcanId]);
-    assert.deepEqual(await idsOf("max_paintwear=0.25"), [redlineId, vulcanId].sort((a, b) => a - b));
+    assert.deepEqual(
+      await idsOf("max_paintwear=0.25"),
+      [redlineId, vulcanId].sort((a, b) => a - b),
+    );
     assert.deepEqual(await idsOf("min_paintwear=0.25"), [redlineId]);
     assert.deepEqual(await idsOf("min_paintwear=0.9"), []);
   });
 
   test("happy: paint seed, sticker by name, and the filters together on one listing", async () => {
-    assert.deepEqual(await idsOf("paintseed=7"), [redlineId, vulcanId].sort((a, b) => a - b));
+    assert.deepEqual(
+      await idsOf("paintseed=7"),
+      [redlineId, vulcanId].sort((a, b) => a - b),
+    );
     assert.deepEqual(await idsOf("paintseed=100"), [redlineId]);
     assert.deepEqual(await idsOf("sticker=crown%20foil"), [redlineId]);
     assert.deepEqual(await idsOf("sticker=3dmax%20holo"), [vulcanId]);

@@ -75,8 +75,9 @@ describe("goods page price context: buy-order depth and wear ranks", () => {
       total_num: 10,
       total_levels: 3,
     });
-    const top = (await get(`/api/market/goods/buy_order_depth?game=csgo&goods_id=${redlineId}&levels=1`)).json()
-      .data;
+    const top = (
+      await get(`/api/market/goods/buy_order_depth?game=csgo&goods_id=${redlineId}&levels=1`)
+    ).json().data;
     assert.deepEqual(top.levels, [{ price: "12.00", num: 5, orders: 2 }]);
     assert.equal(top.total_num, 10, "the totals count every price, not only those shown");
     const none = (await get(`/api/market/goods/buy_order_depth?game=csgo&goods_id=${stickerId}`)).json().data;
@@ -145,7 +146,11 @@ describe("goods page price context: buy-order depth and wear ranks", () => {
         `/api/market/goods/paintwear_rank?game=csgo&goods_id=${stickerId}&sell_order_ids=${listingOf.get("0.2")}`,
       )
     ).json().data;
-    assert.deepEqual(ranks, { goods_id: stickerId, total_count: 0, ranks: {} }, "another goods ranks none of these");
+    assert.deepEqual(
+      ranks,
+      { goods_id: stickerId, total_count: 0, ranks: {} },
+      "another goods ranks none of these",
+    );
     const after = (
       await get(
         `/api/market/goods/paintwear_rank?game=csgo&goods_id=${redlineId}&sell_order_ids=${delisted},${listingOf.get("0.3")}`,

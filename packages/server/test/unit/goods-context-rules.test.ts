@@ -24,14 +24,25 @@ describe("price context and catalog listing filters: the domain's rules", () => 
   after(() => database.close());
 
   test("wear ranks: ids must be listing ids separated by commas, at most 80 distinct", async () => {
-    for (const ids of ["", "1,,2", "0", "1;2", " 1", "1,x", Array.from({ length: 81 }, (_, i) => i + 1).join(",")]) {
+    for (const ids of [
+      "",
+      "1,,2",
+      "0",
+      "1;2",
+      " 1",
+      "1,x",
+      Array.from({ length: 81 }, (_, i) => i + 1).join(","),
+    ]) {
       const result = await readPaintwearRank(ctx, { goodsId: 1, sellOrderIds: ids });
       assert.ok(!result.ok, ids);
       assert.equal(result.failure.code, "Invalid Argument");
       assert.match(result.failure.message, /^sell_order_ids: /);
     }
     // The same id named many times counts once.
-    const repeated = await readPaintwearRank(ctx, { goodsId: 99_999_999, sellOrderIds: Array(100).fill("7").join(",") });
+    const repeated = await readPaintwearRank(ctx, {
+      goodsId: 99_999_999,
+      sellOrderIds: Array(100).fill("7").join(","),
+    });
     assert.ok(!repeated.ok);
     assert.equal(repeated.failure.code, "Not Found");
   });
@@ -47,10 +58,16 @@ describe("price context and catalog listing filters: the domain's rules", () => 
     const none = await goodsWithListingsMatching(ctx, UNUSED_CATALOG, {});
     assert.ok(none.ok);
     assert.equal(none.value, undefined);
-    const upsideDown = await goodsWithListingsMatching(ctx, UNUSED_CATALOG, { minPaintwear: 0.5, maxPaintwear: 0.1 });
+    const upsideDown = await goodsWithListingsMatching(ctx, UNUSED_CATALOG, {
+      minPaintwear: 0.5,
+      maxPaintwear: 0.1,
+    });
     assert.ok(!upsideDown.ok);
     assert.match(upsideDown.failure.message, /^min_paintwear: /);
-    const equal = await goodsWithListingsMatching(ctx, UNUSED_CATALOG, { minPaintwear: 0.2, maxPaintwear: 0.2 });
+    const equal = await goodsWithListingsMatching(ctx, UNUSED_CATALOG, {
+      minPaintwear: 0.2,
+      maxPaintwear: 0.2,
+    });
     assert.ok(equal.ok, "a range of one wear is allowed");
     assert.equal(equal.value?.size, 0, "an empty market has no goods with such a listing");
   });

@@ -28,7 +28,12 @@ export async function goodsWithListingsMatching(
   filters: CatalogListingFilters,
 ): Promise<Result<ReadonlySet<number> | undefined>> {
   const { minPaintwear, maxPaintwear, paintseed, sticker } = filters;
-  if (minPaintwear === undefined && maxPaintwear === undefined && paintseed === undefined && sticker === undefined)
+  if (
+    minPaintwear === undefined &&
+    maxPaintwear === undefined &&
+    paintseed === undefined &&
+    sticker === undefined
+  )
     return ok(undefined);
   if (minPaintwear !== undefined && maxPaintwear !== undefined && minPaintwear > maxPaintwear)
     return invalidArgument("min_paintwear", "must not be greater than max_paintwear");
@@ -43,12 +48,15 @@ export async function goodsWithListingsMatching(
     .where("listings.state", "=", sql.lit("ON_SALE"))
     .select("listings.goods_id")
     .distinct();
-  if (minPaintwear !== undefined) query = query.where(sql<SqlBool>`listings.paintwear >= ${String(minPaintwear)}`);
-  if (maxPaintwear !== undefined) query = query.where(sql<SqlBool>`listings.paintwear <= ${String(maxPaintwear)}`);
+  if (minPaintwear !== undefined)
+    query = query.where(sql<SqlBool>`listings.paintwear >= ${String(minPaintwear)}`);
+  if (maxPaintwear !== undefined)
+    query = query.where(sql<SqlBool>`listings.paintwear <= ${String(maxPaintwear)}`);
   if (paintseed !== undefined) query = query.where("listings.paintseed", "=", paintseed);
   if (kits !== undefined) {
     const terms: Expression<SqlBool>[] = kits.map(
-      (kit) => sql<SqlBool>`(listings.asset -> 'info' -> 'stickers') @> ${JSON.stringify([{ sticker_id: kit }])}::jsonb`,
+      (kit) =>
+        sql<SqlBool>`(listings.asset -> 'info' -> 'stickers') @> ${JSON.stringify([{ sticker_id: kit }])}::jsonb`,
     );
     query = query.where((eb) => eb.or(terms));
   }
@@ -61,9 +69,14 @@ export async function goodsWithListingsMatching(
  * search), closest first; a text that finds none is refused naming `sticker`, since an empty
  * catalog would not say that the sticker was not recognised.
  */
-async function stickerKits(ctx: DomainContext, catalog: CatalogIndex, text: string): Promise<Result<number[]>> {
+async function stickerKits(
+  ctx: DomainContext,
+  catalog: CatalogIndex,
+  text: string,
+): Promise<Result<number[]>> {
   const matches = matchCatalog(catalog, text);
-  if (matches === undefined) return invalidArgument("sticker", "needs a letter or a digit of a sticker's name");
+  if (matches === undefined)
+    return invalidArgument("sticker", "needs a letter or a digit of a sticker's name");
   const ids = matches
     .filter((match) => STICKERED.has(match.entry.goods.type))
     .sort((a, b) => a.tier - b.tier || b.entry.transacted - a.entry.transacted)
@@ -78,6 +91,7 @@ async function stickerKits(ctx: DomainContext, catalog: CatalogIndex, text: stri
           .where("goods_id", "in", ids)
           .where("game_index", "is not", null)
           .execute();
-  if (rows.length === 0) return invalidArgument("sticker", `no sticker or patch is named like ${JSON.stringify(text)}`);
+  if (rows.length === 0)
+    return invalidArgument("sticker", `no sticker or patch is named like ${JSON.stringify(text)}`);
   return ok([...new Set(rows.map((row) => row.game_index!))]);
 }

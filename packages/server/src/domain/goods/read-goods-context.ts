@@ -58,12 +58,18 @@ const LISTING_IDS = /^[1-9]\d{0,14}(?:,[1-9]\d{0,14})*$/;
  * one more than the listings of lower wear, so equal wears share a rank. Listings of another
  * goods, sold, or without wear are left out; a goods without wear ranks none.
  */
-export async function readPaintwearRank(ctx: DomainContext, input: { goodsId: number; sellOrderIds: string }) {
+export async function readPaintwearRank(
+  ctx: DomainContext,
+  input: { goodsId: number; sellOrderIds: string },
+) {
   if (!LISTING_IDS.test(input.sellOrderIds))
     return invalidArgument("sell_order_ids", "must be listing ids separated by commas, such as 1001,1002");
   const ids = [...new Set(input.sellOrderIds.split(",").map(Number))];
   if (ids.length > PAINTWEAR_RANK_IDS_MAX)
-    return invalidArgument("sell_order_ids", `at most ${PAINTWEAR_RANK_IDS_MAX} listings, ${ids.length} given`);
+    return invalidArgument(
+      "sell_order_ids",
+      `at most ${PAINTWEAR_RANK_IDS_MAX} listings, ${ids.length} given`,
+    );
   const goods = await findGoods(ctx, input.goodsId);
   if (!goods) return fail("Not Found", unknownGoodsMessage(input.goodsId));
   const onSale = ctx.db
