@@ -373,7 +373,7 @@ export const ZH: Record<string, string> = {
   "{n}% below Steam": "比 Steam 低 {n}%",
   "{n}% above Steam": "比 Steam 高 {n}%",
   "same as Steam": "与 Steam 相同",
-  "Buy orders by price": "按价格汇总的求购",
+  "Bids by price": "各价位汇总",
   "{n} wanted at {levels} prices": "{levels} 个价位共求购 {n} 件",
   Orders: "订单数",
   "At this price or higher": "此价及以上合计",

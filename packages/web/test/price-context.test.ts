@@ -131,7 +131,7 @@ describeOrSkip(
         await checkPage(page, `the listings with float ranks (${size.width} px)`);
 
         await page.getByRole("tab", { name: /^Buy orders/ }).click();
-        const depth = page.getByRole("table", { name: "Buy orders by price" });
+        const depth = page.getByRole("table", { name: "Bids by price" });
         await depth.waitFor();
         const cells = async (row: Locator) =>
           (await row.getByRole("cell").allTextContents()).map((text) => text.trim());

@@ -26,12 +26,12 @@ export function Depth(props: { goodsId: number; version: number }) {
   let atOrAbove = 0;
   return (
     <section class="depth" aria-labelledby="depth-title">
-      <h2 id="depth-title">{t("Buy orders by price")}</h2>
+      <h2 id="depth-title">{t("Bids by price")}</h2>
       <p class="muted small">
         {t("{n} wanted at {levels} prices", { n: answer.total_num, levels: answer.total_levels })}
       </p>
       <ListTable
-        label={t("Buy orders by price")}
+        label={t("Bids by price")}
         headers={[t("Price"), t("Quantity"), t("Orders"), t("At this price or higher")]}
       >
         {answer.levels.map((level) => {
