@@ -27,6 +27,8 @@ import {
   getBillOrders,
   getBriefAsset,
   getBuyOrderBook,
+  getBuyOrderDepth,
+  getPaintwearRank,
   getGoodsInfo,
   getGoodsSellOrders,
   getNotification,
@@ -113,6 +115,21 @@ export class WebClient {
   ): Promise<OperationResponse<typeof getBuyOrderBook>> {
     return this.#web.call(getBuyOrderBook, {
       query: { game: "csgo", goods_id: goodsId, page_num: pageNum, page_size: pageSize },
+    });
+  }
+
+  /** The public buy-order book summed by price: the best `levels` prices (up to 50) with the units wanted. */
+  async getBuyOrderDepth(goodsId: number, levels = 20): Promise<OperationResponse<typeof getBuyOrderDepth>> {
+    return this.#web.call(getBuyOrderDepth, { query: { game: "csgo", goods_id: goodsId, levels } });
+  }
+
+  /** Each listing's wear rank among the goods' listings on sale (1 = lowest wear), up to 80 listings. */
+  async getPaintwearRank(
+    goodsId: number,
+    sellOrderIds: readonly string[],
+  ): Promise<OperationResponse<typeof getPaintwearRank>> {
+    return this.#web.call(getPaintwearRank, {
+      query: { game: "csgo", goods_id: goodsId, sell_order_ids: sellOrderIds.join(",") },
     });
   }
 

@@ -28,6 +28,7 @@ export * from "./operations/web-buying.ts";
 export * from "./operations/web-delivery.ts";
 export * from "./operations/web-buy-orders.ts";
 export * from "./operations/web-shapes.ts";
+export * from "./operations/web-goods-context.ts";
 export * from "./operations/web-goods-details.ts";
 export * from "./operations/web-goods-pages.ts";
 export * from "./operations/web-bookmarks.ts";

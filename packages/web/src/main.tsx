@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import "./styles.css";
+import { HeaderStatus } from "./components/header-status.tsx";
 import { settings } from "./config.ts";
 import { language, setLanguage, t } from "./i18n.ts";
 import { ACCOUNT_SECTIONS, AccountPage } from "./pages/account/account-page.tsx";
@@ -39,6 +40,7 @@ function Header() {
       </button>
       {user ? (
         <>
+          <HeaderStatus key={user.user_id} />
           <span class="who">{user.nickname}</span>
           <button
             type="button"

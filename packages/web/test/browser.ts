@@ -2,7 +2,10 @@ import { spawnSync, type ChildProcess } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MarketClient, SandboxClient } from "@skinmarket/client";
+import type { Kysely } from "kysely";
 import { chromium, type Browser } from "playwright-core";
+import { openPGliteDatabase } from "../../server/src/storage/pglite.ts";
+import type { Database } from "../../server/src/storage/schema.ts";
 import { CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
 import { freePort, seededDataDir, startSkinmarket } from "../../server/test/support/skinmarket-process.ts";
 
@@ -45,9 +48,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `skinmarket serve` on an embedded database of its own (migrated, the catalog loaded), sandbox on. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `skinmarket serve` on an embedded database of its own (migrated, the catalog loaded), sandbox on;
+ * `prepare` writes to that database before the server opens it (what no route sets, such as the
+ * sandbox's Steam market prices, which only the demo market writes).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  prepare?: (db: Kysely<Database>) => Promise<void>,
+): Promise<RunningServer> {
   const dataDir = await seededDataDir("skinmarket-web-");
+  if (prepare) {
+    // The server keeps its embedded database in DATA_DIR/pglite.
+    const database = await openPGliteDatabase(join(dataDir, "pglite"));
+    try {
+      await prepare(database.db);
+    } finally {
+      await database.close();
+    }
+  }
   const port = await freePort();
   const { server, url } = await startSkinmarket([], {
     PORT: String(port),

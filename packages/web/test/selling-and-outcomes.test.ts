@@ -168,7 +168,7 @@ describeOrSkip(
         await visit(page, "/", (page) => page.getByRole("heading", { name: "Market", level: 1 }));
         await page.getByLabel("Min price").fill("50");
         await page.getByLabel("Max price").fill("10");
-        await page.getByRole("button", { name: "Apply prices" }).click();
+        await page.getByRole("button", { name: "Apply filters" }).click();
         await page.getByRole("alert").filter({ hasText: "Min price must not be above Max price." }).waitFor();
         assert.equal(await page.getByLabel("Min price").getAttribute("aria-invalid"), "true");
         assert.ok(!page.url().includes("min_price"), "the refused range is not searched");

@@ -107,6 +107,7 @@ import { cancelWebBuyOrders, createWebBuyOrder, listWebBuyOrders } from "./web-b
 import { addBookmark, listBookmarks, removeBookmark } from "./web-bookmarks.ts";
 import { setBookmarkAlert } from "./web-bookmark-alerts.ts";
 import { getGoodsInfo } from "./web-goods-details.ts";
+import { getBuyOrderDepth, getPaintwearRank } from "./web-goods-context.ts";
 import { getBillOrders, getGoodsSellOrders, getPriceHistory, listCatalogGoods } from "./web-goods-pages.ts";
 import {
   cancelWebSellOrders,
@@ -147,6 +148,8 @@ export const OPERATIONS = [
   cancelBuyOrders,
   supplyBuyOrder,
   getBuyOrderBook,
+  getBuyOrderDepth,
+  getPaintwearRank,
   getGoodsInfo,
   getGoodsSellOrders,
   listCatalogGoods,

@@ -141,6 +141,36 @@ export const listCatalogGoods = defineOperation({
     rarity: Type.Optional(TagFilter),
     min_price: Type.Optional(MoneyInput),
     max_price: Type.Optional(MoneyInput),
+    min_paintwear: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "goods with a listing on sale of at least this wear",
+      }),
+    ),
+    max_paintwear: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "goods with a listing on sale of at most this wear",
+      }),
+    ),
+    paintseed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: "goods with a listing on sale of this paint seed",
+      }),
+    ),
+    sticker: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "goods with a listing on sale carrying a sticker (or patch) this text finds by name, as the catalog's name search finds goods",
+        examples: ["crown foil", "Katowice 2014"],
+      }),
+    ),
     sort_by: Type.Enum([...CATALOG_SORTS], { default: "sell_num.desc" }),
   }),
   response: InternalOk({

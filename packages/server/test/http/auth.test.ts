@@ -289,6 +289,8 @@ const PUBLIC_ROUTES = [
   "GET /api/market/goods/info",
   "GET /api/market/goods/sell_order",
   "GET /api/market/goods/buy_order",
+  "GET /api/market/goods/buy_order_depth",
+  "GET /api/market/goods/paintwear_rank",
   "GET /api/market/goods/price_history",
   "GET /api/market/goods/bill_order",
   "GET /api/index/popular_sell_order",

@@ -829,6 +829,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/market/goods/buy_order_depth": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The public buy-order book of one goods summed by price: each price with the units wanted
+     * @description The public buy-order book of one goods summed by price: each price with the units wanted.
+     *
+     *     The best `levels` prices of the public book (the orders `goods/buy_order` lists), highest first, each with the units still wanted and how many orders want them; the totals count every level.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["getBuyOrderDepth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/market/goods/paintwear_rank": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where each of some listings' wear ranks among every listing of the goods on sale (1 = lowest)
+     * @description Where each of some listings' wear ranks among every listing of the goods on sale (1 = lowest).
+     *
+     *     `ranks` maps each listed id that is on sale with a wear to its rank among the goods' listings on sale that have a wear, lowest wear first (equal wears share a rank); other ids are left out. `total_count` is how many listings are ranked.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["getPaintwearRank"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/market/custom_inspect/get_skins": {
     parameters: {
       query?: never;
@@ -6733,6 +6781,126 @@ export interface operations {
       };
     };
   };
+  getBuyOrderDepth: {
+    parameters: {
+      query: {
+        /** @description game: cs2 or csgo (the same game) */
+        game: "cs2" | "csgo";
+        goods_id: number;
+        levels?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The public buy-order book of one goods summed by price: each price with the units wanted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              goods_id: number;
+              levels: {
+                /** @example 12.50 */
+                price: string;
+                /** @description units still wanted at this price */
+                num: number;
+                /** @description orders at this price */
+                orders: number;
+              }[];
+              /** @description units wanted at every price */
+              total_num: number;
+              /** @description distinct prices in the book */
+              total_levels: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  getPaintwearRank: {
+    parameters: {
+      query: {
+        /** @description game: cs2 or csgo (the same game) */
+        game: "cs2" | "csgo";
+        goods_id: number;
+        /**
+         * @description up to 80 comma-separated listing ids of the goods
+         * @example 1001,1002
+         */
+        sell_order_ids: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Where each of some listings' wear ranks among every listing of the goods on sale (1 = lowest) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              goods_id: number;
+              total_count: number;
+              ranks: {
+                [key: string]: number;
+              };
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
   getInspectSkins: {
     parameters: {
       query: {
@@ -7501,6 +7669,14 @@ export interface operations {
         min_price?: number | string;
         /** @description Yuan, as a number or a numeric string with at most 2 decimals */
         max_price?: number | string;
+        /** @description goods with a listing on sale of at least this wear */
+        min_paintwear?: number;
+        /** @description goods with a listing on sale of at most this wear */
+        max_paintwear?: number;
+        /** @description goods with a listing on sale of this paint seed */
+        paintseed?: number;
+        /** @description goods with a listing on sale carrying a sticker (or patch) this text finds by name, as the catalog's name search finds goods */
+        sticker?: string;
         sort_by?: "sell_num.desc" | "price.asc" | "price.desc" | "created.desc" | "transacted_num.desc";
       };
       header?: never;

@@ -8,6 +8,7 @@ import type { CatalogEntry, CatalogIndex, CatalogSort } from "./catalog-index.ts
 import { LISTING_TAG_CATEGORIES, tagObjects } from "./goods-tags.ts";
 import { readMarketFigures } from "./goods-page-figures.ts";
 import { searchOrder } from "./search-catalog.ts";
+import { goodsWithListingsMatching, type CatalogListingFilters } from "./catalog-listing-filters.ts";
 
 /** Tag filters of the catalog: the query field and the tag category it matches. */
 const TAG_FILTERS = ["category", "category_group", "exterior", "quality", "rarity"] as const;
@@ -25,6 +26,8 @@ export interface CatalogQuery {
   rarity?: string;
   minPrice?: unknown;
   maxPrice?: unknown;
+  /** The catalog's listing filters (wear, paint seed, sticker): the goods some listing on sale meets. */
+  listings?: CatalogListingFilters;
   sortBy: string;
 }
 
@@ -32,13 +35,21 @@ export interface CatalogQuery {
  * The catalog page (website route `GET /api/market/goods`, docs/design/website-goods-routes.md#the-websites-goods-pages): every goods
  * of the catalog, found by name (Chinese or English), tags and lowest price, sorted by the live
  * market. Filters and sorts run over the in-memory catalog index (prices as of the price
- * snapshot); each page's figures then come from the same per-goods reads as the goods page.
+ * snapshot), the listing filters over the listings on sale (`catalog-listing-filters.ts`); each
+ * page's figures then come from the same per-goods reads as the goods page. The price range is
+ * checked before the listings are read.
  */
 export async function listCatalogGoods(ctx: DomainContext, catalog: CatalogIndex, query: CatalogQuery) {
   const sort = catalog.orders.has(query.sortBy as CatalogSort)
     ? (query.sortBy as CatalogSort)
     : "sell_num.desc";
-  const order = searchOrder(catalog, catalog.orders.get(sort)!, query.search, sort === "sell_num.desc");
+  const range = parsePriceRange(query.minPrice, query.maxPrice);
+  if (!range.ok) return range;
+  const kept = await goodsWithListingsMatching(ctx, catalog, query.listings ?? {});
+  if (!kept.ok) return kept;
+  const goodsIds = kept.value;
+  const searched = searchOrder(catalog, catalog.orders.get(sort)!, query.search, sort === "sell_num.desc");
+  const order = goodsIds ? searched.filter((entry) => goodsIds.has(entry.goods.goods_id)) : searched;
   return catalogPage(ctx, order, query, (entry) => entry.sellMin);
 }
 

@@ -10,7 +10,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import TAGS from "../../tags.json";
 import { useLoad } from "../../use-data.tsx";
-import { FILTERS, priceRangeError, readQuery, SORTS, urlOf } from "./catalog-query.ts";
+import { FILTERS, LISTING_FILTERS, priceRangeError, readQuery, SORTS, urlOf } from "./catalog-query.ts";
 import { PopularListings } from "./popular-listings.tsx";
 import { SearchBox } from "./search-box.tsx";
 
@@ -55,13 +55,11 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
-          const prices = {
-            min_price: String(form.get("min_price") ?? "").trim(),
-            max_price: String(form.get("max_price") ?? "").trim(),
-          };
-          const refusal = priceRangeError(prices.min_price, prices.max_price);
+          const typed = ["min_price", "max_price", ...LISTING_FILTERS.map(([key]) => key)];
+          const values = Object.fromEntries(typed.map((key) => [key, String(form.get(key) ?? "").trim()]));
+          const refusal = priceRangeError(values.min_price ?? "", values.max_price ?? "");
           setPriceError(refusal);
-          if (!refusal) update(prices);
+          if (!refusal) update(values);
         }}
       >
         {FILTERS.map(([key, label]) => (
@@ -95,7 +93,19 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
           {t("Max price")}
           <input name="max_price" inputMode="decimal" size={7} defaultValue={values.max_price ?? ""} />
         </label>
-        <button type="submit">{t("Apply prices")}</button>
+        {LISTING_FILTERS.map(([key, label, mode]) => (
+          <label key={key}>
+            {t(label)}
+            <input
+              name={key}
+              inputMode={mode}
+              size={key === "sticker" ? 14 : 7}
+              defaultValue={values[key] ?? ""}
+              {...(key === "sticker" ? { placeholder: t("Name, e.g. Crown (Foil)") } : {})}
+            />
+          </label>
+        ))}
+        <button type="submit">{t("Apply filters")}</button>
         {priceError ? (
           <p id="price-range-error" role="alert" aria-live="assertive" class="outcome error">
             {priceError}

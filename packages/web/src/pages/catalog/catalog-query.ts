@@ -17,11 +17,19 @@ export const SORTS = [
   ["transacted_num.desc", "Most traded"],
   ["created.desc", "Newest"],
 ] as const;
+/** Filters on the listings of each goods (a goods stays when one of its listings meets them all). */
+export const LISTING_FILTERS = [
+  ["min_paintwear", "Min float", "decimal"],
+  ["max_paintwear", "Max float", "decimal"],
+  ["paintseed", "Paint seed", "numeric"],
+  ["sticker", "Sticker", "text"],
+] as const;
 const QUERY_KEYS = [
   "search",
   ...FILTERS.map(([key]) => key),
   "min_price",
   "max_price",
+  ...LISTING_FILTERS.map(([key]) => key),
   "sort_by",
   "page_num",
 ];

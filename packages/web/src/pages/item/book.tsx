@@ -7,6 +7,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import { useLoad } from "../../use-data.tsx";
 import { BuyOrderForm } from "./buy-order-form.tsx";
+import { Depth } from "./depth.tsx";
 import type { GoodsInfo } from "./item-page.tsx";
 
 /** The goods' buy-order book, and placing a buy order for a signed-in user. */
@@ -25,6 +26,7 @@ export function Book(props: { goodsId: number; version: number; info: GoodsInfo;
   const error = book.error;
   return (
     <>
+      <Depth goodsId={props.goodsId} version={props.version} />
       {error ? <p role="alert">{error}</p> : null}
       {book.value?.total_count === 0 ? <p class="muted">{t("No buy orders.")}</p> : null}
       {orders && book.value!.total_count > 0 ? (

@@ -90,6 +90,13 @@ export function ItemPage(props: { goodsId: number }) {
               <dd>{priceOrNone(info.market_min_price)}</dd>
             </div>
             <div>
+              <dt>{t("Steam price")}</dt>
+              <dd>
+                {priceOrNone(info.goods_info.steam_price)}
+                <SteamDifference ours={info.market_min_price} steam={info.goods_info.steam_price} />
+              </dd>
+            </div>
+            <div>
               <dt>{t("Highest buy order")}</dt>
               <dd>{priceOrNone(info.buy_max_price)}</dd>
             </div>
@@ -142,4 +149,25 @@ export function ItemPage(props: { goodsId: number }) {
       </div>
     </div>
   );
+}
+
+/** Fen of a money string ("12.50" -> 1250), without floating point. */
+function fen(amount: string): number {
+  const [yuan = "0", cents = "00"] = amount.split(".");
+  return Number(yuan) * 100 + Number(cents.padEnd(2, "0").slice(0, 2));
+}
+
+/** How our lowest listing compares with Steam's price, as a whole percentage; nothing without both. */
+function SteamDifference(props: { ours: string; steam: string }) {
+  const ours = fen(props.ours);
+  const steam = fen(props.steam);
+  if (ours <= 0 || steam <= 0) return null;
+  const percent = Math.round(((ours - steam) * 100) / steam);
+  const text =
+    percent < 0
+      ? t("{n}% below Steam", { n: -percent })
+      : percent > 0
+        ? t("{n}% above Steam", { n: percent })
+        : t("same as Steam");
+  return <span class="small muted"> ({text})</span>;
 }

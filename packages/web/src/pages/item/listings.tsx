@@ -1,4 +1,4 @@
-import type { getGoodsSellOrders } from "@skinmarket/contract";
+import type { getGoodsSellOrders, getPaintwearRank } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { web, type WebData } from "../../api.ts";
 import { ListTable, usePaging } from "../../components/paged-list.tsx";
@@ -30,6 +30,21 @@ export function Listings(props: { goodsId: number; version: number; onBought: ()
     [props.goodsId, props.version, paging.pageNum, sortBy],
   );
   const page = listings.value;
+  // Where each shown listing's float ranks among every listing of the goods (CSFloat's "#3 of 40").
+  const worn = page?.items.filter((listing) => listing.asset_info.paintwear) ?? [];
+  const ranks = useLoad(
+    () =>
+      worn.length === 0
+        ? Promise.resolve(undefined)
+        : web<typeof getPaintwearRank>("GET", "/api/market/goods/paintwear_rank", {
+            query: {
+              game: "csgo",
+              goods_id: props.goodsId,
+              sell_order_ids: worn.map((listing) => listing.id).join(","),
+            },
+          }),
+    [page],
+  ).value;
 
   if (listings.error) return <p role="alert">{listings.error}</p>;
   if (!page) return <p aria-busy="true">{t("Loading…")}</p>;
@@ -73,6 +88,14 @@ export function Listings(props: { goodsId: number; version: number; onBought: ()
               </td>
               <td>
                 <WearBar paintwear={listing.asset_info.paintwear} />
+                {ranks?.ranks[listing.id] ? (
+                  <span class="small muted rank">
+                    {t("#{rank} lowest float of {n} listings", {
+                      rank: ranks.ranks[listing.id]!,
+                      n: ranks.total_count,
+                    })}
+                  </span>
+                ) : null}
               </td>
               <td>{info.paintseed ?? "—"}</td>
               <td>

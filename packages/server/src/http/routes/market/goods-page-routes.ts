@@ -1,13 +1,16 @@
 import {
   getBillOrders,
+  getBuyOrderDepth,
   getGoodsInfo,
   getGoodsSellOrders,
+  getPaintwearRank,
   getPriceHistory,
   UNSUPPORTED_SELL_ORDER_FILTERS,
 } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { listGoodsSellOrders } from "../../../domain/goods/list-goods-sell-orders.ts";
 import { readBillOrders } from "../../../domain/goods/read-bill-orders.ts";
+import { readBuyOrderDepth, readPaintwearRank } from "../../../domain/goods/read-goods-context.ts";
 import { readGoodsInfo } from "../../../domain/goods/read-goods-info.ts";
 import { readPriceHistory } from "../../../domain/goods/read-price-history.ts";
 import { ok, type Result } from "../../../domain/result.ts";
@@ -20,7 +23,8 @@ function internal<Data>(result: Result<Data>) {
 }
 
 /**
- * The goods page's website routes: details, listings, price history and recent trades. All
+ * The goods page's website routes: details, listings, price history, recent trades and the price
+ * context (buy-order depth, wear ranks). All
  * answer anonymously; a signed-in viewer sees their own bookmarks (docs/design/website-goods-routes.md#the-websites-market-data-routes).
  */
 export function registerGoodsPageRoutes(app: FastifyInstance): void {
@@ -62,5 +66,11 @@ export function registerGoodsPageRoutes(app: FastifyInstance): void {
         pageSize: query.page_size,
       }),
     ),
+  );
+  registerOperation(app, getBuyOrderDepth, async ({ ctx, query }) =>
+    internal(await readBuyOrderDepth(ctx, { goodsId: query.goods_id, levels: query.levels })),
+  );
+  registerOperation(app, getPaintwearRank, async ({ ctx, query }) =>
+    internal(await readPaintwearRank(ctx, { goodsId: query.goods_id, sellOrderIds: query.sell_order_ids })),
   );
 }

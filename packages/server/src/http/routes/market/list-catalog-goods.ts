@@ -30,6 +30,12 @@ export function registerListCatalogGoods(
       rarity: query.rarity,
       minPrice: query.min_price,
       maxPrice: query.max_price,
+      listings: {
+        ...(query.min_paintwear !== undefined ? { minPaintwear: query.min_paintwear } : {}),
+        ...(query.max_paintwear !== undefined ? { maxPaintwear: query.max_paintwear } : {}),
+        ...(query.paintseed !== undefined ? { paintseed: query.paintseed } : {}),
+        ...(query.sticker !== undefined ? { sticker: query.sticker } : {}),
+      },
     });
     if (!page.ok) return page;
     return ok({ code: "OK" as const, data: page.value, msg: null });
