@@ -1945,6 +1945,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/users/{user_id}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user's account events after a given id, oldest first, as listEvents answers the user
+     * @description A user's account events after a given id, oldest first, as listEvents answers the user.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListUserEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/users/{user_id}": {
     parameters: {
       query?: never;
@@ -2043,12 +2065,38 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Deposits into (positive amount) or withdraws from (negative amount) a user's account
-     * @description Deposits into (positive amount) or withdraws from (negative amount) a user's account.
+     * Deposits into a user's account from outside the marketplace
+     * @description Deposits into a user's account from outside the marketplace.
+     *
+     *     `amount` is a positive amount in yuan; a negative or zero amount is refused (Invalid Argument naming `amount`). Money leaves an account only through `sandboxWithdrawFunds`.
      *
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
     post: operations["sandboxFundAccount"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/users/{user_id}/withdrawals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraws from a user's account to outside the marketplace
+     * @description Withdraws from a user's account to outside the marketplace.
+     *
+     *     `amount` is a positive amount in yuan; more than the account holds is refused with Insufficient Balance and changes nothing.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxWithdrawFunds"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2415,8 +2463,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Trade offers, newest first (at most 500), optionally of one account
-     * @description Trade offers, newest first (at most 500), optionally of one account.
+     * Trade offers, newest first, a page at a time, optionally of one account or one user
+     * @description Trade offers, newest first, a page at a time, optionally of one account or one user.
+     *
+     *     `platformid` keeps the offers that account sent or received; `user_id` those of every platform account bound to that marketplace user (none when it has none bound). A page holds at most 500.
      *
      *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
      */
@@ -3064,6 +3114,10 @@ export interface components {
       goods_id: number | null;
       /** @description the record the REST operations answer for the object */
       data: unknown;
+    };
+    EventsPage: {
+      items: components["schemas"]["EventRecord"][];
+      has_more: boolean;
     };
     FloatItemsEntry: {
       goods_id: number;
@@ -4609,10 +4663,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            items: components["schemas"]["EventRecord"][];
-            has_more: boolean;
-          };
+          "application/json": components["schemas"]["EventsPage"];
         };
       };
       /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
@@ -10123,6 +10174,56 @@ export interface operations {
       };
     };
   };
+  sandboxListUserEvents: {
+    parameters: {
+      query?: {
+        /** @description an event id */
+        after?: string;
+        /** @description comma-separated event types; `trade.*` names a family, `*` every type */
+        types?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user's account events after a given id, oldest first, as listEvents answers the user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventsPage"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
   sandboxGetUser: {
     parameters: {
       query?: never;
@@ -10386,7 +10487,64 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Done and committed: deposits into (positive amount) or withdraws from (negative amount) a user's account */
+      /** @description Done and committed: deposits into a user's account from outside the marketplace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SandboxBalances"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxWithdrawFunds: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {unknown} */
+          account: "balance" | "margin" | "wallet";
+          /**
+           * @description Yuan, as a number or a numeric string with at most 2 decimals
+           * @example 12.5
+           * @example 12.50
+           */
+          amount: number | string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: withdraws from a user's account to outside the marketplace */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11225,6 +11383,13 @@ export interface operations {
          * @example 76561198012345678
          */
         platformid?: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id?: string;
+        page_num?: number;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -11232,7 +11397,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Trade offers, newest first (at most 500), optionally of one account */
+      /** @description Trade offers, newest first, a page at a time, optionally of one account or one user */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11240,6 +11405,9 @@ export interface operations {
         content: {
           "application/json": {
             items: components["schemas"]["SandboxTradeOffer"][];
+            page_num: number;
+            page_size: number;
+            total_count: number;
           };
         };
       };
