@@ -15,7 +15,7 @@ import {
 
 /**
  * The console as an operator uses it, at a desktop's and a phone's width
- * (docs/design/website.md#the-console): money moves only by an explicit Deposit or Withdraw of a
+ * (docs/design/website-console.md#the-console): money moves only by an explicit Deposit or Withdraw of a
  * positive amount (a wrong one is refused next to its field, a withdrawal confirmed); items are
  * granted by choosing a goods from suggestions, in English or Chinese, with the keyboard; the trade
  * offers table holds the chosen user's offers only, under the pager. axe runs on every state.

@@ -65,7 +65,7 @@ export async function listEvents(
 /**
  * A user's account events read by the sandbox admin (the console's event log), the same page
  * `listEvents` answers the user: the console reads them without an API token of the user's, so
- * looking never creates one (docs/design/website.md#the-consoles-events-and-webhooks).
+ * looking never creates one (docs/design/website-console.md#the-consoles-events-and-webhooks).
  */
 export async function listUserEvents(
   ctx: DomainContext,

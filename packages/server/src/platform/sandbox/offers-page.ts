@@ -16,7 +16,7 @@ export interface OffersPageInput {
 /**
  * A page of the sandbox's trade offers, newest first, with how many there are in all: every offer,
  * or those of one account or of one user's bound accounts (the console's table of the chosen user,
- * docs/design/website.md#the-console). An account sees an offer it receives only once the sender
+ * docs/design/website-console.md#the-console). An account sees an offer it receives only once the sender
  * confirmed it, as the platform shows it; an unknown user is `Not Found`.
  */
 export async function listOffersPage(

@@ -10,7 +10,7 @@ const POLL_MS = 1000;
 const KEPT = 200;
 
 /**
- * The live event log of one user (docs/design/website.md#the-consoles-events-and-webhooks): the user's events as they happen,
+ * The live event log of one user (docs/design/website-console.md#the-consoles-events-and-webhooks): the user's events as they happen,
  * newest first, each with its `data` record, read as the admin with the sandbox's copy of the polling
  * operation (so looking creates no token of the user's), on from the last id seen, so a failed read
  * loses nothing. A type filter reads the log again from its start with that filter.

@@ -6,7 +6,7 @@ import { useLoad } from "../../use-data.tsx";
 import { EventLog } from "./event-log.tsx";
 import { WebhooksPanel } from "./webhooks-panel.tsx";
 
-/** The console's events and webhooks of one user, chosen here (docs/design/website.md#the-consoles-events-and-webhooks). */
+/** The console's events and webhooks of one user, chosen here (docs/design/website-console.md#the-consoles-events-and-webhooks). */
 export function EventsAndWebhooks(props: { adminToken: string }) {
   const [userId, setUserId] = useState("");
   const [version, setVersion] = useState(0);

@@ -21,7 +21,7 @@ export function amountProblem(text: string): string {
 }
 
 /**
- * Money in and out of one user's account (docs/design/website.md#the-console): Deposit and Withdraw
+ * Money in and out of one user's account (docs/design/website-console.md#the-console): Deposit and Withdraw
  * are two explicit actions on a positive amount, never a sign. The amount is checked here first
  * (its error sits under the field, which is marked invalid); a withdrawal asks for confirmation;
  * the outcome shows under the form.

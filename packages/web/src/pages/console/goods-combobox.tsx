@@ -9,7 +9,7 @@ export type Suggestion = WebData<typeof searchSuggest>["suggestions"][number];
 /**
  * A goods chosen by name, in English or Chinese, from the site's suggestions (`search/suggest`, the
  * catalog search box's forgiving search): an editable combobox with a list popup after the ARIA 1.2
- * pattern (docs/design/website.md#the-console). Down and Up move through the options (the input keeps
+ * pattern (docs/design/website-console.md#the-console). Down and Up move through the options (the input keeps
  * focus; `aria-activedescendant` names the active one), Enter or a click chooses, Escape closes the
  * list. Typing again forgets the choice.
  */

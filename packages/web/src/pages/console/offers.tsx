@@ -18,7 +18,7 @@ const PAGE_SIZE = 20;
 
 /**
  * The trade offers of the chosen user's platform accounts (filtered by the server, a page at a
- * time under the shared pager), answered as their receiver would (docs/design/website.md#the-console).
+ * time under the shared pager), answered as their receiver would (docs/design/website-console.md#the-console).
  * Declining asks for confirmation; an answer's outcome shows above the table, next to the buttons.
  */
 export function Offers(props: { token: string; userId: string }) {

@@ -6,7 +6,7 @@ import { t } from "../../i18n.ts";
  * The console manages a user's webhook endpoints (turning off and on, deleting, the delivery log,
  * redelivering) through the official operations, with an API token of that user's: what a
  * developer's bot would call, so the console tests those operations too
- * (docs/design/website.md#the-consoles-events-and-webhooks). The token is created only when the
+ * (docs/design/website-console.md#the-consoles-events-and-webhooks). The token is created only when the
  * operator asks for it ("Act as this user"), never as a side effect of looking: the event log and
  * the endpoint list are read as the admin. One token per user and browser tab, kept in this tab's
  * sessionStorage; one revoked meanwhile is forgotten at its first refusal.

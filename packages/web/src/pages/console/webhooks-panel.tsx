@@ -7,7 +7,7 @@ import { EndpointRow } from "./endpoint-row.tsx";
 import { createUserToken, hasUserToken } from "./user-token.ts";
 
 /**
- * A user's webhook endpoints (docs/design/website.md#the-consoles-events-and-webhooks): registered through the sandbox (which
+ * A user's webhook endpoints (docs/design/website-console.md#the-consoles-events-and-webhooks): registered through the sandbox (which
  * allows receivers on this machine), test events through the sandbox, and the rest (turning off
  * and on, deleting, the delivery log, redelivering) through the official operations as the user,
  * once the operator chose to act as the user (which creates an API token of theirs, and says so).
