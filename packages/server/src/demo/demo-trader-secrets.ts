@@ -1,4 +1,4 @@
-import { hashPassword } from "../domain/password-hash.ts";
+import { ARGON2ID_PLAIN_TEXT_KEPT, hashPassword } from "../domain/password-hash.ts";
 import { generateApiToken, generateSecret } from "../domain/secrets.ts";
 
 export interface TraderSecrets {
@@ -7,7 +7,9 @@ export interface TraderSecrets {
   /**
    * Their password hashes, by index, and the hash every other trader shares, of a password thrown
    * away ("" when there are none): argon2id in the password-hashing worker threads, which run
-   * beside the build's database work and are awaited only at its end.
+   * beside the build's database work and are awaited only at its end. The credentialed traders'
+   * passwords are written in plain text to the credentials file, so their hashes are made at
+   * `ARGON2ID_PLAIN_TEXT_KEPT`; a trader's first sign-in stores one at the full cost.
    */
   hashes: Promise<{ credentialed: string[]; lockedHash: string }>;
 }
@@ -33,7 +35,7 @@ export function credentialsFor(
   const hashes = Promise.all([
     Promise.all(
       secrets.map(async ({ password }) => {
-        const hash = await hashPassword(password);
+        const hash = await hashPassword(password, ARGON2ID_PLAIN_TEXT_KEPT);
         onHashed((done += 1), total);
         return hash;
       }),

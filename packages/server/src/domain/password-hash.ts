@@ -45,9 +45,20 @@ export interface PasswordCheck {
 
 const NO_MATCH: PasswordCheck = { matches: false, needsRehash: false };
 
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * The cost for a password whose plain text is kept beside the database anyway (the demo traders'
+ * credentials file, docs/design/performance.md#the-first-start): a costly hash would guard nothing
+ * the file does not already give away. Still argon2id in the same form, so it verifies as any
+ * other, and the first sign-in that verifies it stores a hash at `ARGON2ID` (its parameters differ).
+ */
+export const ARGON2ID_PLAIN_TEXT_KEPT = { memoryKiB: 1024, passes: 1, parallelism: 1 } as const;
+
+export async function hashPassword(
+  password: string,
+  cost: { memoryKiB: number; passes: number; parallelism: number } = ARGON2ID,
+): Promise<string> {
   const salt = randomBytes(ARGON2ID.saltBytes);
-  const params = { m: ARGON2ID.memoryKiB, t: ARGON2ID.passes, p: ARGON2ID.parallelism };
+  const params = { m: cost.memoryKiB, t: cost.passes, p: cost.parallelism };
   const tag = await argon2idTag(password, salt, params, ARGON2ID.tagBytes);
   return `$argon2id$v=19$m=${params.m},t=${params.t},p=${params.p}$${unpadded(salt)}$${unpadded(tag)}`;
 }

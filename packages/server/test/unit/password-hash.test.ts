@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { argon2Sync, randomBytes, scryptSync } from "node:crypto";
 import { after, describe, test } from "node:test";
 import {
+  ARGON2ID_PLAIN_TEXT_KEPT,
   closePasswordHashing,
   hashPassword,
   passwordHashTasks,
@@ -68,6 +69,13 @@ describe("password hashing", () => {
     const stored = argon2idString("pw", { m: 4096, t: 1, p: 1 });
     assert.deepEqual(await verifyPassword("pw", stored), { matches: true, needsRehash: true });
     assert.equal((await verifyPassword("px", stored)).matches, false);
+  });
+
+  test("a hash at the light cost of a kept plain text verifies and asks for a rehash at the full cost", async () => {
+    const stored = await hashPassword("demo trader", ARGON2ID_PLAIN_TEXT_KEPT);
+    assert.deepEqual(PHC.exec(stored)?.slice(1, 4), ["1024", "1", "1"]);
+    assert.deepEqual(await verifyPassword("demo trader", stored), { matches: true, needsRehash: true });
+    assert.equal((await verifyPassword("demo tradex", stored)).matches, false);
   });
 
   test("an scrypt hash of the earlier scheme (N=2^14) matches and asks for a rehash", async () => {
