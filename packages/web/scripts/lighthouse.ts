@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { desktopConfig } from "lighthouse";
-import { ACCOUNT_SECTIONS } from "../src/pages/account/account-page.tsx";
+import { ACCOUNT_SECTIONS } from "../src/pages/account/sections.ts";
 import { buildWebsite, CHROMIUM, startServer } from "../test/browser.ts";
 
 const BUDGETS = { performance: 95, accessibility: 100, "best-practices": 100 } as const;

@@ -5,19 +5,9 @@ import { Bookmarks } from "./bookmarks.tsx";
 import { Inventory } from "./inventory.tsx";
 import { MyBuyOrders } from "./my-buy-orders.tsx";
 import { MyListings } from "./my-listings.tsx";
+import { ACCOUNT_SECTIONS } from "./sections.ts";
 import { Trades } from "./trades.tsx";
 import { Wallet } from "./wallet.tsx";
-
-/** The account's sections: the path under `/me/` and the name its link and `<title>` show. */
-export const ACCOUNT_SECTIONS = [
-  ["inventory", "Inventory"],
-  ["listings", "My listings"],
-  ["purchases", "Purchases"],
-  ["sales", "Sales"],
-  ["buy-orders", "Buy orders"],
-  ["wallet", "Wallet"],
-  ["bookmarks", "Bookmarks"],
-] as const;
 
 /** The signed-in user's pages, each on the website's own routes (session cookie and CSRF token). */
 export function AccountPage(props: { section: string }) {
