@@ -124,6 +124,7 @@ export const ZH: Record<string, string> = {
   "Offer {o} sent: waiting for the buyer to accept it.": "报价 {o} 已发送，等待买家接受。",
   Offer: "报价",
   "On sale": "在售",
+  "Sold, awaiting delivery": "已售出，待交付",
   "Open the console": "打开控制台",
   Order: "订单",
   Pages: "分页",

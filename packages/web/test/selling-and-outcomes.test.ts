@@ -135,8 +135,9 @@ describeOrSkip(
 
         await page
           .getByRole("button", { name: `Sell now for ¥ 9.00: ${CROWN} to the highest buy order` })
-          // One Crown for each width: the desktop's is sold first, and stays in the inventory until delivered.
-          .nth(size === DESKTOP ? 0 : 1)
+          // One Crown for each width: the desktop's, sold first, stays in the inventory until
+          // delivered, but is no longer offered for sale.
+          .first()
           .click();
         const dialog = page.getByRole("dialog", { name: `Sell ${CROWN} now` });
         await dialog.getByText("¥ 8.77").waitFor();
@@ -150,6 +151,18 @@ describeOrSkip(
         await assertAccessible(page, what("the sell-now dialog, sold"), "dialog[open]");
         await dialog.getByRole("button", { name: "Close" }).click();
         await dialog.waitFor({ state: "detached" });
+        // Both widths' Crowns are sold once the phone's is: each row then says so.
+        await page
+          .getByRole("link", { name: "Sold, awaiting delivery" })
+          .nth(size === DESKTOP ? 0 : 1)
+          .waitFor();
+        assert.equal(
+          await page
+            .getByRole("button", { name: /^Sell now for ¥ 9\.00: Sticker \| Crown \(Foil\)/ })
+            .count(),
+          size === DESKTOP ? 1 : 0,
+          "a sold Crown is not offered for sale again",
+        );
         await context.close();
       });
 

@@ -103,6 +103,10 @@ export const WebInventoryItem = StrictObject({
   sell_order_price: Type.String({ description: "the listing's price; empty when not on sale" }),
   sell_order_income: Type.String({ description: "the price less the fee; empty when not on sale" }),
   sell_order_mode: Type.Integer({ description: "1 the seller sends the offer, 2 the buyer; 0 not on sale" }),
+  open_trade_id: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "ours: the trade the item is sold in and not yet delivered (paying, awaiting or in its offer); it cannot be listed or sold again; null otherwise",
+  }),
   asset_info: WebItemAssetInfo,
 });
 

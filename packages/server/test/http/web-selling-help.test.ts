@@ -9,7 +9,7 @@ const SUPPLY = "/api/market/developer/buy_order/supply";
 const STICKER = "Sticker | Crown (Foil)";
 
 interface Inventory {
-  items: Array<{ assetid: string; buy_max_price: string }>;
+  items: Array<{ assetid: string; buy_max_price: string; progress: number; open_trade_id: string | null }>;
   seller_fee: { basis_points: number; min: string };
   bought_prices: Record<string, string>;
 }
@@ -114,6 +114,18 @@ describe("website selling help: fee rule, purchase prices, sell now to a buy ord
     assert.equal(answer[assetid], "OK");
     assert.match(answer.bill_orders[assetid]!.bill_order_id, /^\d+$/);
     await t.assertLedger();
+    const inTrade = (await inventory(seller)).items.find((entry) => entry.assetid === assetid)!;
+    assert.equal(
+      inTrade.open_trade_id,
+      answer.bill_orders[assetid]!.bill_order_id,
+      "the item is in its trade",
+    );
+    assert.equal(inTrade.progress, 0, "the real website's codes stay: it is not on sale");
+    const idle = (await inventory(seller)).items.filter((entry) => entry.assetid !== assetid);
+    assert.ok(
+      idle.every((entry) => entry.open_trade_id === null),
+      "items in no trade say so",
+    );
   });
 
   test("errors: a bad body is refused naming the field; one's own order is refused naming it", async () => {

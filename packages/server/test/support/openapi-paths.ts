@@ -4130,6 +4130,8 @@ export interface components {
       sell_order_income: string;
       /** @description 1 the seller sends the offer, 2 the buyer; 0 not on sale */
       sell_order_mode: number;
+      /** @description ours: the trade the item is sold in and not yet delivered (paying, awaiting or in its offer); it cannot be listed or sold again; null otherwise */
+      open_trade_id: string | null;
       asset_info: {
         assetid: string;
         classid: string;

@@ -25,8 +25,9 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
   const page = await getPlatformInventory(ctx, { ...query, platformid: account.value });
   if (!page.ok) return page;
   const { items } = page.value;
-  const [listings, bought, goods] = await Promise.all([
+  const [listings, trading, bought, goods] = await Promise.all([
     readListingsOf(ctx, account.value, items),
+    readOpenTradesOf(ctx, account.value, items),
     readBoughtPrices(ctx, account.value, items),
     readWebGoodsInfos(
       ctx,
@@ -68,6 +69,7 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
         sell_order_price: listing ? formatMoney(listing.price) : "",
         sell_order_income: listing ? formatMoney(listing.price - listing.fee) : "",
         sell_order_mode: listing ? (listing.force_buyer_send_offer ? 2 : 1) : 0,
+        open_trade_id: trading.get(Number(item.assetid)) ?? null,
         asset_info: { ...item.asset_info, appid: 730 },
       };
     }),
@@ -116,6 +118,32 @@ async function readListingsOf(ctx: DomainContext, platformid: string, items: Inv
     )
     .execute();
   return new Map(rows.map((row) => [row.assetid, row]));
+}
+
+/**
+ * The trades the page's items are sold in and not yet delivered, by assetid: the listing is gone
+ * from sale, but the item is still in the seller's account until the offer completes, and it must
+ * not be offered for sale again meanwhile.
+ */
+async function readOpenTradesOf(
+  ctx: DomainContext,
+  platformid: string,
+  items: InventoryItem[],
+): Promise<Map<number, string>> {
+  if (items.length === 0 || ctx.actor.kind !== "user") return new Map();
+  const rows = await ctx.db
+    .selectFrom("trades")
+    .select(["trade_id", "assetid"])
+    .where("seller_id", "=", ctx.actor.userId)
+    .where("seller_platformid", "=", platformid)
+    .where("state", "in", ["PAYING", "SELLER_TO_SEND_OFFER", "TRADING"])
+    .where(
+      "assetid",
+      "in",
+      items.map((item) => Number(item.assetid)),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.assetid, String(row.trade_id)]));
 }
 
 /**

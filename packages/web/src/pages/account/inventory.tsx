@@ -83,7 +83,7 @@ export function Inventory() {
       >
         {items.map((item) => {
           const name = goodsName(item);
-          const canList = item.progress === 0;
+          const canList = item.progress === 0 && item.open_trade_id === null;
           const paid = answer.bought_prices[item.assetid];
           const previewId = `sale-${item.assetid}`;
           const outcome = results?.[item.assetid];
@@ -133,11 +133,15 @@ export function Inventory() {
                 )}
               </td>
               <td>
-                {item.progress === 1
-                  ? t("On sale")
-                  : item.tradable
-                    ? t("Tradable")
-                    : t("Trade cooldown until {d}", { d: dateTime(item.tradable_time) })}
+                {item.progress === 1 ? (
+                  t("On sale")
+                ) : item.open_trade_id !== null ? (
+                  <a href="/me/sales">{t("Sold, awaiting delivery")}</a>
+                ) : item.tradable ? (
+                  t("Tradable")
+                ) : (
+                  t("Trade cooldown until {d}", { d: dateTime(item.tradable_time) })
+                )}
                 {canList && Number(item.buy_max_price) > 0 ? (
                   <button
                     type="button"
