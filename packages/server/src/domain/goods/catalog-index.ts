@@ -6,7 +6,7 @@ import type { MarketGoods } from "../market/market-goods.ts";
 import type { PriceSnapshot } from "../market/price-snapshot.ts";
 import type { PriceSnapshots } from "../market/price-snapshots.ts";
 import { Rebuilds } from "../market/rebuilds.ts";
-import { catalogWords, compactText, WordIndex } from "./goods-search.ts";
+import { catalogWords, type WordIndex } from "./goods-search.ts";
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 export type BuyingSort = (typeof BUYING_SORTS)[number];
@@ -97,7 +97,8 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
   const entries: CatalogEntry[] = [];
   for (const goods of snapshot.catalog.byId.values()) {
     const figures = snapshot.entries.get(goods.goods_id)?.whole;
-    const names = words.compact.get(goods);
+    // The words were made from this very catalog: every goods has its names there.
+    const names = words.compact.get(goods)!;
     entries.push({
       goods,
       sellMin: figures && figures.minPrice > 0 ? figures.minPrice : null,
@@ -105,8 +106,8 @@ export async function buildCatalogIndex(ctx: DomainContext, snapshot: PriceSnaps
       transacted: transacted.get(goods.goods_id) ?? 0,
       buyMax: figures && figures.buyOrderNum > 0 ? figures.buyMaxPrice : null,
       buyNum: figures?.buyOrderNum ?? 0,
-      nameCompact: names?.name ?? compactText(goods.name),
-      hashNameCompact: names?.hashName ?? compactText(goods.market_hash_name),
+      nameCompact: names.name,
+      hashNameCompact: names.hashName,
     });
   }
   // Every order ends with the newest goods (the highest id) first among equals.
