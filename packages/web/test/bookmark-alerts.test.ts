@@ -9,8 +9,9 @@ import {
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -61,13 +62,7 @@ describeOrSkip("price alerts on the bookmarks page", { skip: NO_CHROMIUM || EMBE
 
   for (const size of SIZES) {
     test(`at ${size.width}x${size.height}: set an alert on a bookmark, see it fire live`, async () => {
-      const phone = size.width < 640;
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        locale: "en-GB",
-        ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-      });
-      const page = await context.newPage();
+      const { context, page } = await openAt(browser, size);
       try {
         // The market is above any target first: a saved alert is armed, not reached.
         await seller.market.repriceItems([{ sell_order_id: listingId, price: size.sell[0]! }]);

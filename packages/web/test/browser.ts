@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MarketClient, SandboxClient } from "@skinmarket/client";
 import type { Kysely } from "kysely";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { openPGliteDatabase } from "../../server/src/storage/pglite.ts";
 import type { Database } from "../../server/src/storage/schema.ts";
 import { CHROMIUM } from "../../server/test/support/describe-or-skip.ts";
@@ -39,6 +39,26 @@ export function launchChromium(args: string[] = []): Promise<Browser> {
       ...args,
     ],
   });
+}
+
+/** The two window sizes every page is tested at: a desktop's and a phone's. */
+export const DESKTOP = { width: 1366, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A new browser context at this window's size and its page: below 640 px as a phone shows a page
+ * (a mobile viewport, touch, a dense screen), in British English.
+ */
+export async function openAt(
+  browser: Browser,
+  size: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    locale: "en-GB",
+    ...(size.width < 640 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  return { context, page: await context.newPage() };
 }
 
 export interface RunningServer {

@@ -9,8 +9,9 @@ import {
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -66,18 +67,12 @@ describeOrSkip("the console as an operator uses it", { skip: NO_CHROMIUM || EMBE
 
   for (const size of SIZES) {
     test(`money, granting and offers at ${size.width}x${size.height}`, async () => {
-      const phone = size.width < 640;
       const operator = await newTrader(server, `operator${size.width}`);
       const partner = await newTrader(server, `partner${size.width}`);
       const stranger = await newTrader(server, `stranger${size.width}`);
       await sendOffers(operator, partner, 21);
       await sendOffers(stranger, partner, 1);
-      const context = await browser.newContext({
-        viewport: size,
-        locale: "en-GB",
-        ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-      });
-      const page = await context.newPage();
+      const { context, page } = await openAt(browser, size);
       const what = (state: string) => `the console, ${state} (${size.width} px)`;
       await page.goto(server.url + "/console");
       await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);

@@ -1,16 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
 import { assertAccessible, assertNoSidewaysScroll, type PageGlobals } from "./axe.ts";
 import {
   ADMIN_TOKEN,
   buildWebsite,
+  DESKTOP,
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
+  PHONE,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -21,8 +24,6 @@ import {
  */
 describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMBEDDED_ONLY }, () => {
   const REDLINE = "AK-47 | Redline (Field-Tested)";
-  const DESKTOP = { width: 1366, height: 900 };
-  const PHONE = { width: 390, height: 844 };
   let server: RunningServer;
   let browser: Browser;
   let trader: Awaited<ReturnType<typeof newTrader>>;
@@ -52,18 +53,7 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
     await server?.stop();
   });
 
-  async function open(size: {
-    width: number;
-    height: number;
-  }): Promise<{ context: BrowserContext; page: Page }> {
-    const phone = size.width < 640;
-    const context = await browser.newContext({
-      viewport: size,
-      locale: "en-GB",
-      ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-    });
-    return { context, page: await context.newPage() };
-  }
+  const open = (size: { width: number; height: number }) => openAt(browser, size);
 
   async function signIn(page: Page): Promise<void> {
     await page.goto(server.url + "/signin");

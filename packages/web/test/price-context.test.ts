@@ -1,16 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "kysely";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
 import { assertAccessible, assertNoSidewaysScroll, type PageGlobals } from "./axe.ts";
 import {
   buildWebsite,
+  DESKTOP,
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
+  PHONE,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -26,8 +29,6 @@ describeOrSkip(
   () => {
     const REDLINE = "AK-47 | Redline (Field-Tested)";
     const STICKER = "Sticker | Crown (Foil)";
-    const DESKTOP = { width: 1366, height: 900 };
-    const PHONE = { width: 390, height: 844 };
     let server: RunningServer;
     let browser: Browser;
     let seller: Awaited<ReturnType<typeof newTrader>>;
@@ -77,18 +78,7 @@ describeOrSkip(
       await server?.stop();
     });
 
-    async function open(size: {
-      width: number;
-      height: number;
-    }): Promise<{ context: BrowserContext; page: Page }> {
-      const phone = size.width < 640;
-      const context = await browser.newContext({
-        viewport: size,
-        locale: "en-GB",
-        ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-      });
-      return { context, page: await context.newPage() };
-    }
+    const open = (size: { width: number; height: number }) => openAt(browser, size);
 
     async function settled(page: Page): Promise<void> {
       await page.waitForFunction(

@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describe-or-skip.ts";
 import { assertAccessible, assertNoSidewaysScroll, type PageGlobals } from "./axe.ts";
 import {
   buildWebsite,
+  DESKTOP,
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
+  PHONE,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -26,8 +29,6 @@ describeOrSkip("prices, names and a visitor's pages", { skip: NO_CHROMIUM || EMB
   const REDLINE = "AK-47 | Redline (Field-Tested)";
   const ASIIMOV = "AWP | Asiimov (Field-Tested)";
   const UNTRADED = "AK-47 | Redline (Minimal Wear)";
-  const DESKTOP = { width: 1366, height: 900 };
-  const PHONE = { width: 390, height: 844 };
   const DAY = 86_400;
   let server: RunningServer;
   let browser: Browser;
@@ -106,18 +107,7 @@ describeOrSkip("prices, names and a visitor's pages", { skip: NO_CHROMIUM || EMB
     await server?.stop();
   });
 
-  async function open(size: {
-    width: number;
-    height: number;
-  }): Promise<{ context: BrowserContext; page: Page }> {
-    const phone = size.width < 640;
-    const context = await browser.newContext({
-      viewport: size,
-      locale: "en-GB",
-      ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-    });
-    return { context, page: await context.newPage() };
-  }
+  const open = (size: { width: number; height: number }) => openAt(browser, size);
 
   /** Opens a page and waits until what it loads is drawn (nothing left busy). */
   async function visit(page: Page, path: string, ready: (page: Page) => Locator): Promise<void> {

@@ -5,11 +5,14 @@ import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describ
 import { assertAccessible, assertNoSidewaysScroll, type PageGlobals } from "./axe.ts";
 import {
   buildWebsite,
+  DESKTOP,
   launchChromium,
   newTrader,
   NO_CHROMIUM,
-  startServer,
+  openAt,
+  PHONE,
   type RunningServer,
+  startServer,
 } from "./browser.ts";
 
 /**
@@ -25,8 +28,6 @@ describeOrSkip(
   () => {
     const CROWN = "Sticker | Crown (Foil)";
     const CASE = "Operation Phoenix Weapon Case";
-    const DESKTOP = { width: 1366, height: 900 };
-    const PHONE = { width: 390, height: 844 };
     let server: RunningServer;
     let browser: Browser;
     let trader: Awaited<ReturnType<typeof newTrader>>;
@@ -82,13 +83,7 @@ describeOrSkip(
       width: number;
       height: number;
     }): Promise<{ context: BrowserContext; page: Page }> {
-      const phone = size.width < 640;
-      const context = await browser.newContext({
-        viewport: size,
-        locale: "en-GB",
-        ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-      });
-      const page = await context.newPage();
+      const { context, page } = await openAt(browser, size);
       await page.goto(server.url + "/signin");
       await page.getByLabel("Nickname").fill(trader.nickname);
       await page.getByLabel("Password").fill(trader.password);
