@@ -1,33 +1,15 @@
-import type { searchSuggest } from "@skinmarket/contract";
-import { useEffect, useRef, useState } from "preact/hooks";
-import { web, type WebData } from "../../api.ts";
+import { useEffect, useState } from "preact/hooks";
+import { useSuggestions } from "../../components/use-suggestions.ts";
 import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
 import { navigate } from "../../router.ts";
 
-type Suggestion = WebData<typeof searchSuggest>["suggestions"][number];
-
 /** The search field with suggestions and their lowest prices as one types (`search/suggest`, anyone), an ARIA combobox. */
 export function SearchBox(props: { initial: string; onSearch: (text: string) => void }) {
   const [text, setText] = useState(props.initial);
-  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const [active, setActive] = useState(-1);
-  const timer = useRef<number | undefined>(undefined);
+  const { suggestions, setSuggestions, active, setActive, suggest } = useSuggestions();
 
   useEffect(() => setText(props.initial), [props.initial]);
-
-  const suggest = (value: string) => {
-    window.clearTimeout(timer.current);
-    if (!value.trim()) return setSuggestions([]);
-    timer.current = window.setTimeout(() => {
-      web<typeof searchSuggest>("GET", "/api/market/search/suggest", { query: { game: "csgo", text: value } })
-        .then((answer) => {
-          setSuggestions(answer.suggestions);
-          setActive(-1);
-        })
-        .catch(() => setSuggestions([]));
-    }, 150);
-  };
 
   return (
     <form

@@ -1,10 +1,7 @@
-import type { searchSuggest } from "@skinmarket/contract";
-import { useRef, useState } from "preact/hooks";
-import { web, type WebData } from "../../api.ts";
+import { useState } from "preact/hooks";
+import { useSuggestions, type Suggestion } from "../../components/use-suggestions.ts";
 import { money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-
-export type Suggestion = WebData<typeof searchSuggest>["suggestions"][number];
 
 /**
  * A goods chosen by name, in English or Chinese, from the site's suggestions (`search/suggest`, the
@@ -20,24 +17,10 @@ export function GoodsCombobox(props: {
   onChoose: (suggestion: Suggestion | undefined) => void;
 }) {
   const [text, setText] = useState("");
-  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const [active, setActive] = useState(-1);
-  const timer = useRef<number | undefined>(undefined);
+  const { suggestions, setSuggestions, active, setActive, suggest } = useSuggestions();
   const listbox = `${props.id}-listbox`;
   const open = suggestions.length > 0;
 
-  const suggest = (value: string) => {
-    window.clearTimeout(timer.current);
-    if (!value.trim()) return setSuggestions([]);
-    timer.current = window.setTimeout(() => {
-      web<typeof searchSuggest>("GET", "/api/market/search/suggest", { query: { game: "csgo", text: value } })
-        .then((answer) => {
-          setSuggestions(answer.suggestions);
-          setActive(-1);
-        })
-        .catch(() => setSuggestions([]));
-    }, 150);
-  };
   const choose = (suggestion: Suggestion) => {
     setText(suggestion.option);
     setSuggestions([]);

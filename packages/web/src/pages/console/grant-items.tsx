@@ -3,7 +3,8 @@ import { useState } from "preact/hooks";
 import { sandbox } from "../../api.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction } from "../../use-data.tsx";
-import { GoodsCombobox, type Suggestion } from "./goods-combobox.tsx";
+import type { Suggestion } from "../../components/use-suggestions.ts";
+import { GoodsCombobox } from "./goods-combobox.tsx";
 
 /**
  * New items of one goods into one of the user's platform accounts. The goods is chosen from the
