@@ -71,6 +71,11 @@ export interface SandboxTradeOffersTable {
   confirmation_nonce: ColumnType<string | null, string | null | undefined, string | null>;
   /** The offer that countered this one (migration 0032); null when none. Such an offer is `declined`. */
   countered_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * The key of the mobile confirmation the receiver's acceptance waits for (migration 0036); kept on
+   * an offer declined by cancelling that confirmation (Steam's CanceledBySecondFactor), else null.
+   */
+  acceptance_nonce: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OfferItemsFrom = "sender" | "receiver";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { steamOffersOf } from "../../src/platform/sandbox/steam-trade-offers.ts";
-import { findOffer } from "../../src/platform/sandbox/trade-offers.ts";
+import { findOffer } from "../../src/platform/sandbox/read-offers.ts";
 import { createReadyTrader, goodsIdOf, grantOne, type PlatformFixture } from "../support/platform-world.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 

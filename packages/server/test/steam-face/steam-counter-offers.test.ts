@@ -7,10 +7,12 @@ import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import { describePlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { newSteamAccount, readOffer, sendOffer, signInTradeBot } from "../support/steam-bot.ts";
-import { confirmOffer } from "../support/steam-confirm.ts";
+import { confirmOffer, listConfirmations } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 const { ETradeOfferState } = TradeOfferManager;
+/** EConfirmationType 2: a trade offer, whether sent or accepted. */
+const TRADE_CONFIRMATION = 2;
 
 describe("counter-offers and the trade protection acknowledgement, with the libraries unchanged", () => {
   let world: SteamFaceWorld;
@@ -36,6 +38,22 @@ describe("counter-offers and the trade protection acknowledgement, with the libr
     assetids = granted.value.assets.map((asset) => asset.assetid);
   });
   after(() => world.close());
+
+  /** Who holds the item now: it moves under a new assetid, so follow it to its last one. */
+  async function holderOf(assetid: string): Promise<string> {
+    let row = await world.ctx.db
+      .selectFrom("sandbox_assets")
+      .select(["platformid", "traded_to_assetid"])
+      .where("assetid", "=", Number(assetid))
+      .executeTakeFirstOrThrow();
+    while (row.traded_to_assetid !== null)
+      row = await world.ctx.db
+        .selectFrom("sandbox_assets")
+        .select(["platformid", "traded_to_assetid"])
+        .where("assetid", "=", row.traded_to_assetid)
+        .executeTakeFirstOrThrow();
+    return row.platformid;
+  }
 
   test("offer.counter() ends the received offer Countered (4) and its partner answers the new one", async () => {
     const { manager: sellerBot, community: sellerCommunity } = await signInTradeBot(world, seller);
@@ -70,11 +88,27 @@ describe("counter-offers and the trade protection acknowledgement, with the libr
     // For the marketplace, a countered offer is one its receiver did not accept.
     assert.deepEqual(row, { state: "declined", countered_by: Number(counter.id) });
 
+    // The seller now gives an item by accepting: as on Steam, the acceptance waits for the
+    // seller's mobile confirmation, and nothing moves until then.
     const status = await new Promise<string>((resolve, reject) =>
       answer.accept((error, accepted) => (error ? reject(error) : resolve(accepted))),
     );
-    assert.equal(status, "accepted");
+    assert.equal(status, "pending");
+    assert.equal(answer.state, ETradeOfferState.Active);
+    assert.equal(answer.confirmationMethod, TradeOfferManager.EConfirmationMethod.MobileApp);
+    const waiting = await readOffer(buyerBot, counter.id);
+    assert.equal(waiting.state, ETradeOfferState.Active);
+    assert.equal(waiting.confirmationMethod, TradeOfferManager.EConfirmationMethod.None);
+    assert.equal(await holderOf(assetids[1] ?? ""), seller.platformid);
+    const [confirmation] = await listConfirmations(sellerCommunity, seller);
+    assert.equal(confirmation?.creator, counter.id);
+    assert.equal(confirmation?.type, TRADE_CONFIRMATION);
+
+    await confirmOffer(sellerCommunity, seller, counter.id);
     assert.equal((await readOffer(buyerBot, counter.id)).state, ETradeOfferState.Accepted);
+    assert.equal((await readOffer(sellerBot, counter.id)).state, ETradeOfferState.Accepted);
+    assert.equal(await holderOf(assetids[1] ?? ""), buyer.platformid);
+    assert.deepEqual(await listConfirmations(sellerCommunity, seller), []);
   });
 
   test("only an active offer received from that partner can be countered; a refusal changes nothing", async () => {

@@ -87,6 +87,8 @@ declare module "steam-tradeoffer-manager" {
   class TradeOffer {
     id?: string;
     state: number;
+    /** EConfirmationMethod: 0 none, 1 e-mail, 2 the mobile app. */
+    confirmationMethod: number | null;
     message: string;
     isOurOffer: boolean;
     itemsToGive: OfferItem[];
@@ -137,7 +139,9 @@ declare module "steam-tradeoffer-manager" {
       Canceled: 6;
       Declined: 7;
       CreatedNeedsConfirmation: 9;
+      CanceledBySecondFactor: 10;
     };
+    static EConfirmationMethod: { None: 0; Email: 1; MobileApp: 2 };
     static EOfferFilter: { ActiveOnly: 1; HistoricalOnly: 2; All: 3 };
     setCookies(cookies: string[], callback: Callback): void;
     createOffer(tradeUrl: string): TradeOffer;

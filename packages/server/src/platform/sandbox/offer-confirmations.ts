@@ -5,18 +5,22 @@ import { fail, ok, type Result } from "../../domain/result.ts";
 import { inTransaction, noteNoMarketChange } from "../../domain/transaction.ts";
 import { readSteamCredentials } from "./steam-credentials.ts";
 import { authenticatorTimes } from "./steam-guard.ts";
-import { respondToOffer } from "./trade-offers.ts";
+import { acceptLockedOffer, respondToOffer } from "./trade-offers.ts";
 
 /**
  * Mobile confirmations (docs/design/steam-face.md#confirmations): an offer sent through the Steam
- * face that gives items waits for its sender's confirmation; the sender's authenticator lists,
- * confirms or cancels it with keys made from the account's `identity_secret`. A confirmation is
- * named by its offer's id and carries the nonce drawn when the offer was made.
+ * face that gives items waits for its sender's confirmation, and an acceptance through the face
+ * that gives the receiver's items waits for the receiver's; the account's authenticator lists,
+ * confirms or cancels them with keys made from its `identity_secret`. A confirmation is named by its
+ * offer's id (an account never waits on both for one offer) and carries the nonce drawn for it.
  */
 export interface PendingConfirmation {
   tradeofferid: string;
   nonce: string;
-  receiver: string;
+  /** What is confirmed: sending the offer, or accepting it. */
+  kind: "send" | "accept";
+  /** The other party of the offer. */
+  partner: string;
   itemCount: number;
   createdAt: Date;
 }
@@ -47,33 +51,53 @@ export async function checkConfirmationKey(
   return given.length === expected.length && timingSafeEqual(given, expected) ? ok(undefined) : refused;
 }
 
-/** The account's offers waiting for its confirmation, newest first. */
+/** The account's offers and acceptances waiting for its confirmation, newest first. */
 export async function pendingConfirmations(
   ctx: DomainContext,
   platformid: string,
 ): Promise<PendingConfirmation[]> {
   const rows = await ctx.db
     .selectFrom("sandbox_trade_offers")
-    .select(["tradeofferid", "confirmation_nonce", "receiver", "assetids", "created_at"])
-    .where("sender", "=", platformid)
+    .select([
+      "tradeofferid",
+      "sender",
+      "receiver",
+      "confirmation_nonce",
+      "acceptance_nonce",
+      "assetids",
+      "created_at",
+      "updated_at",
+    ])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("sender", "=", platformid), eb("confirmation_nonce", "is not", null)]),
+        eb.and([eb("receiver", "=", platformid), eb("acceptance_nonce", "is not", null)]),
+      ]),
+    )
     .where("state", "=", "active")
     .where("expires_at", ">", ctx.clock.now())
-    .where("confirmation_nonce", "is not", null)
     .orderBy("tradeofferid", "desc")
     .execute();
-  return rows.map((row) => ({
-    tradeofferid: String(row.tradeofferid),
-    nonce: row.confirmation_nonce ?? "",
-    receiver: row.receiver,
-    itemCount: row.assetids.length,
-    createdAt: row.created_at,
-  }));
+  return rows.map((row) => {
+    const sending = row.sender === platformid;
+    return {
+      tradeofferid: String(row.tradeofferid),
+      nonce: (sending ? row.confirmation_nonce : row.acceptance_nonce) ?? "",
+      kind: sending ? "send" : "accept",
+      partner: sending ? row.receiver : row.sender,
+      itemCount: row.assetids.length,
+      // An acceptance's confirmation is made when the receiver accepts.
+      createdAt: sending ? row.created_at : row.updated_at,
+    };
+  });
 }
 
 /**
- * Confirms (the receiver sees the offer from then on) or cancels the named confirmations, all or
- * none: each must be the account's, still waiting, and carry its own nonce. A receiver that
- * accepts every offer at once (`auto_accept`) accepts a confirmed one then.
+ * Confirms or cancels the named confirmations, all or none: each must be the account's, still
+ * waiting, and carry its own nonce. A confirmed offer is seen by its receiver from then on (a
+ * receiver that accepts every offer at once, `auto_accept`, accepts it then); a cancelled one ends
+ * cancelled. A confirmed acceptance moves the items in the same transaction; a cancelled one ends
+ * the offer declined, keeping its nonce (Steam's CanceledBySecondFactor).
  */
 export async function answerConfirmations(
   ctx: DomainContext,
@@ -86,6 +110,12 @@ export async function answerConfirmations(
     const now = tx.clock.now();
     const autoAccepted: Array<{ receiver: string; id: string }> = [];
     for (const { id, nonce } of input.confirmations) {
+      const acceptance = await answerAcceptance(
+        tx,
+        { platformid: input.platformid, id, nonce },
+        input.accept,
+      );
+      if (acceptance === "answered") continue;
       const row = await tx.db
         .updateTable("sandbox_trade_offers")
         .set(
@@ -118,4 +148,38 @@ export async function answerConfirmations(
   for (const { receiver, id } of answered.value)
     await respondToOffer(ctx, { platformid: receiver, tradeofferid: id, accept: true });
   return ok(undefined);
+}
+
+/**
+ * The receiver's confirmation of its acceptance, if `id` names one of the account's that carries
+ * `nonce`: allowed, the offer is accepted now; cancelled, it ends declined.
+ */
+async function answerAcceptance(
+  ctx: DomainContext,
+  confirmation: { platformid: string; id: string; nonce: string },
+  accept: boolean,
+): Promise<"answered" | "none"> {
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .selectFrom("sandbox_trade_offers")
+    .selectAll()
+    .where("tradeofferid", "=", Number(confirmation.id))
+    .where("receiver", "=", confirmation.platformid)
+    .where("state", "=", "active")
+    .where("expires_at", ">", now)
+    .where("acceptance_nonce", "=", confirmation.nonce)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return "none";
+  if (accept) {
+    await acceptLockedOffer(ctx, row);
+    return "answered";
+  }
+  await ctx.db
+    .updateTable("sandbox_trade_offers")
+    .set({ state: "declined", updated_at: now })
+    .where("tradeofferid", "=", row.tradeofferid)
+    .execute();
+  await recordAudit(ctx, { action: "platform.offer.declined", subject: `offer:${confirmation.id}` });
+  return "answered";
 }

@@ -16,7 +16,8 @@ import { checkPlatformCookies } from "./platform-sessions.ts";
 import { requirePlatformAccount } from "./require-platform-account.ts";
 import { newSteamApiKey } from "./steam-api-keys.ts";
 import { readSteamMarketPrices } from "./steam-market.ts";
-import { cancelOffer, createOffer, findOffer, findOfferOfItem, respondToOffer } from "./trade-offers.ts";
+import { findOffer, findOfferOfItem } from "./read-offers.ts";
+import { cancelOffer, createOffer, respondToOffer } from "./trade-offers.ts";
 
 /** The game platform kept in our own database (docs/design/platform-and-sandbox.md#game-platform-and-the-sandbox). */
 export class SandboxPlatform implements GamePlatform {

@@ -1,6 +1,6 @@
 import type { DomainContext } from "../../domain/context.ts";
 import type { PlatformTradeOffer } from "../../domain/platform/game-platform.ts";
-import { listOffers } from "./trade-offers.ts";
+import { listOffers } from "./read-offers.ts";
 
 /**
  * The sandbox's trade offers as IEconService gives them: `ETradeOfferState` numbers, the viewer's
@@ -20,6 +20,8 @@ export const TRADE_OFFER_STATE = {
 const CREATED_NEEDS_CONFIRMATION = 9;
 /** ETradeOfferState 4: the receiver answered with a counter-offer (a `declined` offer with `countered_by`). */
 const COUNTERED = 4;
+/** ETradeOfferState 10: the receiver cancelled its acceptance's confirmation (a `declined` offer with `acceptance_nonce`). */
+const CANCELED_BY_SECOND_FACTOR = 10;
 const STEAM_ID_BASE = 76561197960265728n;
 
 export interface SteamOfferItem {
@@ -40,6 +42,12 @@ export async function steamOffersOf(
   const assetids = [...new Set(offers.flatMap((offer) => offer.assetids.map(Number)))];
   const unconfirmed = await awaitingConfirmation(ctx, offers);
   const countered = await counteredOffers(ctx, offers);
+  // Active: the receiver's acceptance waits for its confirmation; declined: it was cancelled there.
+  const acceptances = await offersWith(
+    ctx,
+    offers.filter((offer) => offer.state === "active" || offer.state === "declined"),
+    "acceptance_nonce",
+  );
   const classes = new Map(
     assetids.length === 0
       ? []
@@ -74,7 +82,9 @@ export async function steamOffersOf(
           ? CREATED_NEEDS_CONFIRMATION
           : countered.has(offer.tradeofferid)
             ? COUNTERED
-            : TRADE_OFFER_STATE[offer.state],
+            : offer.state === "declined" && acceptances.has(offer.tradeofferid)
+              ? CANCELED_BY_SECOND_FACTOR
+              : TRADE_OFFER_STATE[offer.state],
       items_to_give: given ? items : [],
       items_to_receive: given ? [] : items,
       is_our_offer: ours,
@@ -84,8 +94,12 @@ export async function steamOffersOf(
       ...(offer.state === "accepted" || offer.state === "reverted" ? { tradeid: offer.tradeofferid } : {}),
       from_real_time_trade: false,
       escrow_end_date: 0,
-      // EConfirmationMethod 2: the mobile app.
-      confirmation_method: unconfirmed.has(offer.tradeofferid) ? 2 : 0,
+      // EConfirmationMethod 2: the mobile app, for the party whose confirmation the offer waits for.
+      confirmation_method:
+        (ours && unconfirmed.has(offer.tradeofferid)) ||
+        (!ours && offer.state === "active" && acceptances.has(offer.tradeofferid))
+          ? 2
+          : 0,
     };
   });
 }
@@ -108,7 +122,7 @@ function counteredOffers(ctx: DomainContext, offers: PlatformTradeOffer[]): Prom
 async function offersWith(
   ctx: DomainContext,
   offers: PlatformTradeOffer[],
-  column: "confirmation_nonce" | "countered_by",
+  column: "confirmation_nonce" | "countered_by" | "acceptance_nonce",
 ): Promise<Set<string>> {
   if (offers.length === 0) return new Set();
   const rows = await ctx.db

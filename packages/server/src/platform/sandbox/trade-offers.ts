@@ -117,7 +117,7 @@ export async function createOffer(
         created_at: now,
         updated_at: now,
         expires_at: new Date(now.getTime() + OFFER_LIFETIME_MS),
-        confirmation_nonce: input.awaitingConfirmation ? randomBytes(8).readBigUInt64BE().toString() : null,
+        confirmation_nonce: input.awaitingConfirmation ? newConfirmationNonce() : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -225,6 +225,11 @@ async function lockOffer(ctx: DomainContext, tradeofferid: string): Promise<Resu
   return row ? ok(row) : fail("Not Found", `trade offer ${tradeofferid} does not exist`);
 }
 
+/** The `ck` of a mobile confirmation, as Steam's are: a random unsigned 64-bit number. */
+function newConfirmationNonce(): string {
+  return randomBytes(8).readBigUInt64BE().toString();
+}
+
 async function settle(
   ctx: DomainContext,
   row: OfferRow,
@@ -236,7 +241,8 @@ async function settle(
     state === "accepted" ? new Date(now.getTime() + ctx.rules.tradeProtectionHours * 3600 * 1000) : null;
   const updated = await ctx.db
     .updateTable("sandbox_trade_offers")
-    .set({ state, updated_at: now, reversible_until: reversibleUntil })
+    // An acceptance waiting for its confirmation ends with the offer.
+    .set({ state, updated_at: now, reversible_until: reversibleUntil, acceptance_nonce: null })
     .where("tradeofferid", "=", row.tradeofferid)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -293,9 +299,21 @@ async function expireIfDue(ctx: DomainContext, tradeofferid: string): Promise<vo
   });
 }
 
+export interface RespondToOfferInput {
+  platformid: string;
+  tradeofferid: string;
+  accept: boolean;
+  /**
+   * An acceptance that gives the receiver's items waits for the receiver's mobile confirmation, as
+   * on Steam (acceptances through the Steam face; docs/design/steam-face.md#confirmations): the
+   * offer stays active and the answer is that active offer.
+   */
+  confirmOnDevice?: boolean;
+}
+
 export async function respondToOffer(
   ctx: DomainContext,
-  input: { platformid: string; tradeofferid: string; accept: boolean },
+  input: RespondToOfferInput,
 ): Promise<Result<PlatformTradeOffer>> {
   const up = await requirePlatformUp(ctx);
   if (!up.ok) return up;
@@ -305,16 +323,42 @@ export async function respondToOffer(
     const offer = await lockActiveOffer(tx, input.tradeofferid, { receiver: input.platformid });
     if (!offer.ok) return offer;
     if (!input.accept) return ok(toPlatformOffer(await settle(tx, offer.value, "declined")));
-    const available = await checkStillHeld(tx, holderOf(offer.value), offer.value.assetids);
-    if (!available.ok) {
-      await settle(tx, offer.value, "cancelled");
-      return ok(toPlatformOffer({ ...offer.value, state: "cancelled" }));
-    }
-    // One moment for the whole acceptance: the items' cooldown runs from the offer's answer.
-    const now = tx.clock.now();
-    const received = await moveAssets(tx, offer.value, now);
-    return ok(toPlatformOffer(await settle(tx, offer.value, "accepted", now), received));
+    if (input.confirmOnDevice && offer.value.items_from === "receiver")
+      return ok(toPlatformOffer(await awaitAcceptanceConfirmation(tx, offer.value)));
+    return acceptLockedOffer(tx, offer.value);
   });
+}
+
+/** The acceptance waits for the receiver's confirmation; accepting again keeps the one it waits for. */
+async function awaitAcceptanceConfirmation(ctx: DomainContext, row: OfferRow): Promise<OfferRow> {
+  if (row.acceptance_nonce !== null) return row;
+  const updated = await ctx.db
+    .updateTable("sandbox_trade_offers")
+    .set({ acceptance_nonce: newConfirmationNonce(), updated_at: ctx.clock.now() })
+    .where("tradeofferid", "=", row.tradeofferid)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordAudit(ctx, { action: "platform.offer.accepting", subject: `offer:${row.tradeofferid}` });
+  return updated;
+}
+
+/**
+ * Accepts an active offer locked by the caller's transaction: the items move, or, when one is
+ * gone, the offer ends cancelled (as Steam's item server ends it).
+ */
+export async function acceptLockedOffer(
+  ctx: DomainContext,
+  row: OfferRow,
+): Promise<Result<PlatformTradeOffer>> {
+  const available = await checkStillHeld(ctx, holderOf(row), row.assetids);
+  if (!available.ok) {
+    await settle(ctx, row, "cancelled");
+    return ok(toPlatformOffer({ ...row, state: "cancelled" }));
+  }
+  // One moment for the whole acceptance: the items' cooldown runs from the offer's answer.
+  const now = ctx.clock.now();
+  const received = await moveAssets(ctx, row, now);
+  return ok(toPlatformOffer(await settle(ctx, row, "accepted", now), received));
 }
 
 async function checkStillHeld(ctx: DomainContext, sender: string, assetids: number[]): Promise<Result<void>> {
@@ -373,78 +417,6 @@ export async function cancelOffer(
     if (!offer.ok) return offer;
     return ok(toPlatformOffer(await settle(tx, offer.value, "cancelled")));
   });
-}
-
-export async function findOffer(
-  ctx: DomainContext,
-  tradeofferid: string,
-): Promise<Result<PlatformTradeOffer>> {
-  const up = await requirePlatformUp(ctx);
-  if (!up.ok) return up;
-  if (!/^\d{1,18}$/.test(tradeofferid))
-    return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
-  const row = await ctx.db
-    .selectFrom("sandbox_trade_offers")
-    .selectAll()
-    .where("tradeofferid", "=", Number(tradeofferid))
-    .executeTakeFirst();
-  if (!row) return fail("Not Found", `trade offer ${tradeofferid} does not exist`);
-  if (row.state !== "accepted") return ok(toPlatformOffer(row));
-  // An accepted offer tells where each item went, as it did when it was accepted.
-  const moved = await ctx.db
-    .selectFrom("sandbox_assets")
-    .select(["assetid", "traded_to_assetid"])
-    .where("assetid", "in", row.assetids)
-    .execute();
-  const received = Object.fromEntries(
-    moved
-      .filter((asset) => asset.traded_to_assetid !== null)
-      .map((asset) => [String(asset.assetid), String(asset.traded_to_assetid)]),
-  );
-  return ok(toPlatformOffer(row, received));
-}
-
-/** The newest active or accepted offer in which the sender gives the item to the receiver. */
-export async function findOfferOfItem(
-  ctx: DomainContext,
-  input: { sender: string; receiver: string; assetid: string },
-): Promise<PlatformTradeOffer | undefined> {
-  if (!/^\d{1,18}$/.test(input.assetid)) return undefined;
-  const row = await ctx.db
-    .selectFrom("sandbox_trade_offers")
-    .select("tradeofferid")
-    .where("sender", "=", input.sender)
-    .where("receiver", "=", input.receiver)
-    .where("items_from", "=", "sender")
-    .where("state", "in", ["active", "accepted"])
-    .where(sql<boolean>`assetids @> ${JSON.stringify([Number(input.assetid)])}::jsonb`)
-    .orderBy("tradeofferid", "desc")
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const found = await findOffer(ctx, String(row.tradeofferid));
-  return found.ok ? found.value : undefined;
-}
-
-/** The latest offers (of an account, when given), newest first: 500, or the page asked for. */
-export async function listOffers(
-  ctx: DomainContext,
-  platformid: string | undefined,
-  page: { limit: number; offset: number } = { limit: 500, offset: 0 },
-): Promise<PlatformTradeOffer[]> {
-  let query = ctx.db
-    .selectFrom("sandbox_trade_offers")
-    .selectAll()
-    .orderBy("tradeofferid", "desc")
-    .limit(page.limit)
-    .offset(page.offset);
-  if (platformid)
-    query = query.where((eb) =>
-      eb.or([
-        eb("sender", "=", platformid),
-        eb.and([eb("receiver", "=", platformid), eb("confirmation_nonce", "is", null)]),
-      ]),
-    );
-  return (await query.execute()).map((row) => toPlatformOffer(row));
 }
 
 /** The job: active offers past their expiry become `expired`. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import type { Failure } from "../../domain/result.ts";
 import { tradeUrlOf } from "../../domain/platform/trade-url.ts";
-import { createOffer } from "../../platform/sandbox/trade-offers.ts";
+import { createOffer, respondToOffer } from "../../platform/sandbox/trade-offers.ts";
 import { signedInSteamId } from "../steam-cookies.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
@@ -77,16 +77,32 @@ export function tradeOfferRoutes(ctx: DomainContext) {
           return reply.callNotFound();
         const steamid = await signedInSteamId(ctx, request);
         if (!steamid) return reply.code(action === "accept" ? 403 : 401).send({ strError: "Not Logged In" });
+        // An acceptance that gives the receiver's items waits for its mobile confirmation, as on
+        // Steam (the sandbox's own verb: the platform port's acceptances wait for none).
         const answered =
           action === "cancel"
             ? await ctx.platform.cancelTradeOffer(ctx, { platformid: steamid, tradeofferid: id })
-            : await ctx.platform.respondToTradeOffer(ctx, {
-                platformid: steamid,
-                tradeofferid: id,
-                accept: action === "accept",
-              });
+            : action === "accept"
+              ? await respondToOffer(ctx, {
+                  platformid: steamid,
+                  tradeofferid: id,
+                  accept: true,
+                  confirmOnDevice: true,
+                })
+              : await ctx.platform.respondToTradeOffer(ctx, {
+                  platformid: steamid,
+                  tradeofferid: id,
+                  accept: false,
+                });
         if (!answered.ok) return refuse(reply, answered.failure.message, eresultOf(answered.failure));
         if (action !== "accept") return reply.send({ tradeofferid: id });
+        // Still active: the acceptance waits for the receiver's confirmation (no trade yet).
+        if (answered.value.state === "active")
+          return reply.send({
+            needs_mobile_confirmation: true,
+            needs_email_confirmation: false,
+            email_domain: "",
+          });
         // An acceptance that found the items gone ends the offer cancelled, as Steam's item server does.
         if (answered.value.state !== "accepted")
           return refuse(reply, "the items are no longer available", 26);

@@ -9,7 +9,8 @@ import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok, type Result } from "../../../domain/result.ts";
 import type { PlatformTradeOffer } from "../../../domain/platform/game-platform.ts";
 import { listOffersPage } from "../../../platform/sandbox/offers-page.ts";
-import { createOffer, findOffer, respondToOffer } from "../../../platform/sandbox/trade-offers.ts";
+import { findOffer } from "../../../platform/sandbox/read-offers.ts";
+import { createOffer, respondToOffer } from "../../../platform/sandbox/trade-offers.ts";
 import { registerOperation } from "../../operation-route.ts";
 
 function offerView(offer: PlatformTradeOffer) {
