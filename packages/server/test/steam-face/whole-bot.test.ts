@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { MarketClient, SandboxClient, WebClient } from "@skinmarket/client";
+import { SandboxClient, WebClient } from "@skinmarket/client";
 import TradeOfferManager from "steam-tradeoffer-manager";
-import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { signInTradeBot } from "../support/steam-bot.ts";
 import { confirmOffer } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
+import { steamTrader } from "../support/steam-traders.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 type Offer = ReturnType<TradeOfferManager["createOffer"]>;
@@ -38,23 +38,7 @@ describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and 
     await t.close();
   });
 
-  /** A marketplace user with a bound, set-up account, and the Steam secrets its bot holds. */
-  async function trader(nickname: string) {
-    const user = await sandbox.createUser({ nickname });
-    const account = await sandbox.createPlatformAccount(user.user_id);
-    const market = new MarketClient({ baseUrl, token: user.token });
-    await market.uploadPlatformCookies(account.platformid, account.cookies);
-    await market.setupPlatformAccount(account.platformid);
-    const secrets = await sandbox.steamSecrets(account.platformid);
-    const steam: SteamCredentials = {
-      platformid: secrets.platformid,
-      accountName: secrets.account_name,
-      password: secrets.password,
-      sharedSecret: secrets.shared_secret,
-      identitySecret: secrets.identity_secret,
-    };
-    return { user, account, market, steam };
-  }
+  const trader = (nickname: string) => steamTrader(sandbox, baseUrl, nickname);
 
   test("the seller is credited when trade protection ends, after the buyer's bot accepts the offer the seller's bot sent and confirmed", async () => {
     const seller = await trader("whole-bot-seller");

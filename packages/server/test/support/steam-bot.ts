@@ -51,13 +51,13 @@ export async function signInTradeBot(
   world: SteamFaceWorld,
   account: SteamCredentials,
   options: { language?: string; useAccessToken?: boolean; domain?: string } = {},
-): Promise<{ manager: TradeOfferManager; community: SteamCommunity }> {
+): Promise<{ manager: TradeOfferManager; community: SteamCommunity; cookies: string[] }> {
   const { community, cookies } = await signInBot(world, account);
   const manager = new TradeOfferManager({ community, pollInterval: -1, ...options });
   await new Promise<void>((resolve, reject) =>
     manager.setCookies(cookies, (error) => (error ? reject(error) : resolve())),
   );
-  return { manager, community };
+  return { manager, community, cookies };
 }
 
 type Offer = ReturnType<TradeOfferManager["createOffer"]>;
