@@ -1,13 +1,16 @@
 import protobuf from "protobufjs";
 
 /**
- * The messages of IAuthenticationService that the credential and QR logins use, with Steam's field
+ * The messages of IAuthenticationService that the credential and QR logins use (and the mobile
+ * authenticator's reading of a pending one), with Steam's field
  * numbers (steammessages_auth.steamclient.proto, as steam-session and Steamauto's steampy carry it).
  * Only what the login reads and answers is declared; unknown fields of a request are skipped.
  */
 const PROTO = `
 syntax = "proto2";
 enum EAuthTokenPlatformType { k_EAuthTokenPlatformType_Unknown = 0; k_EAuthTokenPlatformType_SteamClient = 1; k_EAuthTokenPlatformType_WebBrowser = 2; k_EAuthTokenPlatformType_MobileApp = 3; }
+enum EAuthSessionSecurityHistory { k_EAuthSessionSecurityHistory_Invalid = 0; k_EAuthSessionSecurityHistory_UsedPreviously = 1; k_EAuthSessionSecurityHistory_NoPriorHistory = 2; }
+enum ESessionPersistence { k_ESessionPersistence_Invalid = -1; k_ESessionPersistence_Ephemeral = 0; k_ESessionPersistence_Persistent = 1; }
 enum EAuthSessionGuardType { k_EAuthSessionGuardType_Unknown = 0; k_EAuthSessionGuardType_None = 1; k_EAuthSessionGuardType_EmailCode = 2; k_EAuthSessionGuardType_DeviceCode = 3; k_EAuthSessionGuardType_DeviceConfirmation = 4; }
 message CAuthentication_GetPasswordRSAPublicKey_Request { optional string account_name = 1; }
 message CAuthentication_GetPasswordRSAPublicKey_Response { optional string publickey_mod = 1; optional string publickey_exp = 2; optional uint64 timestamp = 3; }
@@ -42,6 +45,15 @@ message CAuthentication_PollAuthSessionStatus_Response {
   optional uint64 new_client_id = 1; optional string refresh_token = 3; optional string access_token = 4;
   optional bool had_remote_interaction = 5; optional string account_name = 6;
 }
+message CAuthentication_GetAuthSessionInfo_Request { optional uint64 client_id = 1; }
+message CAuthentication_GetAuthSessionInfo_Response {
+  optional string ip = 1; optional string geoloc = 2; optional string city = 3; optional string state = 4; optional string country = 5;
+  optional EAuthTokenPlatformType platform_type = 6; optional string device_friendly_name = 7; optional int32 version = 8;
+  optional EAuthSessionSecurityHistory login_history = 9; optional bool requestor_location_mismatch = 10;
+  optional bool high_usage_login = 11; optional ESessionPersistence requested_persistence = 12;
+}
+message CAuthentication_GetAuthSessionsForAccount_Request { }
+message CAuthentication_GetAuthSessionsForAccount_Response { repeated uint64 client_ids = 1; }
 message CAuthentication_AccessToken_GenerateForApp_Request { optional string refresh_token = 1; optional fixed64 steamid = 2; optional int32 renewal_type = 3; }
 message CAuthentication_AccessToken_GenerateForApp_Response { optional string access_token = 1; optional string refresh_token = 2; }
 `;
@@ -59,6 +71,8 @@ export const AUTHENTICATION_METHODS = {
   UpdateAuthSessionWithSteamGuardCode: messages("CAuthentication_UpdateAuthSessionWithSteamGuardCode"),
   PollAuthSessionStatus: messages("CAuthentication_PollAuthSessionStatus"),
   GenerateAccessTokenForApp: messages("CAuthentication_AccessToken_GenerateForApp"),
+  GetAuthSessionInfo: messages("CAuthentication_GetAuthSessionInfo"),
+  GetAuthSessionsForAccount: messages("CAuthentication_GetAuthSessionsForAccount"),
 } as const;
 
 export type AuthenticationMethod = keyof typeof AUTHENTICATION_METHODS;

@@ -33,6 +33,12 @@ export interface SandboxSteamAuthSessionsTable {
   /** How the guard was passed: a Steam Guard code or the mobile authenticator (migration 0033). */
   guard_passed_by: "code" | "mobile" | null;
   refresh_token_issued_at: Date | null;
+  /** The address that began the login (migration 0037); null on older sessions. */
+  requestor_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The name the requesting client gave its device (migration 0037). */
+  device_friendly_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When an authenticator first read the session (`GetAuthSessionInfo`, migration 0037). */
+  remote_interaction_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SandboxSteamRefreshTokensTable {

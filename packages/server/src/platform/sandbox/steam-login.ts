@@ -29,9 +29,20 @@ export interface BeganSteamLogin {
   interval: number;
 }
 
+/** Who asks for a login: what the authenticator is shown of it (`GetAuthSessionInfo`). */
+export interface SteamLoginRequestor {
+  ip: string;
+  deviceFriendlyName: string;
+}
+
 export async function beginSteamLogin(
   ctx: DomainContext,
-  input: { accountName: string; password: string | undefined; audience: SteamAudience },
+  input: {
+    accountName: string;
+    password: string | undefined;
+    audience: SteamAudience;
+    requestor?: SteamLoginRequestor;
+  },
 ): Promise<SteamResult<BeganSteamLogin>> {
   const platformid = platformidOfAccountName(input.accountName);
   const credentials = platformid ? await readSteamCredentials(ctx, platformid) : undefined;
@@ -59,6 +70,8 @@ export async function beginSteamLogin(
       guard_passed_at: null,
       guard_passed_by: null,
       refresh_token_issued_at: null,
+      requestor_ip: input.requestor?.ip ?? null,
+      device_friendly_name: input.requestor?.deviceFriendlyName ?? null,
     })
     .execute();
   return steamOk({
@@ -121,7 +134,9 @@ async function claimTokens(
   if (session.value.request_id !== input.requestId.toString("base64"))
     return steamFail(ERESULT.InvalidParam, "InvalidParam");
   const { platformid, audience, guard_passed_at: passedAt, guard_passed_by: passedBy } = session.value;
-  if (passedAt === null || platformid === null) return steamOk({});
+  // Before it passes, the poll tells whether an authenticator has read the session.
+  if (passedAt === null || platformid === null)
+    return steamOk(session.value.remote_interaction_at === null ? {} : { hadRemoteInteraction: true });
   // The tokens are handed out once: the guarded update decides between two racing polls.
   const claimed = await tx.db
     .updateTable("sandbox_steam_auth_sessions")

@@ -4,7 +4,12 @@ import type { SteamAudience } from "../../storage/schema.ts";
 import { checkPlatformCookies, LOGIN_COOKIE, loginCookieValue } from "./platform-sessions.ts";
 import { readSteamCredentials } from "./steam-credentials.ts";
 import { ERESULT, steamFail, steamOk, type SteamResult } from "./steam-eresult.ts";
-import { AUTH_SESSION_LIFETIME_MS, liveAuthSession, POLL_INTERVAL_SECONDS } from "./steam-login.ts";
+import {
+  AUTH_SESSION_LIFETIME_MS,
+  liveAuthSession,
+  POLL_INTERVAL_SECONDS,
+  type SteamLoginRequestor,
+} from "./steam-login.ts";
 
 /**
  * Steam's logins that the mobile authenticator approves (IAuthenticationService, as
@@ -28,7 +33,7 @@ export interface BeganSteamQrLogin {
 
 export async function beginSteamQrLogin(
   ctx: DomainContext,
-  input: { audience: SteamAudience },
+  input: { audience: SteamAudience; requestor?: SteamLoginRequestor },
 ): Promise<SteamResult<BeganSteamQrLogin>> {
   const now = ctx.clock.now();
   const clientId = String(BigInt(`0x${randomBytes(8).toString("hex")}`) >> 1n);
@@ -45,6 +50,8 @@ export async function beginSteamQrLogin(
       guard_passed_at: null,
       guard_passed_by: null,
       refresh_token_issued_at: null,
+      requestor_ip: input.requestor?.ip ?? null,
+      device_friendly_name: input.requestor?.deviceFriendlyName ?? null,
     })
     .execute();
   return steamOk({
@@ -75,7 +82,10 @@ export async function confirmSteamLoginOnMobile(
   ctx: DomainContext,
   input: MobileConfirmation,
 ): Promise<SteamResult<Record<string, never>>> {
-  if (!/^7656119\d{10}$/.test(input.steamid) || !(await isMobileSession(ctx, input)))
+  if (
+    !/^7656119\d{10}$/.test(input.steamid) ||
+    (await mobileSessionOf(ctx, input.accessToken)) !== input.steamid
+  )
     return steamFail(ERESULT.AccessDenied, "AccessDenied");
   const session = await liveAuthSession(ctx, input.clientId);
   if (!session.ok) return session;
@@ -117,27 +127,25 @@ function confirmationSignature(
   return createHmac("sha256", Buffer.from(sharedSecret, "base64")).update(data).digest();
 }
 
-/** A live access token of the account, issued to its mobile app (audience `mobile`). */
-async function isMobileSession(
-  ctx: DomainContext,
-  input: { accessToken: string; steamid: string },
-): Promise<boolean> {
+/**
+ * The account whose mobile app holds this access token: a live token of its session, issued to
+ * the mobile app (audience `mobile`, so that a web cookie cannot act as the authenticator).
+ */
+export async function mobileSessionOf(ctx: DomainContext, accessToken: string): Promise<string | undefined> {
   let claims: { sub?: unknown; aud?: unknown } | null;
   try {
     claims = JSON.parse(
-      Buffer.from(input.accessToken.split(".")[1] ?? "", "base64url").toString("utf8"),
+      Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8"),
     ) as typeof claims;
   } catch {
-    return false;
+    return undefined;
   }
+  const steamid = claims?.sub;
   const audience = claims?.aud;
-  if (claims?.sub !== input.steamid || !Array.isArray(audience) || !audience.includes("mobile")) return false;
-  const state = await checkPlatformCookies(ctx, input.steamid, [
-    {
-      domain: "steamcommunity.com",
-      key: LOGIN_COOKIE,
-      value: loginCookieValue(input.steamid, input.accessToken),
-    },
+  if (typeof steamid !== "string" || !/^7656119\d{10}$/.test(steamid)) return undefined;
+  if (!Array.isArray(audience) || !audience.includes("mobile")) return undefined;
+  const state = await checkPlatformCookies(ctx, steamid, [
+    { domain: "steamcommunity.com", key: LOGIN_COOKIE, value: loginCookieValue(steamid, accessToken) },
   ]);
-  return state === "valid";
+  return state === "valid" ? steamid : undefined;
 }

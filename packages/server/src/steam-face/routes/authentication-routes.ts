@@ -8,6 +8,10 @@ import {
   submitSteamGuardCode,
 } from "../../platform/sandbox/steam-login.ts";
 import { beginSteamQrLogin, confirmSteamLoginOnMobile } from "../../platform/sandbox/steam-mobile-login.ts";
+import {
+  listSteamAuthSessionsForAccount,
+  readSteamAuthSessionInfo,
+} from "../../platform/sandbox/steam-auth-session-info.ts";
 import type { SteamAudience } from "../../storage/schema.ts";
 import {
   AUTHENTICATION_METHODS,
@@ -19,8 +23,15 @@ import type { PasswordKey } from "../password-key.ts";
 import { fieldsOf } from "../steam-forms.ts";
 
 type Fields = Record<string, unknown>;
-/** `input` is the request message (decoded, or the plain fields); `fields`, the call's own fields. */
-type MethodHandler = (input: Fields, fields: Record<string, string>) => Promise<SteamResult<Fields>>;
+/**
+ * `input` is the request message (decoded, or the plain fields); `fields`, the call's own fields
+ * (`access_token`); `ip`, the caller's address.
+ */
+type MethodHandler = (
+  input: Fields,
+  fields: Record<string, string>,
+  ip: string,
+) => Promise<SteamResult<Fields>>;
 
 /**
  * EAuthSessionGuardType: the mobile authenticator's code (DeviceCode) or its approval
@@ -55,12 +66,13 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
         timestamp: key.timestamp,
       });
     },
-    BeginAuthSessionViaCredentials: async (input) => {
+    BeginAuthSessionViaCredentials: async (input, _fields, ip) => {
       const key = await passwordKey();
       const began = await beginSteamLogin(ctx, {
         accountName: text(input.account_name),
         password: key.decrypt(text(input.encrypted_password), text(input.encryption_timestamp)),
         audience: audienceOf(input),
+        requestor: requestorOf(input, ip),
       });
       if (!began.ok) return began;
       return steamOk({
@@ -74,8 +86,11 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
         steamid: began.value.steamid,
       });
     },
-    BeginAuthSessionViaQR: async (input) => {
-      const began = await beginSteamQrLogin(ctx, { audience: audienceOf(input) });
+    BeginAuthSessionViaQR: async (input, _fields, ip) => {
+      const began = await beginSteamQrLogin(ctx, {
+        audience: audienceOf(input),
+        requestor: requestorOf(input, ip),
+      });
       if (!began.ok) return began;
       return steamOk({
         client_id: began.value.clientId,
@@ -118,8 +133,36 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
               had_remote_interaction: hadRemoteInteraction ?? false,
               account_name: accountName,
             }
-          : {},
+          : hadRemoteInteraction
+            ? { had_remote_interaction: true }
+            : {},
       );
+    },
+    GetAuthSessionInfo: async (input, fields) => {
+      const read = await readSteamAuthSessionInfo(ctx, {
+        accessToken: fields.access_token ?? "",
+        clientId: text(input.client_id),
+      });
+      if (!read.ok) return read;
+      const info = read.value;
+      return steamOk({
+        ip: info.ip,
+        geoloc: info.geoloc,
+        city: info.city,
+        state: info.state,
+        country: info.country,
+        platform_type: info.platformType,
+        device_friendly_name: info.deviceFriendlyName,
+        version: info.version,
+        login_history: info.loginHistory,
+        requestor_location_mismatch: info.locationMismatch,
+        high_usage_login: info.highUsageLogin,
+        requested_persistence: info.requestedPersistence,
+      });
+    },
+    GetAuthSessionsForAccount: async (_input, fields) => {
+      const listed = await listSteamAuthSessionsForAccount(ctx, { accessToken: fields.access_token ?? "" });
+      return listed.ok ? steamOk({ client_ids: listed.value.clientIds }) : listed;
     },
     GenerateAccessTokenForApp: async (input) => {
       const steamid = text(input.steamid);
@@ -140,7 +183,7 @@ export function authenticationRoutes(ctx: DomainContext, passwordKey: () => Prom
         handler: async (request, reply) => {
           const fields = fieldsOf(request);
           const encoded = fields.input_protobuf_encoded;
-          const result = await answer(method, handlers[method], fields, encoded);
+          const result = await answer(method, handlers[method], fields, encoded, request.ip);
           reply.header("x-eresult", String(result.ok ? ERESULT.OK : result.eresult));
           if (!result.ok) reply.header("x-error_message", result.message);
           if (encoded !== undefined)
@@ -161,6 +204,7 @@ async function answer(
   handler: MethodHandler,
   fields: Record<string, string>,
   encoded: string | undefined,
+  ip: string,
 ): Promise<SteamResult<Fields>> {
   let input: Fields = fields;
   if (encoded !== undefined) {
@@ -170,7 +214,7 @@ async function answer(
       return steamFail(ERESULT.InvalidParam, "input_protobuf_encoded: not a valid request message");
     }
   }
-  return handler(input, fields);
+  return handler(input, fields, ip);
 }
 
 function text(value: unknown): string {
@@ -180,6 +224,12 @@ function text(value: unknown): string {
 /** A bytes field: a Buffer from protobuf, base64 in the plain form. */
 function bytes(value: unknown): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(text(value), "base64");
+}
+
+/** Who began a login: the caller's address and the device name it gave (`device_details` first, as steam-session sends it). */
+function requestorOf(input: Fields, ip: string) {
+  const details = input.device_details as Fields | undefined;
+  return { ip, deviceFriendlyName: text(details?.device_friendly_name ?? input.device_friendly_name) };
 }
 
 function audienceOf(input: Fields): SteamAudience {
