@@ -135,6 +135,34 @@ describe("the offer pages, the trade status and the other calls bots make, answe
     assert.equal(counts.pending_received_count, 0);
   });
 
+  test("GetTradeHoldDurations (ASF, steam.py) holds nothing with the partner's token, and answers empty without it", async () => {
+    const token = decodeURIComponent(/steamLoginSecure=\d+%7C%7C([^;]+)/.exec(sellerCookies)?.[1] ?? "");
+    const partnerToken = new URL(buyerTradeUrl).searchParams.get("token") ?? "";
+    const holds = async (query: string) => {
+      const answer = await steamGet(
+        world,
+        `https://api.steampowered.com/IEconService/GetTradeHoldDurations/v1/?access_token=${token}&${query}`,
+      );
+      return { status: answer.status, body: JSON.parse(answer.body) as unknown };
+    };
+    const none = { escrow_end_duration_seconds: 0 };
+    assert.deepEqual(
+      await holds(`steamid_target=${buyer.platformid}&trade_offer_access_token=${partnerToken}`),
+      { status: 200, body: { response: { my_escrow: none, their_escrow: none, both_escrow: none } } },
+    );
+    for (const query of [
+      `steamid_target=${buyer.platformid}`,
+      `steamid_target=${buyer.platformid}&trade_offer_access_token=wrongtkn`,
+    ])
+      assert.deepEqual(await holds(query), { status: 200, body: { response: {} } });
+    assert.deepEqual(await holds("steamid_target=bob"), { status: 200, body: { response: {} } });
+    const signedOut = await steamGet(
+      world,
+      `https://api.steampowered.com/IEconService/GetTradeHoldDurations/v1/?steamid_target=${buyer.platformid}&trade_offer_access_token=${partnerToken}`,
+    );
+    assert.equal(signedOut.status, 403);
+  });
+
   test("/login/home/?goto= sends a live session on (steampy's check) and shows the sign-in page otherwise", async () => {
     const signedIn = await steamGet(
       world,

@@ -23,6 +23,11 @@ const COUNTERED = 4;
 /** ETradeOfferState 10: the receiver cancelled its acceptance's confirmation (a `declined` offer with `acceptance_nonce`). */
 const CANCELED_BY_SECOND_FACTOR = 10;
 const STEAM_ID_BASE = 76561197960265728n;
+/**
+ * The days Steam holds a trade of an account (docs/design/steam-face.md#escrow): none, since every
+ * sandbox account holds the mobile authenticator; a trade's hold is trade protection's business.
+ */
+export const STEAM_ESCROW_DAYS = 0;
 
 export interface SteamOfferItem {
   appid: number;
@@ -93,6 +98,7 @@ export async function steamOffersOf(
       // The sandbox's trade id is its offer id: one trade per accepted offer.
       ...(offer.state === "accepted" || offer.state === "reverted" ? { tradeid: offer.tradeofferid } : {}),
       from_real_time_trade: false,
+      // No trade is held (STEAM_ESCROW_DAYS), so none has an escrow end.
       escrow_end_date: 0,
       // EConfirmationMethod 2: the mobile app, for the party whose confirmation the offer waits for.
       confirmation_method:
@@ -136,6 +142,28 @@ async function offersWith(
     .where(column, "is not", null)
     .execute();
   return new Set(rows.map((row) => String(row.tradeofferid)));
+}
+
+/**
+ * GetTradeHoldDurations: how long a trade between the viewer and `target` would be held, for the
+ * viewer, for the target and for both; nothing (Steam's empty answer) without the target's right
+ * trade token, as Steam answers for an account that is not a friend.
+ */
+export async function steamTradeHoldDurations(
+  ctx: DomainContext,
+  viewer: string,
+  target: { steamid: string; token: string },
+): Promise<
+  Record<"my_escrow" | "their_escrow" | "both_escrow", { escrow_end_duration_seconds: number }> | undefined
+> {
+  const account = await ctx.db
+    .selectFrom("sandbox_platform_accounts")
+    .select("trade_token")
+    .where("platformid", "=", target.steamid)
+    .executeTakeFirst();
+  if (!account || (target.steamid !== viewer && account.trade_token !== target.token)) return undefined;
+  const hold = { escrow_end_duration_seconds: STEAM_ESCROW_DAYS * 86_400 };
+  return { my_escrow: hold, their_escrow: hold, both_escrow: hold };
 }
 
 /** Offers in one page of GetTradeOffers, sent and received together. */

@@ -3,6 +3,7 @@ import type { DomainContext } from "../../domain/context.ts";
 import {
   awaitingConfirmation,
   steamOffersOf,
+  steamTradeHoldDurations,
   viewerOffers,
 } from "../../platform/sandbox/steam-trade-offers.ts";
 import {
@@ -150,6 +151,21 @@ export function econServiceRoutes(ctx: DomainContext) {
       },
       "ISteamEconomy",
     );
+
+    // ASF and steam.py read `their_escrow` before they send; an empty answer is Steam's for a
+    // partner whose token was not given (or is wrong).
+    route("GetTradeHoldDurations", async (viewer, fields, reply) => {
+      const steamid = fields.steamid_target ?? "";
+      if (!/^7656119\d{10}$/.test(steamid)) {
+        reply.header("x-eresult", "8");
+        return { response: {} };
+      }
+      const durations = await steamTradeHoldDurations(ctx, viewer, {
+        steamid,
+        token: fields.trade_offer_access_token ?? "",
+      });
+      return { response: durations ?? {} };
+    });
 
     route("GetTradeOffersSummary", async (viewer) => {
       const { sent, received } = await viewerOffers(ctx, viewer, {

@@ -1,17 +1,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DomainContext } from "../../domain/context.ts";
 import { steamAccountName } from "../../platform/sandbox/steam-credentials.ts";
-import { awaitingConfirmation } from "../../platform/sandbox/steam-trade-offers.ts";
+import { awaitingConfirmation, STEAM_ESCROW_DAYS } from "../../platform/sandbox/steam-trade-offers.ts";
 import { signedInSteamId } from "../steam-cookies.ts";
 
 const COMMUNITY = { host: "steamcommunity.com" };
 const COMMUNITY_URL = "https://steamcommunity.com";
 const STEAM_ID_BASE = 76561197960265728n;
-/**
- * The sandbox holds no trade in escrow: every account has the mobile authenticator, and Steam
- * holds none for such an account's offers (the hold of a trade is trade protection's business).
- */
-const ESCROW_DAYS = 0;
 
 /**
  * The community pages a bot reads around its offers: the offer page (`/tradeoffer/{id}/`) and the
@@ -113,8 +108,8 @@ async function offerPage(ctx: DomainContext, reply: FastifyReply, steamid: strin
     `\tvar g_strTradePartnerPersonaName = ${JSON.stringify(steamAccountName(partner))};`,
     `\tvar g_bTradePartnerProbation = false;`,
     `\tvar g_ulTradePartnerSteamID = '${partner}';`,
-    `\tvar g_daysMyEscrow = ${ESCROW_DAYS};`,
-    `\tvar g_daysTheirEscrow = ${ESCROW_DAYS};`,
+    `\tvar g_daysMyEscrow = ${STEAM_ESCROW_DAYS};`,
+    `\tvar g_daysTheirEscrow = ${STEAM_ESCROW_DAYS};`,
   ].join("\n");
   return page(
     reply,
