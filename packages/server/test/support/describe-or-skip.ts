@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
 
@@ -25,3 +26,10 @@ export const CHROMIUM = "/usr/bin/chromium";
 
 export const NO_CHROMIUM =
   !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+/** Debian's python3, which the Python bot example runs on (python3-requests, python3-cryptography; `.ci/run` installs them). */
+export const DEBIAN_PYTHON = "/usr/bin/python3";
+
+export const NO_DEBIAN_PYTHON_PACKAGES =
+  spawnSync(DEBIAN_PYTHON, ["-c", "import requests, cryptography"], { stdio: "ignore" }).status !== 0 &&
+  `${DEBIAN_PYTHON} cannot import requests and cryptography (apt-get install -y python3-requests python3-cryptography)`;

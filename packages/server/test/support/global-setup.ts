@@ -9,7 +9,7 @@ import { Kysely, PGliteDialect } from "kysely";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import type { Database } from "../../src/storage/schema.ts";
-import { CHROMIUM } from "./describe-or-skip.ts";
+import { CHROMIUM, NO_DEBIAN_PYTHON_PACKAGES } from "./describe-or-skip.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
 import { prepared } from "./test-database.ts";
 import { TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-templates.ts";
@@ -46,7 +46,7 @@ export async function globalTeardown(): Promise<void> {
 
 /**
  * Under `CI=true` the services a suite would otherwise skip without must be there: Chromium for the
- * website, Redis for the shared limits (`TEST_REDIS_URL`), and the PostgreSQL server of
+ * website, Debian's python3 with requests and cryptography for the Python bot, Redis for the shared limits (`TEST_REDIS_URL`), and the PostgreSQL server of
  * `TEST_DATABASE_URL` when the run names one (the embedded run leaves it out on purpose: its
  * PostgreSQL-only suites run in the PostgreSQL run). A missing one fails the run here, before any
  * suite could report itself skipped.
@@ -54,6 +54,7 @@ export async function globalTeardown(): Promise<void> {
 async function requireServices(): Promise<void> {
   const missing: string[] = [];
   if (!existsSync(CHROMIUM)) missing.push(`no Chromium at ${CHROMIUM}`);
+  if (NO_DEBIAN_PYTHON_PACKAGES) missing.push(NO_DEBIAN_PYTHON_PACKAGES);
   const redisUrl = process.env.TEST_REDIS_URL;
   if (!redisUrl) missing.push("TEST_REDIS_URL is not set");
   else {
