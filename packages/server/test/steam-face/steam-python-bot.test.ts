@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { grantItems } from "../../src/platform/sandbox/grant-items.ts";
 import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
-import { DEBIAN_PYTHON, describeOrSkip, NO_DEBIAN_PYTHON_PACKAGES } from "../support/describe-or-skip.ts";
+import { DEBIAN_PYTHON, describeOrSkip, noDebianPythonPackages } from "../support/describe-or-skip.ts";
 import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
@@ -19,7 +19,7 @@ const EXAMPLE = join(import.meta.dirname, "../../../../examples/steam-inventory.
  */
 describeOrSkip(
   "a Python bot logs in as steampy does and reads its inventory through the Steam face",
-  { skip: NO_DEBIAN_PYTHON_PACKAGES },
+  { skip: noDebianPythonPackages() },
   () => {
     let world: SteamFaceWorld;
     let account: SteamCredentials;

@@ -30,6 +30,11 @@ export const NO_CHROMIUM =
 /** Debian's python3, which the Python bot example runs on (python3-requests, python3-cryptography; `.ci/run` installs them). */
 export const DEBIAN_PYTHON = "/usr/bin/python3";
 
-export const NO_DEBIAN_PYTHON_PACKAGES =
-  spawnSync(DEBIAN_PYTHON, ["-c", "import requests, cryptography"], { stdio: "ignore" }).status !== 0 &&
-  `${DEBIAN_PYTHON} cannot import requests and cryptography (apt-get install -y python3-requests python3-cryptography)`;
+/** Why the Python bot cannot run here, or false; asked when needed (it starts python3), not on import. */
+export function noDebianPythonPackages(): string | false {
+  const found = spawnSync(DEBIAN_PYTHON, ["-c", "import requests, cryptography"], { stdio: "ignore" });
+  return (
+    found.status !== 0 &&
+    `${DEBIAN_PYTHON} cannot import requests and cryptography (apt-get install -y python3-requests python3-cryptography)`
+  );
+}

@@ -9,7 +9,7 @@ import { Kysely, PGliteDialect } from "kysely";
 import { openDatabase, type DatabaseHandle } from "../../src/storage/database.ts";
 import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts";
 import type { Database } from "../../src/storage/schema.ts";
-import { CHROMIUM, NO_DEBIAN_PYTHON_PACKAGES } from "./describe-or-skip.ts";
+import { CHROMIUM, noDebianPythonPackages } from "./describe-or-skip.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
 import { prepared } from "./test-database.ts";
 import { TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-templates.ts";
@@ -54,7 +54,8 @@ export async function globalTeardown(): Promise<void> {
 async function requireServices(): Promise<void> {
   const missing: string[] = [];
   if (!existsSync(CHROMIUM)) missing.push(`no Chromium at ${CHROMIUM}`);
-  if (NO_DEBIAN_PYTHON_PACKAGES) missing.push(NO_DEBIAN_PYTHON_PACKAGES);
+  const noPython = noDebianPythonPackages();
+  if (noPython) missing.push(noPython);
   const redisUrl = process.env.TEST_REDIS_URL;
   if (!redisUrl) missing.push("TEST_REDIS_URL is not set");
   else {
