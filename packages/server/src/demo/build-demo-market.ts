@@ -5,7 +5,7 @@ import { SecretBox } from "../domain/secret-box.ts";
 import { SandboxPlatform } from "../platform/sandbox/sandbox-platform.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import type { Database } from "../storage/schema.ts";
-import { suspendForeignKeys } from "./bulk-rows.ts";
+import { suspendForeignKeys, suspendSecondaryIndexes } from "./bulk-rows.ts";
 import { loadDemoCatalog } from "./demo-catalog.ts";
 import { DemoJournal } from "./demo-journal.ts";
 import { credentialsFor } from "./demo-trader-secrets.ts";
@@ -104,6 +104,20 @@ const DEMO_TABLES = [
   "sandbox_steam_market_prices",
   "sandbox_steam_market_history",
 ];
+/**
+ * The large tables a build writes, whose secondary indexes are built once at its end when the
+ * market was empty (`suspendSecondaryIndexes`).
+ */
+const INDEXED_TABLES = [
+  "listings",
+  "trades",
+  "sandbox_assets",
+  "sandbox_trade_offers",
+  "platform_inventory_items",
+  "journal_entries",
+  "journal_lines",
+  "buy_orders",
+];
 /** Any constant shared by every instance: one demo build at a time. */
 const DEMO_LOCK_KEY = 730_002;
 
@@ -177,6 +191,7 @@ export async function buildDemoMarket(
     // Into an empty market, each foreign key is checked once at the end rather than per row. A
     // build added to a market in use keeps them: its tables stay free for the requests.
     const keys = options.add ? undefined : await suspendForeignKeys(tx, DEMO_TABLES);
+    const indexes = options.add ? undefined : await suspendSecondaryIndexes(tx, INDEXED_TABLES);
     const traders = await writeDemoTraders(world, options.secretBox);
     finishPhase("traders");
     const busiest = await writeDemoTrades(world);
@@ -192,6 +207,11 @@ export async function buildDemoMarket(
     await writeDemoLedger(world);
     finishPhase("ledger");
     await writeDemoPasswordHashes(world);
+    if (indexes) {
+      onProgress({ phase: "indexes", done: 0, total: indexes.count });
+      await indexes.restore((done) => onProgress({ phase: "indexes", done, total: indexes.count }));
+    }
+    finishPhase("indexes");
     if (keys) {
       onProgress({ phase: "foreign keys", done: 0, total: keys.count });
       await keys.restore((done) => onProgress({ phase: "foreign keys", done, total: keys.count }));

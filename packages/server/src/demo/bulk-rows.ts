@@ -80,3 +80,35 @@ export async function suspendForeignKeys(
     },
   };
 }
+
+/**
+ * Drops the indexes of `tables` that back no constraint (the primary keys and unique constraints
+ * stay, and so does every lookup they serve) until `restore()` builds them again, each with one
+ * sort over the whole table instead of one insertion per row written: the demo's listings carry a
+ * dozen covering indexes, whose upkeep row by row was most of the build. A unique index among them
+ * (one live trade per listing, one commitment per asset) is checked over every row when it is
+ * built again, so a row that breaks it fails the whole build as its insert would have. Both run
+ * in the caller's transaction: a failed build leaves every index as it was.
+ */
+export async function suspendSecondaryIndexes(
+  db: Kysely<Database>,
+  tables: readonly string[],
+): Promise<{ count: number; restore(onIndex?: (done: number) => void): Promise<void> }> {
+  const { rows: indexes } = await sql<{ name: string; definition: string }>`
+    SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
+    FROM pg_index i
+    WHERE i.indrelid = ANY (${[...tables]}::regclass[])
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+    ORDER BY 1
+  `.execute(db);
+  for (const index of indexes) await sql`DROP INDEX ${sql.raw(index.name)}`.execute(db);
+  return {
+    count: indexes.length,
+    async restore(onIndex = () => {}) {
+      for (const [done, index] of indexes.entries()) {
+        await sql.raw(index.definition).execute(db);
+        onIndex(done + 1);
+      }
+    },
+  };
+}

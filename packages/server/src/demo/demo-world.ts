@@ -20,6 +20,7 @@ export type DemoPhase =
   | "buy orders"
   | "steam market"
   | "ledger"
+  | "indexes"
   | "foreign keys"
   | "liquidity"
   | "analyze";
