@@ -277,11 +277,12 @@ export async function startServer(
         : {}),
     });
     // The first snapshot is built before listening, so that "serving" is true when it is logged
-    // and no price request waits for it (it is built in chunks that leave the event loop free). A
-    // failure is logged by the snapshots, and the first price request tries again. From then on
+    // and no price request waits for it; with nobody to serve yet, in the large chunks a
+    // PostgreSQL server gets (docs/design/market-snapshots.md#chunked-builds). A failure is logged
+    // by the snapshots, and the first price request tries again, in the usual chunks. From then on
     // it is rebuilt as soon as a change makes it out of date, not when a request finds it so.
     const started = performance.now();
-    await Promise.resolve(priceSnapshots.current(systemContext)).then(
+    await priceSnapshots.first(systemContext, SERVER_LISTINGS_PER_CHUNK).then(
       (snapshot) =>
         log.info(
           { goods: snapshot.entries.size, ms: Math.round(performance.now() - started) },

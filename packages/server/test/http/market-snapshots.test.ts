@@ -254,6 +254,16 @@ describe("prebuilt whole-market answers", () => {
     );
   });
 
+  test("the first snapshot, read in a few large chunks before the server listens, holds the figures small chunks read", async () => {
+    const large = await new PriceSnapshots(new MarketChanges(), 1000).first(t.ctx, 20_000);
+    const small = await new PriceSnapshots(new MarketChanges(), 1000, { listingsPerChunk: 2 }).current(t.ctx);
+    assert.ok(large.entries.size > 1);
+    // The figures, not the moment each build found them.
+    const figures = (snapshot: typeof large) =>
+      [...snapshot.entries.values()].map((entry) => ({ ...entry, foundAt: undefined }));
+    assert.deepEqual(figures(large), figures(small));
+  });
+
   test("serving stale: while a rebuild runs, callers get the snapshot there is, then the new one", async () => {
     const changes = new MarketChanges();
     const snapshots = new PriceSnapshots(changes, 1000, { serveStale: true });

@@ -106,6 +106,18 @@ export class PriceSnapshots {
   }
 
   /**
+   * The first snapshot, read in chunks of `listingsPerChunk` listings: the server builds it before
+   * it listens, when no request can be waiting for the event loop, so the embedded database reads
+   * the market in a few large chunks (each chunk's statements cost about as much whatever its size;
+   * small chunks only keep the loop free for requests). Later whole builds keep the usual chunks.
+   */
+  first(ctx: DomainContext, listingsPerChunk: number): Promise<PriceSnapshot> {
+    const current = this.#current;
+    if (current) return Promise.resolve(this.current(ctx));
+    return this.#rebuilds.next(ctx, undefined, () => this.#build(ctx, listingsPerChunk));
+  }
+
+  /**
    * A snapshot holding the up-to-date figures of the goods named (by id or by name; names the
    * catalog does not know are left for the operation to refuse): the snapshot itself while nothing
    * changed since it was built, else those goods read from the database now.
@@ -238,7 +250,7 @@ export class PriceSnapshots {
     return recheckSlice(current.snapshot, current.recheckFrom, this.#intervalMs / this.#maxAgeMs);
   }
 
-  async #build(ctx: DomainContext): Promise<PriceSnapshot> {
+  async #build(ctx: DomainContext, listingsPerChunk = this.#listingsPerChunk): Promise<PriceSnapshot> {
     // Changes counted from here on may be missing from this build: they leave it out of date.
     const version = this.#changes.version;
     const current = this.#current;
@@ -273,7 +285,7 @@ export class PriceSnapshots {
         return updated;
       }
     }
-    const built = await buildSnapshot(ctx, this.#listingsPerChunk);
+    const built = await buildSnapshot(ctx, listingsPerChunk);
     const previous = current?.snapshot;
     const snapshot = previous ? await keepUnchangedEntries(previous, built) : built;
     const builtAt = built.builtAt.getTime();
