@@ -17,6 +17,15 @@ import type { DatabaseHandle } from "./database-handle.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
 /**
+ * PostgreSQL's own page cache inside the embedded database's WebAssembly memory, which never
+ * shrinks: PGlite's default (128 MB) fills as the market is read and stays resident beside the
+ * operating system's cache of the same files. A quarter of it keeps the server's resident size
+ * within its goal at no cost in CPU measured by a start, a demo build or the simulator
+ * (docs/design/performance.md#a-quiet-server-and-its-memory).
+ */
+const SHARED_BUFFERS = "32MB";
+
+/**
  * The embedded database: PGlite in `dataDir`, or in memory when no directory is given; started
  * from `image` (a dumped data directory) when one is given, which skips making a new cluster.
  */
@@ -33,6 +42,7 @@ export async function openPGliteDatabase(dataDir: string | undefined, image?: Bl
       ...(image ? { loadDataDir: image } : {}),
       ...(await pgliteArtifacts()),
       parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`],
     });
   } catch (error) {
     await unlock();
