@@ -41,6 +41,19 @@ export interface SandboxSteamAuthSessionsTable {
   remote_interaction_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** The Steam face's keys, one of each per database, sealed (migration 0038). */
+export interface SandboxSteamFaceKeysTable {
+  name: "password_rsa" | "openid_hmac";
+  sealed: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** The nonces the face's OpenID `check_authentication` has vouched for (migration 0038). */
+export interface SandboxSteamOpenIdVouchedNoncesTable {
+  nonce: string;
+  vouched_at: Date;
+}
+
 export interface SandboxSteamRefreshTokensTable {
   token_hash: string;
   platformid: string;
