@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { constants, createPublicKey, publicEncrypt } from "node:crypto";
 import { request, type Agent } from "node:https";
 import { after, before, describe, test } from "node:test";
+import type { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
+import { resetWorld } from "../../src/domain/sandbox/reset-world.ts";
 import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
@@ -124,6 +126,14 @@ describe("two Steam face instances on one database hold one password RSA key", (
       encryption_timestamp: String(BigInt(key.timestamp) - 1n),
     });
     assert.equal(begin.eresult, "5");
+  });
+  test("a sandbox reset keeps the key the running instances hold", async () => {
+    const before = await first.ctx.db.selectFrom("sandbox_steam_face_keys").selectAll().execute();
+    const admin: DomainContext = { ...first.ctx, actor: { kind: "admin" } };
+    const reset = await resetWorld(admin, { clock: first.ctx.clock as OffsetClock });
+    assert.ok(reset.ok);
+    assert.ok(!reset.value.tables.includes("sandbox_steam_face_keys"));
+    assert.deepEqual(await first.ctx.db.selectFrom("sandbox_steam_face_keys").selectAll().execute(), before);
   });
 });
 
