@@ -45,7 +45,8 @@ export interface SandboxSteamAuthSessionsTable {
 export interface SandboxSteamFaceKeysTable {
   name: "password_rsa" | "openid_hmac";
   sealed: string;
-  created_at: ColumnType<Date, Date | undefined, never>;
+  /** When the key was made (or replaced, sealed under a new `SECRET_KEY`). */
+  created_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** The nonces the face's OpenID `check_authentication` has vouched for (migration 0038). */

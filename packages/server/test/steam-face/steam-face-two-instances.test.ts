@@ -5,6 +5,8 @@ import { after, before, describe, test } from "node:test";
 import type { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { resetWorld } from "../../src/domain/sandbox/reset-world.ts";
+import { SecretBox } from "../../src/domain/secret-box.ts";
+import { PasswordKey } from "../../src/steam-face/password-key.ts";
 import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
@@ -127,6 +129,15 @@ describe("two Steam face instances on one database hold one password RSA key", (
     });
     assert.equal(begin.eresult, "5");
   });
+  test("an instance whose SECRET_KEY cannot open the key replaces it, and the replacement opens", async () => {
+    const otherBox: DomainContext = { ...first.ctx, secretBox: new SecretBox(SecretBox.generateKey()) };
+    const held = await keyFrom(first);
+    const [one, two] = await Promise.all([PasswordKey.load(otherBox), PasswordKey.load(otherBox)]);
+    assert.equal(one.modulusHex, two.modulusHex);
+    assert.notEqual(one.modulusHex, held.publickey_mod);
+    assert.equal((await PasswordKey.load(otherBox)).modulusHex, one.modulusHex);
+  });
+
   test("a sandbox reset keeps the key the running instances hold", async () => {
     const before = await first.ctx.db.selectFrom("sandbox_steam_face_keys").selectAll().execute();
     const admin: DomainContext = { ...first.ctx, actor: { kind: "admin" } };
