@@ -1,5 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
+import type { DomainContext } from "../domain/context.ts";
 import { constantTimeEqual } from "../domain/secrets.ts";
+import { sharedSteamFaceKey } from "../platform/sandbox/steam-face-keys.ts";
+import { vouchForNonceOnce } from "../platform/sandbox/steam-openid-vouched-nonces.ts";
 
 export const OPENID_NS = "http://specs.openid.net/auth/2.0";
 export const OPENID_ENDPOINT = "https://steamcommunity.com/openid/login";
@@ -16,17 +19,28 @@ const SIGNED = [
   "response_nonce",
   "assoc_handle",
 ];
-/** How long a nonce is remembered as verified: longer than any relying party accepts it. */
-const NONCE_MEMORY_MS = 60 * 60 * 1000;
-
 /**
  * Steam's OpenID 2.0 provider as the face plays it (docs/design/steam-face.md#openid): assertions
- * signed with HMAC-SHA256 under a secret of this process, stateless (the relying party asks
- * `check_authentication`), each verified at most once (OpenID 2.0, 11.4.2.1).
+ * signed with HMAC-SHA256 under a secret kept once in the database, stateless (the relying party
+ * asks `check_authentication`), each vouched for at most once: whichever instance signed an
+ * assertion, any instance verifies it, and only once among them all.
  */
 export class OpenIdProvider {
-  readonly #secret = randomBytes(32);
-  readonly #verifiedNonces = new Map<string, number>();
+  readonly #ctx: DomainContext;
+  readonly #secret: Buffer;
+
+  private constructor(ctx: DomainContext, secret: Buffer) {
+    this.#ctx = ctx;
+    this.#secret = secret;
+  }
+
+  /** The provider with the database's signing secret, made on first use. */
+  static async load(ctx: DomainContext): Promise<OpenIdProvider> {
+    const secret = await sharedSteamFaceKey(ctx, "openid_hmac", async () =>
+      randomBytes(32).toString("base64"),
+    );
+    return new OpenIdProvider(ctx, Buffer.from(secret, "base64"));
+  }
 
   /** The fields added to `return_to` for the account: what Steam's redirect carries. */
   assert(steamid: string, returnTo: string, wallNow: Date): Record<string, string> {
@@ -48,18 +62,13 @@ export class OpenIdProvider {
   }
 
   /** `is_valid` of a `check_authentication`: the signature is ours and its nonce is new. */
-  checkAuthentication(fields: Record<string, string>, wallNow: Date): boolean {
+  async checkAuthentication(fields: Record<string, string>, wallNow: Date): Promise<boolean> {
     const signed = (fields["openid.signed"] ?? "").split(",");
     if (!SIGNED.every((name) => signed.includes(name))) return false;
     if (fields["openid.assoc_handle"] !== ASSOC_HANDLE) return false;
     const sig = fields["openid.sig"];
     if (sig === undefined || !constantTimeEqual(sig, this.#sign(fields))) return false;
-    const nonce = fields["openid.response_nonce"] ?? "";
-    for (const [seen, at] of this.#verifiedNonces)
-      if (wallNow.getTime() - at > NONCE_MEMORY_MS) this.#verifiedNonces.delete(seen);
-    if (this.#verifiedNonces.has(nonce)) return false;
-    this.#verifiedNonces.set(nonce, wallNow.getTime());
-    return true;
+    return vouchForNonceOnce(this.#ctx, fields["openid.response_nonce"] ?? "", wallNow);
   }
 
   #sign(fields: Record<string, string>): string {

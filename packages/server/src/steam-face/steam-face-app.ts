@@ -79,20 +79,31 @@ export async function buildSteamFaceApp(deps: SteamFaceDeps): Promise<SteamFaceA
     return reply.code(500).type("text/plain; charset=utf-8").send(`Internal Error (request ${request.id})`);
   });
   acceptSteamForms(app);
-  // Made on the first login, not at start: a face nobody logs into costs no key generation.
-  let passwordKey: Promise<PasswordKey> | undefined;
-  const currentPasswordKey = () => (passwordKey ??= PasswordKey.create());
+  // Read (or made) on the first login, not at start: a face nobody logs into costs no key
+  // generation. Both are the database's, the same on every instance, and never change.
+  const passwordKey = loadedOnce(() => PasswordKey.load(deps.ctx));
+  const openIdProvider = loadedOnce(() => OpenIdProvider.load(deps.ctx));
   await app.register(queryTimeRoutes(deps.ctx));
-  await app.register(authenticationRoutes(deps.ctx, currentPasswordKey));
+  await app.register(authenticationRoutes(deps.ctx, passwordKey));
   await app.register(loginRoutes(deps.ctx));
   await app.register(communityRoutes(deps.ctx));
   await app.register(econServiceRoutes(deps.ctx));
   await app.register(tradeOfferRoutes(deps.ctx));
-  await app.register(openIdRoutes(deps.ctx, new OpenIdProvider()));
+  await app.register(openIdRoutes(deps.ctx, openIdProvider));
   await app.register(confirmationRoutes(deps.ctx));
   await app.register(offerPageRoutes(deps.ctx));
   await app.register(devKeyRoutes(deps.ctx));
   await app.register(marketRoutes(deps.ctx));
   await app.ready();
   return app;
+}
+
+/** `load`'s value, asked for once; a failed load (the database unreachable) is asked for again. */
+function loadedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }

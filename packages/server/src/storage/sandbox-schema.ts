@@ -41,6 +41,20 @@ export interface SandboxSteamAuthSessionsTable {
   remote_interaction_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** The Steam face's keys, one of each per database, sealed (migration 0038). */
+export interface SandboxSteamFaceKeysTable {
+  name: "password_rsa" | "openid_hmac";
+  sealed: string;
+  /** When the key was made (or replaced, sealed under a new `SECRET_KEY`). */
+  created_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** The nonces the face's OpenID `check_authentication` has vouched for (migration 0038). */
+export interface SandboxSteamOpenIdVouchedNoncesTable {
+  nonce: string;
+  vouched_at: Date;
+}
+
 export interface SandboxSteamRefreshTokensTable {
   token_hash: string;
   platformid: string;

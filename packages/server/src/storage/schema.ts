@@ -5,6 +5,8 @@ import type {
   SandboxPlatformAccountsTable,
   SandboxPlatformSessionsTable,
   SandboxSteamAuthSessionsTable,
+  SandboxSteamFaceKeysTable,
+  SandboxSteamOpenIdVouchedNoncesTable,
   SandboxSteamMarketHistoryTable,
   SandboxSteamMarketPricesTable,
   SandboxSteamRefreshTokensTable,
@@ -35,6 +37,8 @@ export interface Database {
   sandbox_platform_sessions: SandboxPlatformSessionsTable;
   sandbox_steam_auth_sessions: SandboxSteamAuthSessionsTable;
   sandbox_steam_refresh_tokens: SandboxSteamRefreshTokensTable;
+  sandbox_steam_face_keys: SandboxSteamFaceKeysTable;
+  sandbox_steam_openid_vouched_nonces: SandboxSteamOpenIdVouchedNoncesTable;
   sandbox_assets: SandboxAssetsTable;
   sandbox_trade_offers: SandboxTradeOffersTable;
   sandbox_steam_market_prices: SandboxSteamMarketPricesTable;

@@ -20,6 +20,8 @@ export interface SteamSignInWorld {
   agent: Agent;
   proxyUrl: string;
   caFile: string;
+  /** From now on the marketplace asks Steam (`check_authentication`) through `agent`. */
+  marketAsksThrough(agent: Agent): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,9 @@ export async function openSteamSignInWorld(): Promise<SteamSignInWorld> {
     agent,
     proxyUrl,
     caFile: authority.certFile,
+    marketAsksThrough(other) {
+      reach.agent = other;
+    },
     async close() {
       agent.destroy();
       await listener.close();

@@ -8,8 +8,10 @@ import { announceClockChange } from "./advance-clock.ts";
 import { tokensChanged } from "../tokens/tokens-changed.ts";
 
 /**
- * What a reset keeps: the catalog and the migration bookkeeping (the numbered migrations run, the
- * function files applied). Every other table is the world.
+ * What a reset keeps: the catalog, the migration bookkeeping (the numbered migrations run, the
+ * function files applied) and the Steam face's keys, which every running instance has read once
+ * and keeps using (emptied, the next instance to start would make others). Every other table is
+ * the world.
  */
 const KEPT_TABLES = new Set([
   "goods",
@@ -17,6 +19,7 @@ const KEPT_TABLES = new Set([
   "kysely_migration",
   "kysely_migration_lock",
   "database_functions",
+  "sandbox_steam_face_keys",
 ]);
 
 /**

@@ -19,7 +19,7 @@ type Fields = Record<string, string | undefined>;
  * `openid.return_to` with the signed assertion; `check_authentication` answers `is_valid` in
  * key-value form. Times in nonces are the wall clock's, as a relying party compares them with its own.
  */
-export function openIdRoutes(ctx: DomainContext, provider: OpenIdProvider) {
+export function openIdRoutes(ctx: DomainContext, provider: () => Promise<OpenIdProvider>) {
   return async (app: FastifyInstance) => {
     // Discovery (Yadis), which relying parties built on the `openid` package (passport-steam,
     // node-steam-openid) run on `https://steamcommunity.com/openid` and on the claimed id.
@@ -47,7 +47,7 @@ export function openIdRoutes(ctx: DomainContext, provider: OpenIdProvider) {
       async (request, reply) => {
         const fields = { ...request.query, ...request.body };
         if (fields["openid.mode"] === "check_authentication") {
-          const valid = provider.checkAuthentication(definedOnly(fields), new Date());
+          const valid = await (await provider()).checkAuthentication(definedOnly(fields), new Date());
           return reply
             .type("text/plain; charset=utf-8")
             .send(keyValueForm({ ns: OPENID_NS, is_valid: String(valid) }));
@@ -67,7 +67,7 @@ export function openIdRoutes(ctx: DomainContext, provider: OpenIdProvider) {
               ? "The Steam Guard code is not right."
               : "The account name or password that you have entered is incorrect.",
           );
-        const assertion = provider.assert(checked.steamid, setup.returnTo, new Date());
+        const assertion = (await provider()).assert(checked.steamid, setup.returnTo, new Date());
         const target = new URL(setup.returnTo);
         for (const [name, value] of Object.entries(assertion)) target.searchParams.set(name, value);
         return reply.redirect(target.toString(), 302);
