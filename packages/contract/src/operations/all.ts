@@ -87,6 +87,22 @@ import {
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
 import { completeSteamSignIn, startSteamSignIn } from "./web-steam-sign-in.ts";
+import {
+  closeAccount,
+  confirmEmail,
+  listSignIns,
+  sandboxListMails,
+  signUp,
+} from "./web-accounts-for-people.ts";
+import {
+  createStaff,
+  getStaffMe,
+  listStaff,
+  listStaffActions,
+  staffSignIn,
+  staffSignOut,
+  staffSignOutUser,
+} from "./staff.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -189,6 +205,18 @@ export const OPERATIONS = [
   logout,
   startSteamSignIn,
   completeSteamSignIn,
+  signUp,
+  confirmEmail,
+  listSignIns,
+  closeAccount,
+  sandboxListMails,
+  staffSignIn,
+  staffSignOut,
+  getStaffMe,
+  createStaff,
+  listStaff,
+  staffSignOutUser,
+  listStaffActions,
   getUserInfo,
   getSteamTrades,
   getNotification,
