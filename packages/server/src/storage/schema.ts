@@ -482,3 +482,4 @@ export type {
   SteamAudience,
   TradeOfferState,
 };
+export type { SignInMethod, StaffRole } from "./schema-back-office.ts";

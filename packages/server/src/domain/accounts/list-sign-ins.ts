@@ -1,4 +1,4 @@
-import type { SignInMethod } from "../../storage/schema-back-office.ts";
+import type { SignInMethod } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 

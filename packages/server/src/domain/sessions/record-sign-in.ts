@@ -1,4 +1,4 @@
-import type { SignInMethod } from "../../storage/schema-back-office.ts";
+import type { SignInMethod } from "../../storage/schema.ts";
 import type { DomainContext } from "../context.ts";
 
 /** Where a sign-in came from, as the user reads it in their sign-in history. */

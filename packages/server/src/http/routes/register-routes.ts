@@ -43,6 +43,8 @@ import type { SteamOpenIdSettings } from "../steam-openid/check-authentication.t
 import { registerLogout } from "./web-account/logout.ts";
 import { registerAccountsForPeople } from "./web-account/accounts-for-people.ts";
 import { registerSandboxMails } from "./sandbox/mails.ts";
+import { registerStaffSessionRoutes } from "./staff/staff-session-routes.ts";
+import { registerStaffOperationRoutes } from "./staff/staff-operation-routes.ts";
 import { registerWebProbes } from "./web-account/web-probes.ts";
 import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.ts";
 import { registerWebOnSale } from "./web-selling/web-on-sale.ts";
@@ -93,6 +95,8 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
   registerSteamSignIn(app, options);
   registerLogout(app);
   registerAccountsForPeople(app);
+  registerStaffSessionRoutes(app, options);
+  registerStaffOperationRoutes(app);
   registerGetUserInfo(app);
   registerWebProbes(app);
   registerWebInventoryRoutes(app);
