@@ -482,4 +482,10 @@ export const ZH: Record<string, string> = {
   Before: "之前",
   After: "之后",
   "command line": "命令行",
+  Mailbox: "邮箱",
+  "Refresh mails": "刷新邮件",
+  "No mail sent yet.": "尚未发送邮件。",
+  "Mails sent, newest first": "已发送的邮件，最新在前",
+  To: "收件人",
+  Text: "正文",
 };

@@ -8,6 +8,7 @@ import { describeOrSkip, EMBEDDED_ONLY } from "../../server/test/support/describ
 import { silentLog, testPlatform } from "../../server/test/support/test-context.ts";
 import { assertAccessible, assertNoSidewaysScroll, type PageGlobals } from "./axe.ts";
 import {
+  ADMIN_TOKEN,
   buildWebsite,
   DESKTOP,
   launchChromium,
@@ -66,6 +67,15 @@ describeOrSkip("accounts for people in Chromium", { skip: NO_CHROMIUM || EMBEDDE
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.getByRole("status").getByText(`A link to confirm ${email} is on its way`).waitFor();
 
+    // The console's mailbox shows the mail a developer follows.
+    for (const { page: each } of [desktop, phone]) {
+      await each.goto(server.url + "/console");
+      await each.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
+      await each.getByRole("button", { name: "Open the console" }).click();
+      await each.getByRole("heading", { name: "Mailbox" }).waitFor();
+      await each.getByRole("row").filter({ hasText: "Confirm your skinmarket address" }).first().waitFor();
+      await checkPage(each, `the console's mailbox at ${each.viewportSize()!.width} px`);
+    }
     const [mail] = (await server.sandbox.listMails({ to: email })).items;
     const link = /http\S+\/confirm-email\?code=\S+/.exec(mail!.text)![0];
     assert.ok(link.startsWith(server.url), `${link} is on the server's own origin`);
