@@ -66,6 +66,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--trust-proxy <value>", "TRUST_PROXY"],
   ["--steam-face-port <port>", "STEAM_FACE_PORT"],
   ["--steam-openid-endpoint <url>", "STEAM_OPENID_ENDPOINT"],
+  ["--smtp-url <url>", "SMTP_URL"],
+  ["--mail-from <address>", "MAIL_FROM"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
