@@ -6,12 +6,10 @@ import type {
   staffSignOutUser,
 } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
-import { ApiError, ops, type WebData } from "../../api.ts";
+import { ApiError, ops } from "../../api.ts";
 import { ListTable } from "../../components/paged-list.tsx";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
-
-type Staff = WebData<typeof getStaffMe>;
 
 /**
  * The back office (docs/design/back-office.md#staff-and-roles): a staff member signs in with their
