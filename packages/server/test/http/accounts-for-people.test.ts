@@ -273,3 +273,28 @@ describe("accounts for people, sandbox off", () => {
     }
   });
 });
+
+describe("accounts for people: sign-ups are held back", () => {
+  test("security: one address signed up again and again is held back after 5, answered 429 with Retry-After", async () => {
+    const t = await createTestApp({ stoppedClock: true });
+    try {
+      const who = person();
+      const statuses: number[] = [];
+      let last;
+      for (let attempt = 0; attempt < 7; attempt++) {
+        last = await t.app.inject({
+          method: "POST",
+          url: "/account/api/signup",
+          payload: { ...who, nickname: `${who.nickname}-${attempt}` },
+        });
+        statuses.push(last.statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      assert.ok(Number(last!.headers["retry-after"]) >= 1);
+      // The address's owner got one confirmation and four notices, no more.
+      assert.equal((await mailsTo(t, who.email)).length, 5);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import type { DomainContext } from "../context.ts";
 import { hashPassword } from "../password-hash.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { issueEmailConfirmation, mailEmailConfirmation } from "../sessions/email-confirmation.ts";
+import { signInKeys, takeSignInAttempt } from "../sessions/sign-in-throttle.ts";
 import { constraintName, inTransaction, noteNoMarketChange, sqlState } from "../transaction.ts";
 import { openUserAccounts } from "../wallet/ledger.ts";
 
@@ -12,6 +13,8 @@ export interface SignUpInput {
   password: string;
   /** The website's page a confirmation link opens. */
   confirmPageUrl: string;
+  /** Where the request came from: sign-ups are throttled per address and per client. */
+  clientAddress: string;
 }
 
 /**
@@ -31,6 +34,14 @@ export async function signUp(
     );
   const nickname = input.nickname.normalize("NFC");
   const email = input.email.normalize("NFC").trim();
+  // Each sign-up mails someone: held back as failed sign-ins are, per address mailed and per
+  // client (a budget of its own, apart from sign-in's), so that nobody floods an inbox or mints
+  // accounts in bulk. Never forgotten on success.
+  const attempt = await takeSignInAttempt(
+    ctx,
+    signInKeys(`signup:${email.toLowerCase()}`, `signup:${input.clientAddress}`),
+  );
+  if (!attempt.ok) return attempt;
   const taken = await ctx.db
     .selectFrom("users")
     .select(["user_id", "nickname"])

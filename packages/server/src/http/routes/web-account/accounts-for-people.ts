@@ -14,7 +14,11 @@ import { confirmEmailPage } from "./confirm-email-page.ts";
 /** Sign-up, address confirmation, the sign-in history and closing (docs/design/back-office.md#accounts-for-people). */
 export function registerAccountsForPeople(app: FastifyInstance): void {
   registerOperation(app, signUp, async ({ ctx, body, request }) => {
-    const made = await signUpVerb(ctx, { ...body, confirmPageUrl: confirmEmailPage(request) });
+    const made = await signUpVerb(ctx, {
+      ...body,
+      confirmPageUrl: confirmEmailPage(request),
+      clientAddress: request.ip,
+    });
     if (!made.ok) return made;
     return ok({ code: "OK" as const, data: { ...made.value, confirmation_sent: true }, msg: null });
   });
