@@ -1,5 +1,6 @@
 import {
   createStaff,
+  disableStaff,
   getStaffMe,
   listStaff,
   listStaffActions,
@@ -51,6 +52,11 @@ export class StaffClient {
 
   async createStaff(body: OperationBody<typeof createStaff>): Promise<OperationResponse<typeof createStaff>> {
     return this.#call(createStaff, { body });
+  }
+
+  /** Disables a staff account (someone who leaves); its sessions end at once. */
+  async disableStaff(staffId: string, reason: string): Promise<OperationResponse<typeof disableStaff>> {
+    return this.#call(disableStaff, { params: { staff_id: staffId }, body: { reason } });
   }
 
   async listStaff(): Promise<OperationResponse<typeof listStaff>> {

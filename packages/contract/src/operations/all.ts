@@ -96,6 +96,7 @@ import {
 } from "./web-accounts-for-people.ts";
 import {
   createStaff,
+  disableStaff,
   getStaffMe,
   listStaff,
   listStaffActions,
@@ -214,6 +215,7 @@ export const OPERATIONS = [
   staffSignOut,
   getStaffMe,
   createStaff,
+  disableStaff,
   listStaff,
   staffSignOutUser,
   listStaffActions,

@@ -85,6 +85,20 @@ export const createStaff = defineOperation({
   response: InternalOk(StaffMember.properties),
 });
 
+export const disableStaff = defineOperation({
+  ...ops,
+  id: "disableStaff",
+  method: "POST",
+  path: "/ops/api/staff/:staff_id/disable",
+  access: "staff",
+  summary: "Disables a staff account and ends its sessions, for someone who leaves (admin only)",
+  description:
+    "An admin cannot disable their own account, so the back office always keeps an admin who can act.",
+  params: StrictObject({ staff_id: IdString }),
+  body: StrictObject({ reason: StaffReason }),
+  response: InternalOk(StaffMember.properties),
+});
+
 export const listStaff = defineOperation({
   ...ops,
   id: "listStaff",

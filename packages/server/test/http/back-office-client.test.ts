@@ -60,6 +60,13 @@ describe("the SDK's accounts for people and back office", () => {
       ["user.sign_out", "staff.create", "staff.create"],
     );
     assert.equal((await admin.me()).data.email, "sdk-admin@ops.example");
+    const supportId = (await support.me()).data.staff_id;
+    assert.notEqual((await admin.disableStaff(supportId, "left")).data.disabled_at, null);
+    assert.equal(support.signedIn, true, "the client still holds the cookie the server no longer takes");
+    await assert.rejects(
+      support.me(),
+      (error: unknown) => error instanceof MarketApiError && error.code === "Login Required",
+    );
     await admin.signOut();
     assert.equal(admin.signedIn, false);
   });

@@ -128,6 +128,8 @@ for (const sandbox of [true, false]) {
             reason: "role table probe",
           }),
         "staff.list": (session) => ops(t, session, "GET", "/ops/api/staff"),
+        "staff.disable": (session) =>
+          ops(t, session, "POST", "/ops/api/staff/999999/disable", { reason: "role table probe" }),
         "audit.read": (session) => ops(t, session, "GET", "/ops/api/audit"),
         "user.sign_out": (session) =>
           ops(t, session, "POST", "/ops/api/users/999999/sign_out", { reason: "role table probe" }),
@@ -185,6 +187,39 @@ for (const sandbox of [true, false]) {
         headers: { cookie: admin.cookie },
       });
       assert.equal(staffAsUser.statusCode, 401, "a staff session is not a user's");
+    });
+
+    test("happy: an admin disables a leaver, whose sessions end; an admin cannot disable themselves", async () => {
+      const { email, session } = await withStaff(t, admin, "finance");
+      const member = (await ops(t, admin, "GET", "/ops/api/staff"))
+        .json()
+        .data.items.find((item: { email: string }) => item.email === email);
+      const disabled = await ops(t, admin, "POST", `/ops/api/staff/${member.staff_id}/disable`, {
+        reason: "left the company",
+      });
+      assert.equal(disabled.statusCode, 200, disabled.body);
+      assert.notEqual(disabled.json().data.disabled_at, null);
+      assert.equal((await ops(t, session, "GET", "/ops/api/me")).statusCode, 401);
+      const again = await t.app.inject({
+        method: "POST",
+        url: "/ops/api/login",
+        payload: { email, password: PASSWORD },
+      });
+      assert.equal(again.statusCode, 401);
+      const items = auditOf(await ops(t, admin, "GET", `/ops/api/audit?subject=staff:${member.staff_id}`));
+      assert.deepEqual(
+        items.map((item) => [item.operation, item.reason]),
+        [
+          ["staff.disable", "left the company"],
+          ["staff.create", "hiring finance"],
+        ],
+      );
+      assert.equal((items[0]!.before as { disabled: boolean }).disabled, false);
+      assert.equal((items[0]!.after as { disabled: boolean }).disabled, true);
+      const me = (await ops(t, admin, "GET", "/ops/api/me")).json().data;
+      const self = await ops(t, admin, "POST", `/ops/api/staff/${me.staff_id}/disable`, { reason: "trying" });
+      assert.equal(self.statusCode, 400);
+      assert.match(self.json().error, /^staff_id: /);
     });
 
     test("security: signing out ends the staff session, and only with its token", async () => {

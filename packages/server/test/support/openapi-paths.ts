@@ -1765,6 +1765,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/ops/api/staff/{staff_id}/disable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disables a staff account and ends its sessions, for someone who leaves (admin only)
+     * @description Disables a staff account and ends its sessions, for someone who leaves (admin only).
+     *
+     *     An admin cannot disable their own account, so the back office always keeps an admin who can act.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["disableStaff"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/ops/api/users/{user_id}/sign_out": {
     parameters: {
       query?: never;
@@ -9710,6 +9734,74 @@ export interface operations {
     };
     responses: {
       /** @description Done and committed: makes a staff account with a role (admin only) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              staff_id: string;
+              email: string;
+              /** @description support, finance, risk or admin */
+              role: "support" | "finance" | "risk" | "admin";
+              /** @description Unix time in seconds */
+              created_at: number;
+              disabled_at: number | null;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  disableStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        staff_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: disables a staff account and ends its sessions, for someone who leaves (admin only) */
       200: {
         headers: {
           [name: string]: unknown;

@@ -3,7 +3,13 @@ import type { DomainContext } from "../context.ts";
 import { fail, ok, type Result } from "../result.ts";
 
 /** Every staff operation, by the name the audit records and the role table grants. */
-export const STAFF_OPERATIONS = ["staff.create", "staff.list", "audit.read", "user.sign_out"] as const;
+export const STAFF_OPERATIONS = [
+  "staff.create",
+  "staff.disable",
+  "staff.list",
+  "audit.read",
+  "user.sign_out",
+] as const;
 export type StaffOperation = (typeof STAFF_OPERATIONS)[number];
 
 /**

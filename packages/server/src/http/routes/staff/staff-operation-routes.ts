@@ -1,8 +1,15 @@
-import { createStaff, listStaff, listStaffActions, staffSignOutUser } from "@skinmarket/contract";
+import {
+  createStaff,
+  disableStaff,
+  listStaff,
+  listStaffActions,
+  staffSignOutUser,
+} from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok } from "../../../domain/result.ts";
 import { createStaff as createStaffVerb } from "../../../domain/staff/create-staff.ts";
+import { disableStaff as disableStaffVerb } from "../../../domain/staff/disable-staff.ts";
 import { listStaff as listStaffVerb } from "../../../domain/staff/list-staff.ts";
 import { listStaffActions as listStaffActionsVerb } from "../../../domain/staff/list-staff-actions.ts";
 import { signOutUser } from "../../../domain/staff/sign-out-user.ts";
@@ -15,6 +22,12 @@ export function registerStaffOperationRoutes(app: FastifyInstance): void {
     const made = await createStaffVerb(ctx, body);
     if (!made.ok) return made;
     return ok({ code: "OK" as const, data: memberView(made.value), msg: null });
+  });
+
+  registerOperation(app, disableStaff, async ({ ctx, params, body }) => {
+    const disabled = await disableStaffVerb(ctx, { staffId: Number(params.staff_id), reason: body.reason });
+    if (!disabled.ok) return disabled;
+    return ok({ code: "OK" as const, data: memberView(disabled.value), msg: null });
   });
 
   registerOperation(app, listStaff, async ({ ctx }) => {
