@@ -19,7 +19,7 @@ const FLOORS = [
   ["buy-orders"],
   ["listings", "accounts", "sandbox"],
   ["events"],
-  ["webhooks", "simulation"],
+  ["webhooks", "simulation", "staff"],
 ];
 
 const floorRules = FLOORS.flatMap((floor, level) =>

@@ -14,4 +14,6 @@ export {
   type VerifyWebhookInput,
 } from "./webhook-signature.ts";
 export { WebClient } from "./web-client.ts";
+export { AccountClient } from "./account-client.ts";
+export { StaffClient } from "./staff-client.ts";
 export type { PollEventsOptions } from "./poll-events.ts";

@@ -27,6 +27,7 @@ import {
   sandboxGetClock,
   sandboxGetUser,
   sandboxListUsers,
+  sandboxListMails,
   sandboxReset,
   sandboxRevokeToken,
   sandboxResetTokenLimits,
@@ -67,6 +68,17 @@ export class SandboxClient {
     body: OperationBody<typeof sandboxCreateUser> = {},
   ): Promise<Answer<typeof sandboxCreateUser>> {
     return (await callOperation(this.#options, sandboxCreateUser, { body })).body;
+  }
+
+  /** The mails the marketplace sent, newest first, as the sandbox's mailbox keeps them. */
+  async listMails(
+    query: Partial<OperationQuery<typeof sandboxListMails>> = {},
+  ): Promise<Answer<typeof sandboxListMails>> {
+    return (
+      await callOperation(this.#options, sandboxListMails, {
+        query: query as OperationQuery<typeof sandboxListMails>,
+      })
+    ).body;
   }
 
   async listUsers(

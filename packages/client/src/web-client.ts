@@ -52,13 +52,17 @@ import {
 } from "@skinmarket/contract";
 import type { TransportOptions } from "./transport.ts";
 import { WebSession } from "./web-session.ts";
+import { AccountClient } from "./account-client.ts";
 
 /** The website's routes: sign-in (keeping the `session` cookie between calls) and market pages. */
 export class WebClient {
   readonly #web: WebSession;
+  /** Sign-up, address confirmation, the sign-in history and closing, on this client's session. */
+  readonly account: AccountClient;
 
   constructor(options: TransportOptions) {
     this.#web = new WebSession(options);
+    this.account = new AccountClient(this.#web);
   }
 
   get signedIn(): boolean {

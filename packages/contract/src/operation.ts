@@ -6,9 +6,11 @@ import type { Static, TSchema } from "typebox";
  * - `session`: a signed-in website session (the `session` cookie);
  * - `developer`: a bearer token of a developer or enterprise user;
  * - `enterprise`: a bearer token of an enterprise user;
- * - `sandbox_admin`: the sandbox admin token.
+ * - `sandbox_admin`: the sandbox admin token;
+ * - `staff`: a signed-in staff member (the `staff_session` cookie), whose role the verb checks
+ *   (docs/design/back-office.md#staff-and-roles).
  */
-export type AccessLevel = "public" | "session" | "developer" | "enterprise" | "sandbox_admin";
+export type AccessLevel = "public" | "session" | "developer" | "enterprise" | "sandbox_admin" | "staff";
 
 /**
  * How an operation's answers are shaped (docs/design/wire-conventions.md#idempotent-writes): official operations and the

@@ -63,6 +63,8 @@ export interface Config {
   steamFacePort: number | undefined;
   /** Steam's OpenID endpoint for "Sign in through Steam" (`STEAM_OPENID_ENDPOINT`). */
   steamOpenIdEndpoint: string;
+  /** The SMTP server of the mail port and the sender's address (docs/design/back-office.md#the-mail-port). */
+  smtp: { url: string; from: string } | undefined;
 }
 
 /** Fastify's `trustProxy` values the configuration gives (docs/design/security.md#security). */
@@ -145,6 +147,9 @@ export const CONFIG_VARIABLES = {
     "port of the sandbox's Steam face: Steam's hosts over TLS, and an HTTPS proxy to them (`skinmarket steam env` prints how a bot reaches it) (default none: the face is off)",
   STEAM_OPENID_ENDPOINT:
     'https URL of Steam\'s OpenID 2.0 endpoint that "Sign in through Steam" sends the browser to and asks (default https://steamcommunity.com/openid/login)',
+  SMTP_URL:
+    "smtp:// or smtps:// URL of the mail server that sends sign-up confirmations (default none: the sandbox keeps mails readable; with the sandbox off, sign-up is refused)",
+  MAIL_FROM: "the From address of the mails the marketplace sends (default skinmarket@localhost)",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -226,7 +231,19 @@ export function loadConfig(
     trustProxy: trustProxy(source),
     steamFacePort: steamFacePort(source, databaseUrl),
     steamOpenIdEndpoint: steamOpenIdEndpoint(source),
+    smtp: smtp(source),
   };
+}
+
+function smtp(source: ConfigSource): { url: string; from: string } | undefined {
+  const url = optional(source, "SMTP_URL");
+  if (url === undefined) return undefined;
+  if (!URL.canParse(url) || !/^smtps?:$/.test(new URL(url).protocol))
+    throw new ConfigError(
+      "SMTP_URL",
+      `must be an smtp:// or smtps:// URL, got a value of ${url.length} characters`,
+    );
+  return { url, from: optional(source, "MAIL_FROM") ?? "skinmarket@localhost" };
 }
 
 /** An https URL: the assertion's `op_endpoint` is compared with it as written. */

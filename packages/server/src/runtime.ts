@@ -16,6 +16,8 @@ import type { GamePlatform } from "./domain/platform/game-platform.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 import type { WebhookSender } from "./domain/webhook-sender.ts";
+import type { MailSender } from "./domain/mail-sender.ts";
+import { SandboxMailbox } from "./mail/sandbox-mailbox.ts";
 import type { LimiterStore } from "./http/limits/limiter-store.ts";
 import { RefusedCredentialLimit } from "./http/limits/refused-credentials.ts";
 import { VisitorSearchLimit } from "./http/limits/visitor-searches.ts";
@@ -66,6 +68,11 @@ export interface RuntimeDeps {
   sandbox?: { clock: OffsetClock };
   /** The limit counters; absent only with `LIMITS=off`. */
   limits?: { store: LimiterStore };
+  /**
+   * The mail port: the server's SMTP sender when `SMTP_URL` is set; otherwise the sandbox's
+   * mailbox with the sandbox on, and none with it off (docs/design/back-office.md#the-mail-port).
+   */
+  mail?: MailSender;
 }
 
 /** What one app runs on: made once from its dependencies, handed to the plugins and routes. */
@@ -137,6 +144,7 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
       tokenCache: deps.tokenCache ?? new TokenCache(),
       webhookSender:
         deps.webhookSender ?? new HttpWebhookSender({ allowPrivate: deps.webhookAllowPrivateUrls ?? false }),
+      ...mailOf(deps),
     },
     marketChanges,
     eventLog,
@@ -160,4 +168,9 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
  */
 function ownEventLog(core: Omit<DomainContext, "actor" | "log">, log: DomainLogger): EventLog {
   return new EventLog({ ...core, actor: { kind: "system" }, log }, [enqueueWebhookDeliveries]);
+}
+
+function mailOf(deps: RuntimeDeps): { mail?: MailSender } {
+  if (deps.mail) return { mail: deps.mail };
+  return deps.sandbox ? { mail: new SandboxMailbox(deps.database.db) } : {};
 }

@@ -17,6 +17,7 @@ import { SecretBox } from "./domain/secret-box.ts";
 import { generateSecret } from "./domain/secrets.ts";
 import { closePasswordHashing } from "./domain/password-hash.ts";
 import { SandboxPlatform } from "./platform/sandbox/sandbox-platform.ts";
+import { SmtpMailSender } from "./mail/smtp-mail-sender.ts";
 import { startJobScheduler } from "./jobs/run-due-jobs.ts";
 import { crossStandingOrders } from "./domain/buy-orders/cross-standing-orders.ts";
 import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
@@ -267,6 +268,7 @@ export async function startServer(
       priceSnapshots,
       eventLog,
       ...(systemContext.webhookSender ? { webhookSender: systemContext.webhookSender } : {}),
+      ...(config.smtp ? { mail: new SmtpMailSender(config.smtp) } : {}),
       ...(limiterStore
         ? {
             limits: {

@@ -118,6 +118,25 @@ export async function own<Operation extends OperationDefinition = never>(
   })) as OperationResponse<Operation>;
 }
 
+/**
+ * A back-office route (`/ops/api/*`, docs/design/back-office.md#staff-sign-in): the `staff_session`
+ * cookie, and on writes the `ops_csrf_token` cookie echoed in `X-CSRFToken`.
+ */
+export async function ops<Operation extends OperationDefinition = never>(
+  method: Operation["method"],
+  path: string,
+  options: CallOptions<Operation> = {},
+): Promise<WebData<Operation>> {
+  const token = method === "GET" ? undefined : cookie("ops_csrf_token");
+  const answer = (await call(method, path, {
+    ...options,
+    headers: token ? { "x-csrftoken": token } : {},
+  })) as {
+    data: WebData<Operation>;
+  };
+  return answer.data;
+}
+
 /** A write with the session echoes the `csrf_token` cookie in `X-CSRFToken`. */
 function csrfHeader(method: string): Record<string, string> {
   const token = method === "GET" ? undefined : cookie("csrf_token");

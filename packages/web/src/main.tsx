@@ -13,6 +13,9 @@ import { startLiveUpdates, stopLiveUpdates } from "./live-stream.ts";
 import "./price-alerts.ts";
 import { ItemPage } from "./pages/item/item-page.tsx";
 import { SignInPage } from "./pages/signin/signin-page.tsx";
+import { SignUpPage } from "./pages/signin/signup-page.tsx";
+import { ConfirmEmailPage } from "./pages/signin/confirm-email-page.tsx";
+import { OpsPage } from "./pages/ops/ops-page.tsx";
 import { navigate, useLocation } from "./router.ts";
 import { currentUser, signOut, startSession } from "./session.ts";
 import { useStore } from "./store.ts";
@@ -74,6 +77,9 @@ function accountSection(path: string): string | undefined {
 function titleOf(path: string, section: string | undefined): string {
   if (path === "/") return t("Market");
   if (path === "/signin") return t("Sign in");
+  if (path === "/signup") return t("Sign up");
+  if (path === "/confirm-email") return t("Confirm your address");
+  if (path === "/ops" || path.startsWith("/ops/")) return t("Back office");
   if (path.startsWith("/console")) return t("Developer console");
   if (section) return `${t(ACCOUNT_SECTIONS.find(([key]) => key === section)![1])} · ${t("My account")}`;
   return t("No such page");
@@ -92,6 +98,9 @@ function Page() {
   if (path === "/") return <CatalogPage query={query} />;
   if (goods) return <ItemPage goodsId={Number(goods[1])} />;
   if (path === "/signin") return <SignInPage next={query.get("next")} />;
+  if (path === "/signup") return <SignUpPage />;
+  if (path === "/confirm-email") return <ConfirmEmailPage code={query.get("code")} />;
+  if (path === "/ops" || path.startsWith("/ops/")) return <OpsPage />;
   if (section) return <AccountPage section={section} />;
   if (path.startsWith("/console")) return <ConsolePage />;
   return <NotFound />;

@@ -22,7 +22,11 @@ document.addEventListener("click", (event) => {
   const anchor = (event.target as Element | null)?.closest?.("a");
   if (!anchor || anchor.target || anchor.hasAttribute("download")) return;
   const url = new URL(anchor.href, location.href);
-  if (url.origin !== location.origin || !/^\/($|goods\/|signin|me|console)/.test(url.pathname)) return;
+  if (
+    url.origin !== location.origin ||
+    !/^\/($|goods\/|signin|signup|confirm-email|me|console|ops)/.test(url.pathname)
+  )
+    return;
   event.preventDefault();
   navigate(url.pathname + url.search);
 });

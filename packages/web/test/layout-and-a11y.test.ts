@@ -109,6 +109,9 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
         );
       }
       await check("/signin", heading("Sign in"), "visitor");
+      await check("/signup", heading("Sign up"), "visitor");
+      await check("/confirm-email?code=x", heading("Confirm your address"), "visitor");
+      await check("/ops", heading("Back office sign-in"), "visitor");
       await check(`/goods/${redlineId}`, table("Listings"), "visitor");
       await check("/console", heading("Developer console"), "visitor");
       await signIn(page);
@@ -121,6 +124,7 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
       await check("/me/buy-orders", section("Buy orders"), "trader");
       await check("/me/wallet", table("Movements"), "trader");
       await check("/me/bookmarks", section("Bookmarks"), "trader");
+      await check("/me/security", section("Sign-ins"), "trader");
       await visit(page, "/console", heading("Developer console"));
       await page.getByLabel("Sandbox admin token").fill(ADMIN_TOKEN);
       await page.getByRole("button", { name: "Open the console" }).click();

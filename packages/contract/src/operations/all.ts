@@ -87,6 +87,23 @@ import {
 } from "./sandbox-platform.ts";
 import { getUserInfo, login, logout } from "./web-account.ts";
 import { completeSteamSignIn, startSteamSignIn } from "./web-steam-sign-in.ts";
+import {
+  closeAccount,
+  confirmEmail,
+  listSignIns,
+  sandboxListMails,
+  signUp,
+} from "./web-accounts-for-people.ts";
+import {
+  createStaff,
+  disableStaff,
+  getStaffMe,
+  listStaff,
+  listStaffActions,
+  staffSignIn,
+  staffSignOut,
+  staffSignOutUser,
+} from "./staff.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -189,6 +206,19 @@ export const OPERATIONS = [
   logout,
   startSteamSignIn,
   completeSteamSignIn,
+  signUp,
+  confirmEmail,
+  listSignIns,
+  closeAccount,
+  sandboxListMails,
+  staffSignIn,
+  staffSignOut,
+  getStaffMe,
+  createStaff,
+  disableStaff,
+  listStaff,
+  staffSignOutUser,
+  listStaffActions,
   getUserInfo,
   getSteamTrades,
   getNotification,

@@ -5,6 +5,7 @@ import { simulateCommand } from "./simulate-command.ts";
 import { demoCommand } from "./demo-command.ts";
 import { listenCommand } from "./listen-command.ts";
 import { steamCommand } from "./steam-command.ts";
+import { staffCommand } from "./staff-command.ts";
 import { commanderMessage, EXIT_FAILURE, jsonRequested, reportError, writeError } from "./report-error.ts";
 import {
   CONFIG_VARIABLES,
@@ -65,6 +66,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--trust-proxy <value>", "TRUST_PROXY"],
   ["--steam-face-port <port>", "STEAM_FACE_PORT"],
   ["--steam-openid-endpoint <url>", "STEAM_OPENID_ENDPOINT"],
+  ["--smtp-url <url>", "SMTP_URL"],
+  ["--mail-from <address>", "MAIL_FROM"],
 ];
 
 function withConfigFlags(command: Command, only?: ConfigVariable[]): Command {
@@ -172,6 +175,10 @@ program.addCommand(
 program.addCommand(listenCommand());
 program.addCommand(
   steamCommand((command) => withConfigFlags(command, ["DATA_DIR", "HOST", "STEAM_FACE_PORT"]), configFrom),
+);
+
+program.addCommand(
+  staffCommand((command) => withConfigFlags(command, ["DATA_DIR", "DATABASE_URL", "LOG_LEVEL"]), configFrom),
 );
 
 applyConventions(program);

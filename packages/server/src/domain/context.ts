@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../storage/schema.ts";
 import type { GamePlatform } from "./platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
+import type { MailSender } from "./mail-sender.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { TokenCache } from "./token-cache.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
@@ -23,7 +24,11 @@ export interface HeldKey {
 
 /** Who is acting: recorded in the audit log and used to scope every read and write. */
 export type Actor =
-  { kind: "user"; userId: number } | { kind: "admin" } | { kind: "system" } | { kind: "anonymous" };
+  | { kind: "user"; userId: number }
+  | { kind: "admin" }
+  | { kind: "system" }
+  | { kind: "anonymous" }
+  | { kind: "staff"; staffId: number; role: "support" | "finance" | "risk" | "admin" };
 
 export interface MarketRules {
   /** The seller's fee in basis points (250 = 2.5 %), rounded up to the fen, at least 0.01. */
@@ -89,8 +94,11 @@ export interface DomainContext {
   tokenCache?: TokenCache;
   /** Sends webhook deliveries (docs/design/webhooks-and-tools.md#a-slow-receiver-delays-only-its-own-deliveries); without one, none are sent. */
   webhookSender?: WebhookSender;
+  /** The mail port (docs/design/back-office.md#the-mail-port); without one, sign-up is refused. */
+  mail?: MailSender;
 }
 
 export function actorLabel(actor: Actor): string {
-  return actor.kind === "user" ? `user:${actor.userId}` : actor.kind;
+  if (actor.kind === "user") return `user:${actor.userId}`;
+  return actor.kind === "staff" ? `staff:${actor.staffId}` : actor.kind;
 }

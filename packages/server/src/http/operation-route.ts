@@ -54,6 +54,7 @@ const SECURITY: Record<OperationDefinition["access"], Array<Record<string, strin
   developer: [{ bearerToken: [] }],
   enterprise: [{ bearerToken: [] }],
   sandbox_admin: [{ sandboxAdminToken: [] }],
+  staff: [{ staffSessionCookie: [] }],
 };
 
 /**

@@ -14,12 +14,13 @@ import type {
   SteamAudience,
   TradeOfferState,
 } from "./sandbox-schema.ts";
+import type { BackOfficeTables } from "./schema-back-office.ts";
 
 /**
  * The database as Kysely sees it. BIGINT columns arrive as JS numbers on both drivers (see
  * `type-parsers.ts`), NUMERIC as decimal strings, TIMESTAMPTZ as `Date`.
  */
-export interface Database {
+export interface Database extends BackOfficeTables {
   goods: GoodsTable;
   catalog_state: CatalogStateTable;
   users: UsersTable;
@@ -108,6 +109,10 @@ export interface UsersTable {
   force_buyer_send_offer: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  /** A signed-up account's address and when it was confirmed; null for sandbox and Steam accounts (migration 0036). */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  email_confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 
@@ -481,3 +486,4 @@ export type {
   SteamAudience,
   TradeOfferState,
 };
+export type { SignInMethod, StaffRole } from "./schema-back-office.ts";

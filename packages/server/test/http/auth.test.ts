@@ -229,7 +229,7 @@ describe("tokens found valid are remembered, and forgotten on every change", () 
 
 describe("access declarations", () => {
   test("every contract operation declares exactly one access level", () => {
-    const levels = new Set(["public", "session", "developer", "enterprise", "sandbox_admin"]);
+    const levels = new Set(["public", "session", "developer", "enterprise", "sandbox_admin", "staff"]);
     for (const operation of OPERATIONS) assert.ok(levels.has(operation.access), operation.id);
   });
 
@@ -301,10 +301,20 @@ const PUBLIC_ROUTES = [
   "POST /account/api/logout",
   "GET /account/api/steam/login",
   "POST /account/api/steam/login",
+  // Making an account and confirming its address (docs/design/back-office.md#accounts-for-people).
+  "POST /account/api/signup",
+  "POST /account/api/email/confirm",
+  // Staff sign-in and sign-out (docs/design/back-office.md#staff-sign-in).
+  "POST /ops/api/login",
+  "POST /ops/api/logout",
   // The website's pages and assets (http/plugins/website.ts).
   "GET /",
   "GET /goods/*",
   "GET /signin",
+  "GET /signup",
+  "GET /confirm-email",
+  "GET /ops",
+  "GET /ops/*",
   "GET /news",
   "GET /me",
   "GET /me/*",
@@ -325,7 +335,7 @@ describe("every route of the built app", () => {
 
   test("every route declares an access level; the public ones are exactly the designed list", () => {
     assert.ok(requests.length > 100, `${requests.length} routes`);
-    const levels = ["public", "session", "developer", "enterprise", "sandbox_admin"];
+    const levels = ["public", "session", "developer", "enterprise", "sandbox_admin", "staff"];
     for (const request of requests)
       assert.ok(levels.includes(request.access ?? ""), `${request.method} ${request.url}: ${request.access}`);
     const publicRoutes = new Set(
@@ -348,7 +358,7 @@ describe("every route of the built app", () => {
         if (request.method !== "HEAD")
           assert.equal(
             response.json().code,
-            request.access === "session" ? "Login Required" : "Unauthorized",
+            request.access === "session" || request.access === "staff" ? "Login Required" : "Unauthorized",
           );
       });
     }
@@ -361,6 +371,7 @@ describe("every route of the built app", () => {
       developer: [{ bearerToken: [] }],
       enterprise: [{ bearerToken: [] }],
       sandbox_admin: [{ sandboxAdminToken: [] }],
+      staff: [{ staffSessionCookie: [] }],
     };
     const document = (await t.app.inject({ method: "GET", url: "/docs/json" })).json<{
       paths: Record<string, Record<string, { security?: unknown }>>;

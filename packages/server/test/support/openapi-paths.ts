@@ -1573,6 +1573,268 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/account/api/signup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Makes an account with a nickname, an email address and a password, and mails a link to confirm the address
+     * @description Makes an account with a nickname, an email address and a password, and mails a link to confirm the address.
+     *
+     *     The account signs in once the address is confirmed (`confirmEmail`). An address already in use answers the same as a new one and mails its owner a notice instead, so the answer tells nobody which addresses have accounts; a nickname in use is refused (nicknames are public).
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["signUp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/account/api/email/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirms an account's email address with the code its confirmation link carries
+     * @description Confirms an account's email address with the code its confirmation link carries.
+     *
+     *     A code works once, for 24 hours; signing in with the password of an unconfirmed account mails a fresh one.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["confirmEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/account/api/sign_ins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in user's sign-ins, newest first: when, from which address, with which browser, how
+     * @description The signed-in user's sign-ins, newest first: when, from which address, with which browser, how.
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["listSignIns"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/account/api/close": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Closes the signed-in account: every session and API token ends, and it signs in no more
+     * @description Closes the signed-in account: every session and API token ends, and it signs in no more.
+     *
+     *     Refused while the account holds money or has anything open: listings on sale, live trades, buy orders. The account's nickname is typed again as `nickname`, so that no click closes an account by mistake (Steam accounts have no password to ask for).
+     *
+     *     Needs a signed-in website session (the `session` cookie); a write also sends `X-CSRFToken` with the value of the `csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     *
+     *     Accepts an `Idempotency-Key` header: the first answer is kept for 24 hours and replayed to a retry with the same key.
+     */
+    post: operations["closeAccount"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Signs a staff member in and sets the `staff_session` cookie
+     * @description Signs a staff member in and sets the `staff_session` cookie.
+     *
+     *     Staff accounts are apart from users and from the sandbox admin token. Sets `staff_session` (HttpOnly) and `ops_csrf_token`, whose value every staff write sends back in `X-CSRFToken`.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffSignIn"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/logout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Signs the staff member out: ends the session behind the `staff_session` cookie
+     * @description Signs the staff member out: ends the session behind the `staff_session` cookie.
+     *
+     *     Anyone may call it, without credentials. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffSignOut"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in staff member, with the operations their role allows
+     * @description The signed-in staff member, with the operations their role allows.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["getStaffMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/staff": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The staff accounts, oldest first (admin only)
+     * @description The staff accounts, oldest first (admin only).
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["listStaff"];
+    put?: never;
+    /**
+     * Makes a staff account with a role (admin only)
+     * @description Makes a staff account with a role (admin only).
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["createStaff"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/staff/{staff_id}/disable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disables a staff account and ends its sessions, for someone who leaves (admin only)
+     * @description Disables a staff account and ends its sessions, for someone who leaves (admin only).
+     *
+     *     An admin cannot disable their own account, so the back office always keeps an admin who can act.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["disableStaff"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/users/{user_id}/sign_out": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ends every website session and revokes every API token of a user (support, risk, admin)
+     * @description Ends every website session and revokes every API token of a user (support, risk, admin).
+     *
+     *     For an account taken over or a leaked token. The user signs in again with their password or Steam.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffSignOutUser"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The staff actions, newest first: who, when, what, why, before and after (finance, risk, admin)
+     * @description The staff actions, newest first: who, when, what, why, before and after (finance, risk, admin).
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["listStaffActions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/account/api/user/info": {
     parameters: {
       query?: never;
@@ -2691,6 +2953,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/mails": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The mails the marketplace sent, newest first, as the sandbox's mailbox keeps them
+     * @description The mails the marketplace sent, newest first, as the sandbox's mailbox keeps them.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListMails"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/simulation/start": {
     parameters: {
       query?: never;
@@ -3734,6 +4018,13 @@ export interface components {
       tradeofferid: string;
       trade_offer_status: string;
       rollback_by: string;
+    };
+    SignInRecord: {
+      /** @description Unix time in seconds */
+      signed_in_at: number;
+      ip: string;
+      user_agent: string;
+      method: "password" | "steam";
     };
     SimulationSettingsBody: {
       /** @description Every draw comes from it (default 1) */
@@ -8976,6 +9267,720 @@ export interface operations {
       };
     };
   };
+  signUp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-32 visible characters, without control characters or surrounding spaces */
+          nickname: string;
+          /**
+           * @description an email address
+           * @example trader@example.com
+           */
+          email: string;
+          /** @description 10 to 256 characters */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: makes an account with a nickname, an email address and a password, and mails a link to confirm the address */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              nickname: string;
+              email: string;
+              confirmation_sent: boolean;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  confirmEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the link's `code` */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: confirms an account's email address with the code its confirmation link carries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              nickname: string;
+              email: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  listSignIns: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed-in user's sign-ins, newest first: when, from which address, with which browser, how */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: components["schemas"]["SignInRecord"][];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  closeAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-32 visible characters, without control characters or surrounding spaces */
+          nickname: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: closes the signed-in account: every session and API token ends, and it signs in no more */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              /** @description Unix time in seconds */
+              closed_at: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an email address
+           * @example trader@example.com
+           */
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: signs a staff member in and sets the `staff_session` cookie */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              staff_id: string;
+              email: string;
+              /** @description support, finance, risk or admin */
+              role: "support" | "finance" | "risk" | "admin";
+              operations: string[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffSignOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: signs the staff member out: ends the session behind the `staff_session` cookie */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: Record<string, never>;
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  getStaffMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed-in staff member, with the operations their role allows */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              staff_id: string;
+              email: string;
+              /** @description support, finance, risk or admin */
+              role: "support" | "finance" | "risk" | "admin";
+              operations: string[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  listStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The staff accounts, oldest first (admin only) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                staff_id: string;
+                email: string;
+                /** @description support, finance, risk or admin */
+                role: "support" | "finance" | "risk" | "admin";
+                /** @description Unix time in seconds */
+                created_at: number;
+                disabled_at: number | null;
+              }[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  createStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description an email address
+           * @example trader@example.com
+           */
+          email: string;
+          /** @description 10 to 256 characters */
+          password: string;
+          /** @description support, finance, risk or admin */
+          role: "support" | "finance" | "risk" | "admin";
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: makes a staff account with a role (admin only) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              staff_id: string;
+              email: string;
+              /** @description support, finance, risk or admin */
+              role: "support" | "finance" | "risk" | "admin";
+              /** @description Unix time in seconds */
+              created_at: number;
+              disabled_at: number | null;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  disableStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        staff_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: disables a staff account and ends its sessions, for someone who leaves (admin only) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              staff_id: string;
+              email: string;
+              /** @description support, finance, risk or admin */
+              role: "support" | "finance" | "risk" | "admin";
+              /** @description Unix time in seconds */
+              created_at: number;
+              disabled_at: number | null;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffSignOutUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: ends every website session and revokes every API token of a user (support, risk, admin) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              sessions_ended: number;
+              tokens_revoked: number;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  listStaffActions: {
+    parameters: {
+      query?: {
+        /** @description only actions on this subject, e.g. `user:1001` */
+        subject?: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        before_id?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The staff actions, newest first: who, when, what, why, before and after (finance, risk, admin) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                action_id: string;
+                /** @description null: the command line's first admin */
+                staff_id: string | null;
+                staff_email: string | null;
+                /** @description Unix time in seconds */
+                acted_at: number;
+                operation: string;
+                subject: string;
+                reason: string;
+                before: unknown;
+                after: unknown;
+              }[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
   getUserInfo: {
     parameters: {
       query?: never;
@@ -12102,6 +13107,61 @@ export interface operations {
           "application/json": {
             event: components["schemas"]["EventRecord"];
             attempt: components["schemas"]["WebhookAttemptRecord"];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxListMails: {
+    parameters: {
+      query?: {
+        /** @description only mails to this address (any case) */
+        to?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The mails the marketplace sent, newest first, as the sandbox's mailbox keeps them */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              mail_id: string;
+              /** @description Unix time in seconds */
+              sent_at: number;
+              to: string;
+              subject: string;
+              text: string;
+            }[];
           };
         };
       };

@@ -11,6 +11,7 @@ import type { DatabaseHandle } from "../../src/storage/database.ts";
 import type { StreamSettings } from "../../src/http/stream/stream-settings.ts";
 import type { SteamOpenIdSettings } from "../../src/http/steam-openid/check-authentication.ts";
 import { csrfTokenOf } from "../../src/domain/secrets.ts";
+import type { MailSender } from "../../src/domain/mail-sender.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -116,6 +117,8 @@ export async function createTestApp(
     tradeProtectionHours?: number;
     /** "Sign in through Steam": the endpoint and how Steam's names are reached (default: Steam's). */
     steamOpenId?: SteamOpenIdSettings;
+    /** The mail port (default: the sandbox's mailbox with the sandbox on, none with it off). */
+    mail?: MailSender;
   } = {},
 ): Promise<TestApp> {
   if (openApps === 0) timersBeforeApps = referencedTimers();
@@ -150,6 +153,7 @@ export async function createTestApp(
     ...(options.stream ? { stream: options.stream } : {}),
     ...(options.webhookAllowPrivateUrls ? { webhookAllowPrivateUrls: true } : {}),
     ...(options.steamOpenId ? { steamOpenId: options.steamOpenId } : {}),
+    ...(options.mail ? { mail: options.mail } : {}),
     ...(options.limits
       ? {
           limits: {

@@ -4,6 +4,7 @@ import { hashPassword } from "../password-hash.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { generateSecret, sha256Hex } from "../secrets.ts";
 import type { SignedIn } from "../sessions/sign-in.ts";
+import { recordSignIn, type SignInOrigin } from "../sessions/record-sign-in.ts";
 import { NONCE_SKEW_MS, type VerifiedSteamAssertion } from "../sessions/steam-openid-assertion.ts";
 import { constraintName, inTransaction, noteNoMarketChange, sqlState } from "../transaction.ts";
 import { openUserAccounts } from "../wallet/ledger.ts";
@@ -18,7 +19,7 @@ import { openUserAccounts } from "../wallet/ledger.ts";
  */
 export async function signInThroughSteam(
   ctx: DomainContext,
-  input: VerifiedSteamAssertion & { sessionTtlSeconds: number; wallNow: Date },
+  input: VerifiedSteamAssertion & Partial<SignInOrigin> & { sessionTtlSeconds: number; wallNow: Date },
 ): Promise<Result<SignedIn & { created: boolean }>> {
   // Hashed outside the transaction (a worker's work), and only ever checked against by nobody:
   // the account signs in through Steam until its owner sets a password.
@@ -41,11 +42,12 @@ export async function signInThroughSteam(
       const bound = await tx.db
         .selectFrom("bound_platform_accounts")
         .innerJoin("users", "users.user_id", "bound_platform_accounts.user_id")
-        .select(["users.user_id", "users.nickname"])
+        .select(["users.user_id", "users.nickname", "users.closed_at"])
         .where("bound_platform_accounts.platformid", "=", input.steamid)
         .executeTakeFirst();
+      if (bound?.closed_at) return fail("Access Denied", "this account is closed");
       const now = tx.clock.now();
-      let user = bound;
+      let user: { user_id: number; nickname: string } | undefined = bound;
       if (!user) {
         user = await tx.db
           .insertInto("users")
@@ -84,6 +86,12 @@ export async function signInThroughSteam(
         action: "session.create",
         subject: `user:${user.user_id}`,
         details: { via: "steam", platformid: input.steamid },
+      });
+      await recordSignIn(tx, {
+        clientAddress: input.clientAddress ?? "",
+        userAgent: input.userAgent,
+        userId: user.user_id,
+        method: "steam",
       });
       return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt, created: !bound });
     });

@@ -4,14 +4,16 @@ import { fail, ok, type Result } from "../result.ts";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "../password-hash.ts";
 import { generateSecret, sha256Hex } from "../secrets.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
+import { issueEmailConfirmation, mailEmailConfirmation } from "./email-confirmation.ts";
+import { recordSignIn, type SignInOrigin } from "./record-sign-in.ts";
 import { forgetSignInFailures, signInKeys, takeSignInAttempt } from "./sign-in-throttle.ts";
 
-export interface SignInInput {
+export interface SignInInput extends SignInOrigin {
   nickname: string;
   password: string;
   sessionTtlSeconds: number;
-  /** Where the request came from: sign-ins are throttled per account and per address. */
-  clientAddress: string;
+  /** The page a confirmation link opens, for an account whose address is not confirmed yet. */
+  confirmPageUrl: string;
 }
 
 export interface SignedIn {
@@ -35,7 +37,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
   if (!attempt.ok) return attempt;
   const user = await ctx.db
     .selectFrom("users")
-    .select(["user_id", "nickname", "password_hash"])
+    .select(["user_id", "nickname", "password_hash", "email", "email_confirmed_at", "closed_at"])
     .where((eb) => eb(eb.fn("lower", ["nickname"]), "=", input.nickname.normalize("NFC").toLowerCase()))
     .executeTakeFirst();
   const checked = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
@@ -46,6 +48,26 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
       details: { reason: "bad credentials", via: "login" },
     });
     return fail("Unauthorized", "wrong nickname or password");
+  }
+  // Told only to whoever knows the password: a closed account, an address still to confirm.
+  if (user.closed_at) return fail("Access Denied", "this account is closed");
+  if (user.email !== null && user.email_confirmed_at === null) {
+    const email = user.email;
+    const issued = await inTransaction(ctx, async (tx) => {
+      noteNoMarketChange(tx);
+      return ok(await issueEmailConfirmation(tx, { userId: user.user_id, email }));
+    });
+    if (!issued.ok) return issued;
+    await mailEmailConfirmation(ctx, {
+      to: email,
+      nickname: user.nickname,
+      code: issued.value,
+      pageUrl: input.confirmPageUrl,
+    });
+    return fail(
+      "Access Denied",
+      "email: confirm your address first; a new confirmation link was mailed to it",
+    );
   }
   const rehashed = checked.needsRehash ? await hashPassword(input.password) : undefined;
   return inTransaction(ctx, async (tx) => {
@@ -72,6 +94,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Re
       })
       .execute();
     await forgetSignInFailures(tx, keys);
+    await recordSignIn(tx, { ...input, userId: user.user_id, method: "password" });
     await recordAudit(tx, { action: "session.create", subject: `user:${user.user_id}` });
     return ok({ userId: user.user_id, nickname: user.nickname, sessionId, expiresAt });
   });

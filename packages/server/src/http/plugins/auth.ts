@@ -14,6 +14,7 @@ import { sendFailure } from "../failure.ts";
 import type { RefusedCredentialLimit } from "../limits/refused-credentials.ts";
 import { routeOf } from "../route-of.ts";
 import { offerCsrfCookie, refuseForgedWrite } from "./csrf.ts";
+import { authorizeStaff } from "./staff-auth.ts";
 
 export const SESSION_COOKIE = "session";
 
@@ -211,6 +212,8 @@ async function authorizeOther(
       request.actor = { kind: "admin" };
       return undefined;
     }
+    case "staff":
+      return authorizeStaff(request);
     default:
       return { code: "Access Denied", message: "this route declares no access level" };
   }

@@ -160,6 +160,8 @@ const ACCESS_TEXT: Record<OperationDefinition["access"], string> = {
   enterprise: "Needs the API token of an enterprise user (`Authorization: Bearer smk_...`).",
   sandbox_admin:
     "Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on.",
+  staff:
+    "Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie.",
 };
 
 const ENVELOPE_TEXT: Record<OperationDefinition["envelope"], string> = {

@@ -38,6 +38,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandbox: 
             description: "API token: Authorization: Bearer smk_...",
           },
           sessionCookie: { type: "apiKey", in: "cookie", name: "session" },
+          staffSessionCookie: { type: "apiKey", in: "cookie", name: "staff_session" },
           sandboxAdminToken: { type: "http", scheme: "bearer", description: "The sandbox admin token" },
         },
       },

@@ -12,18 +12,32 @@ export const WEBSITE_ROOT = join(import.meta.dirname, "../../../../web/dist");
 
 /**
  * The website's pages: paths the single-page app draws itself. Each answers the same HTML, so a
- * deep link or a reload works; none clashes with the API (`/api/*`, `/account/api/*`, `/sandbox/*`,
+ * deep link or a reload works; none clashes with the API (`/api/*`, `/account/api/*`, `/ops/api/*`, `/sandbox/*`,
  * `/docs*`, `/openapi*`, `/healthz`, `/readyz`, `/metrics`). `/news/` is the real website's page
  * that tools read the signed-in user from (docs/design/website.md#the-pages-and-how-they-are-served); the app has no news.
  */
-export const WEBSITE_PAGES = ["/", "/news", "/goods/*", "/signin", "/me", "/me/*", "/console", "/console/*"];
+export const WEBSITE_PAGES = [
+  "/",
+  "/news",
+  "/goods/*",
+  "/signin",
+  "/signup",
+  "/confirm-email",
+  "/me",
+  "/me/*",
+  "/console",
+  "/console/*",
+  "/ops",
+  "/ops/*",
+];
 
 /**
  * Paths of the API and the server's own documents: an unknown path under them keeps the API's
  * JSON "Path Not Found", whoever asks; any other unknown path a browser opens is a page the site
  * does not have.
  */
-const NOT_PAGES = /^\/(?:api|account\/api|sandbox|docs|openapi|healthz|readyz|metrics|assets)(?:[/.?]|$)/;
+const NOT_PAGES =
+  /^\/(?:api|account\/api|ops\/api|sandbox|docs|openapi|healthz|readyz|metrics|assets)(?:[/.?]|$)/;
 
 /** A request a browser makes for a page: a GET or HEAD accepting HTML, outside `NOT_PAGES`. */
 function asksForPage(request: FastifyRequest): boolean {

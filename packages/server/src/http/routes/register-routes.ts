@@ -41,6 +41,10 @@ import { registerLogin, type SessionCookieOptions } from "./web-account/login.ts
 import { registerSteamSignIn } from "./web-account/steam-sign-in.ts";
 import type { SteamOpenIdSettings } from "../steam-openid/check-authentication.ts";
 import { registerLogout } from "./web-account/logout.ts";
+import { registerAccountsForPeople } from "./web-account/accounts-for-people.ts";
+import { registerSandboxMails } from "./sandbox/mails.ts";
+import { registerStaffSessionRoutes } from "./staff/staff-session-routes.ts";
+import { registerStaffOperationRoutes } from "./staff/staff-operation-routes.ts";
 import { registerWebProbes } from "./web-account/web-probes.ts";
 import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.ts";
 import { registerWebOnSale } from "./web-selling/web-on-sale.ts";
@@ -90,6 +94,9 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
   registerLogin(app, options);
   registerSteamSignIn(app, options);
   registerLogout(app);
+  registerAccountsForPeople(app);
+  registerStaffSessionRoutes(app, options);
+  registerStaffOperationRoutes(app);
   registerGetUserInfo(app);
   registerWebProbes(app);
   registerWebInventoryRoutes(app);
@@ -112,6 +119,7 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
     registerSandboxBuyOrderRoutes(app);
     registerSandboxLiquidity(app);
     registerSandboxWebhooks(app);
+    registerSandboxMails(app);
     if (runtime.simulation) registerSandboxSimulation(app, runtime.simulation, options.scenariosFolder);
   }
 }

@@ -3,6 +3,7 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import { Bookmarks } from "./bookmarks.tsx";
 import { Inventory } from "./inventory.tsx";
+import { SignIns } from "./sign-ins.tsx";
 import { MyBuyOrders } from "./my-buy-orders.tsx";
 import { MyListings } from "./my-listings.tsx";
 import { ACCOUNT_SECTIONS } from "./sections.ts";
@@ -38,6 +39,7 @@ export function AccountPage(props: { section: string }) {
       {section === "buy-orders" ? <MyBuyOrders /> : null}
       {section === "wallet" ? <Wallet /> : null}
       {section === "bookmarks" ? <Bookmarks /> : null}
+      {section === "security" ? <SignIns nickname={user.nickname} /> : null}
     </div>
   );
 }

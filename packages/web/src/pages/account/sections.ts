@@ -7,4 +7,5 @@ export const ACCOUNT_SECTIONS = [
   ["buy-orders", "Buy orders"],
   ["wallet", "Wallet"],
   ["bookmarks", "Bookmarks"],
+  ["security", "Sign-ins and closing"],
 ] as const;

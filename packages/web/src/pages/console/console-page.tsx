@@ -8,6 +8,7 @@ import { useStore } from "../../store.ts";
 import { Feedback, useAction } from "../../use-data.tsx";
 import { Clock } from "./clock.tsx";
 import { EventsAndWebhooks } from "./events-and-webhooks.tsx";
+import { Mailbox } from "./mailbox.tsx";
 import { Offers } from "./offers.tsx";
 import { Reset } from "./reset.tsx";
 import { SimulationPanel } from "./simulation-panel.tsx";
@@ -37,6 +38,7 @@ export function ConsolePage() {
       <Clock token={token} />
       <SimulationPanel token={token} />
       <EventsAndWebhooks adminToken={token} />
+      <Mailbox token={token} />
       <Reset token={token} />
     </div>
   );

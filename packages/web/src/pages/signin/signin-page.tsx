@@ -64,7 +64,7 @@ export function SignInPage(props: { next: string | null }) {
       </button>
       <Feedback message="" error={error} />
       <p class="muted small">
-        {t("Accounts are made in the sandbox: the console, or `npm run skinmarket -- admin user create`.")}
+        {t("No account yet?")} <a href="/signup">{t("Sign up")}</a>
       </p>
     </form>
   );

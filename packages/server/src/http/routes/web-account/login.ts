@@ -5,6 +5,7 @@ import { ok } from "../../../domain/result.ts";
 import { registerOperation } from "../../operation-route.ts";
 import { SESSION_COOKIE } from "../../plugins/auth.ts";
 import { offerCsrfCookie } from "../../plugins/csrf.ts";
+import { confirmEmailPage } from "./confirm-email-page.ts";
 
 export interface SessionCookieOptions {
   sessionTtlSeconds: number;
@@ -17,6 +18,8 @@ export function registerLogin(app: FastifyInstance, options: SessionCookieOption
       ...body,
       sessionTtlSeconds: options.sessionTtlSeconds,
       clientAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+      confirmPageUrl: confirmEmailPage(request),
     });
     if (!signedIn.ok) return signedIn;
     reply.setCookie(SESSION_COOKIE, signedIn.value.sessionId, {

@@ -49,6 +49,8 @@ export function registerSteamSignIn(
       ...verified.value,
       sessionTtlSeconds: options.sessionTtlSeconds,
       wallNow,
+      clientAddress: request.ip,
+      userAgent: request.headers["user-agent"],
     });
     if (!signedIn.ok) return signedIn;
     reply.setCookie(SESSION_COOKIE, signedIn.value.sessionId, {
