@@ -168,7 +168,8 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
-      {props.visitor && !values.search ? <PopularListings /> : null}
+      {/* Drawn once the goods are there, below them: arriving first, it would be pushed down. */}
+      {props.visitor && !values.search && (page || error) ? <PopularListings /> : null}
     </div>
   );
 }

@@ -22,29 +22,28 @@ export function Listings(props: { goodsId: number; version: number; onBought: ()
   const paging = usePaging(10);
   const [sortBy, setSortBy] = useState("default");
   const [buying, setBuying] = useState<Listing | null>(null);
-  const listings = useLoad(
-    () =>
-      web<typeof getGoodsSellOrders>("GET", "/api/market/goods/sell_order", {
-        query: { game: "csgo", goods_id: props.goodsId, ...paging.query, sort_by: sortBy },
-      }),
-    [props.goodsId, props.version, paging.pageNum, sortBy],
-  );
-  const page = listings.value;
-  // Where each shown listing's float ranks among every listing of the goods (CSFloat's "#3 of 40").
-  const worn = page?.items.filter((listing) => listing.asset_info.paintwear) ?? [];
-  const ranks = useLoad(
-    () =>
+  // Each listing comes with where its float ranks among every listing of the goods (CSFloat's
+  // "#3 of 40"), read before the table is drawn: rows growing by a rank line later would move the page.
+  const listings = useLoad(async () => {
+    const page = await web<typeof getGoodsSellOrders>("GET", "/api/market/goods/sell_order", {
+      query: { game: "csgo", goods_id: props.goodsId, ...paging.query, sort_by: sortBy },
+    });
+    const worn = page.items.filter((listing) => listing.asset_info.paintwear);
+    const ranks =
       worn.length === 0
-        ? Promise.resolve(undefined)
-        : web<typeof getPaintwearRank>("GET", "/api/market/goods/paintwear_rank", {
+        ? undefined
+        : // The listings are shown without ranks rather than not at all.
+          await web<typeof getPaintwearRank>("GET", "/api/market/goods/paintwear_rank", {
             query: {
               game: "csgo",
               goods_id: props.goodsId,
               sell_order_ids: worn.map((listing) => listing.id).join(","),
             },
-          }),
-    [page],
-  ).value;
+          }).catch(() => undefined);
+    return { page, ranks };
+  }, [props.goodsId, props.version, paging.pageNum, sortBy]);
+  const page = listings.value?.page;
+  const ranks = listings.value?.ranks;
 
   if (listings.error) return <p role="alert">{listings.error}</p>;
   if (!page) return <p aria-busy="true">{t("Loading…")}</p>;
