@@ -107,7 +107,7 @@ function Page() {
     if (!goods) document.title = `${title} · skinmarket`;
   }, [path, title]);
   if (path === "/") return <CatalogPage query={query} />;
-  if (goods) return <ItemPage goodsId={Number(goods[1])} />;
+  if (goods) return <ItemPage goodsId={Number(goods[1])} query={query} />;
   if (path === "/signin") return <SignInPage next={query.get("next")} />;
   if (section) return <AccountPage section={section} />;
   if (path.startsWith("/console")) return <ConsolePage />;

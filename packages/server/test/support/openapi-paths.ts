@@ -4112,6 +4112,8 @@ export interface components {
       sell_min_price: string;
       /** @example 12.50 */
       buy_max_price: string;
+      /** @example 12.50 */
+      sell_now_price: string;
       tradable: boolean;
       /** @description the real website's spelling of tradable */
       tradeable: boolean;

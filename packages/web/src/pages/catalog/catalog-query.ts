@@ -34,6 +34,17 @@ const QUERY_KEYS = [
   "page_num",
 ];
 
+/**
+ * The listing filters among `values`, as the query of an item page's address ("" without any): the
+ * goods a card links to lists only the listings that kept it in the catalog.
+ */
+export function listingFiltersQuery(values: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [key] of LISTING_FILTERS) if (values[key]) params.set(key, values[key]);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
 export function readQuery(query: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {};
   for (const key of QUERY_KEYS) {
