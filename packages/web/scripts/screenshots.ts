@@ -21,7 +21,8 @@ const RICH_GOODS = 13918;
 buildWebsite();
 for (const { folder } of SIZES) await mkdir(folder, { recursive: true });
 console.error("starting a server with the demo market (about a minute)");
-const server = await startServer({ DEMO: "on" });
+// The endpoint nobody answers is on this machine, which a server refuses unless told.
+const server = await startServer({ DEMO: "on", WEBHOOK_ALLOW_PRIVATE_URLS: "true" });
 const browser = await launchChromium();
 try {
   const traders = JSON.parse(await readFile(join(server.dataDir, "demo-traders.json"), "utf8")) as {
@@ -82,8 +83,18 @@ try {
   await register.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/skinmarket/events");
   await register.getByLabel("Event types").fill("balance.changed, trade.*");
   await register.getByRole("button", { name: "Register endpoint" }).click();
+  // A refusal is said in the panel: name it rather than wait for a secret that will not come.
+  const refused = panel.getByRole("alert").first();
+  await Promise.race([
+    panel.getByRole("group", { name: "Signing secret" }).waitFor(),
+    refused.waitFor().then(async () => {
+      throw new Error(`registering the endpoint: ${await refused.innerText()}`);
+    }),
+  ]);
   await panel.getByRole("group", { name: "Signing secret" }).getByRole("button", { name: "Done" }).click();
-  // Registering opens the endpoint's delivery log.
+  // Registering opens the endpoint's delivery log, which reads once the console acts as the user.
+  await panel.getByRole("button", { name: "Act as this user" }).click();
+  await panel.getByRole("status").filter({ hasText: "Token created." }).waitFor();
   for (const amount of ["25.00", "12.50"])
     await server.sandbox.fundAccount(userId, { account: "balance", amount });
   await panel

@@ -98,13 +98,16 @@ export function Inventory() {
                   onChange={(event) => select(item, event.currentTarget.checked)}
                 />
               </td>
-              <td class="with-image">
-                <ItemImage
-                  iconUrl={item.icon_url}
-                  name={name}
-                  rarity={answer.goods_infos[String(item.goods_id)]?.tags?.rarity?.internal_name}
-                />
-                <a href={`/goods/${item.goods_id}`}>{name}</a>
+              <td>
+                {/* A flex box inside the cell: a cell of its own display would leave the table's rows. */}
+                <div class="with-image">
+                  <ItemImage
+                    iconUrl={item.icon_url}
+                    name={name}
+                    rarity={answer.goods_infos[String(item.goods_id)]?.tags?.rarity?.internal_name}
+                  />
+                  <a href={`/goods/${item.goods_id}`}>{name}</a>
+                </div>
               </td>
               <td>
                 <WearBar paintwear={item.asset_info.paintwear} />
