@@ -420,15 +420,6 @@ export const ZH: Record<string, string> = {
   "Count: enter a whole number from 1 to 1000.": "数量：请输入 1 到 1000 的整数。",
   "{n} × {i} granted.": "已发放 {n} 件 {i}。",
   "Revoke token {p}? Programs using it stop working.": "吊销令牌 {p}？使用它的程序将无法继续工作。",
-  "Act as this user first: the console needs an API token of theirs.":
-    "请先代此用户操作：控制台需要该用户的 API 令牌。",
-  "The console's token for this user was revoked: act as this user again.":
-    "控制台为此用户持有的令牌已被吊销：请重新代此用户操作。",
-  "The console acts as this user with an API token it created for them.":
-    "控制台正以为此用户创建的 API 令牌代其操作。",
-  "Turning endpoints off and on, deleting them and their delivery logs go through the user's own API: acting as the user creates an API token for them (listed among their tokens).":
-    "停用、启用、删除端点及查看投递记录都通过该用户自己的 API 进行：代此用户操作会为其创建一个 API 令牌（列在其令牌中）。",
-  "Act as this user": "代此用户操作",
   "Choose a user above to see the trade offers of their platform accounts.":
     "请在上方选择用户，以查看其平台账户的交易报价。",
   "Decline offer {o}?": "拒绝报价 {o}？",

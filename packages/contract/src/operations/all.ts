@@ -46,6 +46,10 @@ import {
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxUpdateWebhookEndpoint,
+  sandboxDeleteWebhookEndpoint,
+  sandboxListWebhookDeliveries,
+  sandboxRedeliverWebhook,
   updateWebhookEndpoint,
 } from "./webhooks.ts";
 import {
@@ -250,6 +254,10 @@ export const OPERATIONS = [
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxUpdateWebhookEndpoint,
+  sandboxDeleteWebhookEndpoint,
+  sandboxListWebhookDeliveries,
+  sandboxRedeliverWebhook,
   sandboxStartSimulation,
   sandboxStopSimulation,
   sandboxGetSimulation,
