@@ -150,7 +150,7 @@ export interface paths {
      * The caller's account events after a given id, oldest first, and whether more follow
      * @description The caller's account events after a given id, oldest first, and whether more follow.
      *
-     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).
+     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default). The website's session may read them too.
      *
      *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
      *
