@@ -46,6 +46,10 @@ import {
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxUpdateWebhookEndpoint,
+  sandboxDeleteWebhookEndpoint,
+  sandboxListWebhookDeliveries,
+  sandboxRedeliverWebhook,
   type OperationBody,
   type OperationQuery,
   type OperationResponse,
@@ -307,6 +311,59 @@ export class SandboxClient {
   async listWebhookEndpoints(userId: string): Promise<Answer<typeof sandboxListWebhookEndpoints>> {
     return (await callOperation(this.#options, sandboxListWebhookEndpoints, { params: { user_id: userId } }))
       .body;
+  }
+
+  /** Changes a user's webhook endpoint or turns it off and on, as the user would. */
+  async updateWebhookEndpoint(
+    userId: string,
+    endpointId: string,
+    body: OperationBody<typeof sandboxUpdateWebhookEndpoint>,
+  ): Promise<Answer<typeof sandboxUpdateWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, sandboxUpdateWebhookEndpoint, {
+        params: { user_id: userId, endpoint_id: endpointId },
+        body,
+      })
+    ).body;
+  }
+
+  /** Deletes a user's webhook endpoint, as the user would. */
+  async deleteWebhookEndpoint(
+    userId: string,
+    endpointId: string,
+  ): Promise<Answer<typeof sandboxDeleteWebhookEndpoint>> {
+    return (
+      await callOperation(this.#options, sandboxDeleteWebhookEndpoint, {
+        params: { user_id: userId, endpoint_id: endpointId },
+      })
+    ).body;
+  }
+
+  /** A page of a user's endpoint's deliveries, newest first. */
+  async listWebhookDeliveries(
+    userId: string,
+    endpointId: string,
+    query: Partial<OperationQuery<typeof sandboxListWebhookDeliveries>> = {},
+  ): Promise<Answer<typeof sandboxListWebhookDeliveries>> {
+    return (
+      await callOperation(this.#options, sandboxListWebhookDeliveries, {
+        params: { user_id: userId, endpoint_id: endpointId },
+        query: query as OperationQuery<typeof sandboxListWebhookDeliveries>,
+      })
+    ).body;
+  }
+
+  /** Sends a delivery of a user's endpoint again now, as the user would. */
+  async redeliverWebhook(
+    userId: string,
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<Answer<typeof sandboxRedeliverWebhook>> {
+    return (
+      await callOperation(this.#options, sandboxRedeliverWebhook, {
+        params: { user_id: userId, endpoint_id: endpointId, delivery_id: deliveryId },
+      })
+    ).body;
   }
 
   /** Sends a synthetic, signed event of `type` (id `0`, `Skinmarket-Test: true`) to an endpoint now. */

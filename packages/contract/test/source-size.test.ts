@@ -14,8 +14,8 @@ const MAX_LINES = 500;
 /** The repository's root: this file is packages/contract/test/source-size.test.ts. */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** TypeScript under a package's src, scripts or bench folder. */
-const SOURCE = /^packages\/[^/]+\/(src|scripts|bench)\/.+\.tsx?$/;
+/** TypeScript and style sheets under a package's src, scripts or bench folder. */
+const SOURCE = /^packages\/[^/]+\/(src|scripts|bench)\/.+\.(tsx?|css)$/;
 
 /** The committed source files, as git lists them (a file the repository does not hold is not read). */
 function sourceFiles(): string[] {
@@ -29,13 +29,17 @@ function lineCount(text: string): number {
   return text.endsWith("\n") || text.length === 0 ? newlines : newlines + 1;
 }
 
-test(`no source file under packages/*/src, scripts or bench is over ${MAX_LINES} lines`, () => {
+test(`no source file or style sheet under packages/*/src, scripts or bench is over ${MAX_LINES} lines`, () => {
   const files = sourceFiles();
   // The listing itself must have found the sources: an empty one would pass for nothing.
   assert.ok(files.length > 100, `git ls-files found ${files.length} source files under packages/`);
   assert.ok(
     files.includes("packages/contract/src/index.ts"),
     "the listing misses packages/contract/src/index.ts",
+  );
+  assert.ok(
+    files.some((path) => path.endsWith(".css")),
+    "the listing misses the website's style sheets",
   );
   const offenders = files
     .map((path) => ({ path, lines: lineCount(readFileSync(join(ROOT, path), "utf8")) }))

@@ -1,6 +1,12 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
-import "./styles.css";
+// The style sheets in cascade order (the build joins them into one); the phone's rules come last.
+import "./styles/base.css";
+import "./styles/header.css";
+import "./styles/lists.css";
+import "./styles/item.css";
+import "./styles/panels.css";
+import "./styles/phone.css";
 import { HeaderStatus } from "./components/header-status.tsx";
 import { settings } from "./config.ts";
 import { language, setLanguage, t } from "./i18n.ts";
@@ -20,6 +26,11 @@ import { navigate, useLocation } from "./router.ts";
 import { currentUser, signOut, startSession } from "./session.ts";
 import { useStore } from "./store.ts";
 
+/**
+ * The header keeps one size from the HTML's static header on (docs/design/website.md#the-layout-on-every-screen):
+ * on a phone its rows are fixed (the brand with the language switch and Sign in or out, the menu, and
+ * for a signed-in page the user's row), so nothing below moves when the user's controls arrive.
+ */
 function Header() {
   const user = useStore(currentUser);
   const lang = useStore(language);
@@ -30,22 +41,20 @@ function Header() {
       </a>
       <nav aria-label={t("Main")}>
         <a href="/">{t("Market")}</a>
-        {user ? <a href="/me/inventory">{t("My account")}</a> : null}
+        {/* Shown while a signed-in page's user loads, so the links after it stay where they are. */}
+        {user !== null ? <a href="/me/inventory">{t("My account")}</a> : null}
         {settings.sandbox ? <a href="/console">{t("Console")}</a> : null}
         <a href="/docs">{t("API reference")}</a>
       </nav>
       <div class="spacer" />
-      <button
-        type="button"
-        lang={lang === "zh" ? "en" : "zh-Hans"}
-        onClick={() => setLanguage(lang === "zh" ? "en" : "zh")}
-      >
-        {lang === "zh" ? "English" : "中文"}
-      </button>
       {user ? (
-        <>
-          <HeaderStatus key={user.user_id} />
+        <div class="user-bar">
           <span class="who">{user.nickname}</span>
+          <HeaderStatus key={user.user_id} />
+        </div>
+      ) : null}
+      <div class="header-actions">
+        {user ? (
           <button
             type="button"
             onClick={async () => {
@@ -55,12 +64,20 @@ function Header() {
           >
             {t("Sign out")}
           </button>
-        </>
-      ) : user === null ? (
-        <a href="/signin" class="button">
-          {t("Sign in")}
-        </a>
-      ) : null}
+        ) : user === null ? (
+          <a href="/signin" class="button">
+            {t("Sign in")}
+          </a>
+        ) : null}
+        {/* Last, so the controls arriving before it move it not. */}
+        <button
+          type="button"
+          lang={lang === "zh" ? "en" : "zh-Hans"}
+          onClick={() => setLanguage(lang === "zh" ? "en" : "zh")}
+        >
+          {lang === "zh" ? "English" : "中文"}
+        </button>
+      </div>
     </header>
   );
 }
@@ -96,7 +113,7 @@ function Page() {
     if (!goods) document.title = `${title} · skinmarket`;
   }, [path, title]);
   if (path === "/") return <CatalogPage query={query} />;
-  if (goods) return <ItemPage goodsId={Number(goods[1])} />;
+  if (goods) return <ItemPage goodsId={Number(goods[1])} query={query} />;
   if (path === "/signin") return <SignInPage next={query.get("next")} />;
   if (path === "/signup") return <SignUpPage />;
   if (path === "/confirm-email") return <ConfirmEmailPage code={query.get("code")} />;

@@ -115,6 +115,12 @@ export const ZH: Record<string, string> = {
   "No trade offers.": "暂无交易报价。",
   "None yet.": "暂无记录。",
   "Nothing on sale.": "暂无在售。",
+  "float {min}–{max}": "磨损 {min}–{max}",
+  "float at least {min}": "磨损不低于 {min}",
+  "float at most {max}": "磨损不高于 {max}",
+  "paint seed {seed}": "图案模板 {seed}",
+  "Listings with {filters}, as the market was filtered.": "按市场的筛选，仅列出{filters}的在售。",
+  "Show every listing": "显示全部在售",
   "Offer sent": "报价已发送",
   "Offer sent for {id}.": "已为 {id} 发送报价。",
   "Offer {o} accepted.": "报价 {o} 已接受。",
@@ -350,7 +356,8 @@ export const ZH: Record<string, string> = {
   "Price alerts received": "收到的价格提醒",
   "lowest listing {price}, at or below {target}": "最低在售价 {price}，已低于或等于 {target}",
   "highest buy order {price}, at or above {target}": "最高求购价 {price}，已高于或等于 {target}",
-  "No price alert has fired since you signed in.": "登录以来暂无价格提醒。",
+  "No price alert has fired.": "尚无价格提醒触发。",
+  "Price alerts": "价格提醒",
   Withdrawal: "提现",
   "Purchase paid": "购买付款",
   "Card payment": "银行卡付款",
@@ -412,15 +419,6 @@ export const ZH: Record<string, string> = {
   "Count: enter a whole number from 1 to 1000.": "数量：请输入 1 到 1000 的整数。",
   "{n} × {i} granted.": "已发放 {n} 件 {i}。",
   "Revoke token {p}? Programs using it stop working.": "吊销令牌 {p}？使用它的程序将无法继续工作。",
-  "Act as this user first: the console needs an API token of theirs.":
-    "请先代此用户操作：控制台需要该用户的 API 令牌。",
-  "The console's token for this user was revoked: act as this user again.":
-    "控制台为此用户持有的令牌已被吊销：请重新代此用户操作。",
-  "The console acts as this user with an API token it created for them.":
-    "控制台正以为此用户创建的 API 令牌代其操作。",
-  "Turning endpoints off and on, deleting them and their delivery logs go through the user's own API: acting as the user creates an API token for them (listed among their tokens).":
-    "停用、启用、删除端点及查看投递记录都通过该用户自己的 API 进行：代此用户操作会为其创建一个 API 令牌（列在其令牌中）。",
-  "Act as this user": "代此用户操作",
   "Choose a user above to see the trade offers of their platform accounts.":
     "请在上方选择用户，以查看其平台账户的交易报价。",
   "Decline offer {o}?": "拒绝报价 {o}？",

@@ -15,12 +15,13 @@ import {
   type RunningServer,
   startServer,
 } from "./browser.ts";
+import { assertNoLayoutShift, recordLayoutShifts } from "./layout-shift.ts";
 
 /**
  * Every page at a desktop's and a phone's width (docs/design/website.md#the-accessibility-gate):
- * axe finds no serious or critical violation, the page never scrolls sideways, each page has its
- * own title; the lists page through every row; the buy dialog is a real modal; the item's tabs
- * answer the arrow keys. One server, two browser contexts, several pages a test.
+ * axe finds no serious or critical violation, the page never scrolls sideways, nothing moves as it
+ * loads, each page has its own title; the lists page through every row; the buy dialog is a real
+ * modal; the item's tabs answer the arrow keys. One server, two browser contexts, several pages a test.
  */
 describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMBEDDED_ONLY }, () => {
   const REDLINE = "AK-47 | Redline (Field-Tested)";
@@ -83,14 +84,16 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
   const table = (name: string) => (page: Page) => page.getByRole("table", { name, exact: true });
 
   for (const size of [DESKTOP, PHONE]) {
-    test(`every page at ${size.width}x${size.height}: no serious axe violation, no sideways scroll, a title of its own`, async () => {
+    test(`every page at ${size.width}x${size.height}: no serious axe violation, no sideways scroll, no layout shift, a title of its own`, async () => {
       const { context, page } = await open(size);
+      await recordLayoutShifts(context);
       const titles = new Map<string, string>();
       const check = async (path: string, ready: (page: Page) => Locator, who: string) => {
         await visit(page, path, ready);
         const what = `${path} (${who}, ${size.width} px)`;
         await assertAccessible(page, what);
         await assertNoSidewaysScroll(page, what);
+        await assertNoLayoutShift(page, what);
         const title = await page.title();
         const holder = titles.get(title);
         assert.ok(holder === undefined || holder === path, `${what} has the title of ${holder}: "${title}"`);
@@ -98,7 +101,7 @@ describeOrSkip("every page on a desktop and a phone", { skip: NO_CHROMIUM || EMB
       };
       await check("/", heading("Market"), "visitor");
       if (size === PHONE) {
-        // The header wraps on a phone: Sign in and the language switch are in view.
+        // The phone's header keeps its rows: Sign in and the language switch are in view.
         assert.ok(
           await inView(page.getByRole("link", { name: "Sign in" }).first(), size.width),
           "Sign in in view",

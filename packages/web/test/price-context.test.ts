@@ -133,7 +133,7 @@ describeOrSkip(
         await context.close();
       });
 
-      test(`the catalog filters by float range, paint seed and sticker, and names a refused field (${size.width} px)`, async () => {
+      test(`the catalog filters by float range, paint seed and sticker, an item found so lists the listings that match, and a refused field is named (${size.width} px)`, async () => {
         const { context, page } = await open(size);
         await page.goto(server.url + "/");
         await page.getByRole("heading", { name: "Market", level: 1 }).waitFor();
@@ -145,6 +145,22 @@ describeOrSkip(
         await page.getByRole("list", { name: "Goods" }).getByRole("link", { name: REDLINE }).waitFor();
         assert.match(page.url(), /min_paintwear=0\.15&max_paintwear=0\.17/);
         await checkPage(page, `the catalog filtered by float (${size.width} px)`);
+
+        // The goods found by its listings' float lists those listings, until the filter is dropped.
+        await page.getByRole("list", { name: "Goods" }).getByRole("link", { name: REDLINE }).click();
+        await page.getByText("Listings with float 0.15–0.17, as the market was filtered.").waitFor();
+        const listings = page.getByRole("table", { name: "Listings" });
+        await listings.getByRole("cell", { name: "¥ 11.00" }).waitFor();
+        assert.equal(
+          await listings.getByRole("row").count(),
+          2,
+          "the header and the one listing of float 0.16",
+        );
+        await checkPage(page, `an item's listings filtered from the catalog (${size.width} px)`);
+        await page.getByRole("link", { name: "Show every listing" }).click();
+        await listings.getByRole("cell", { name: "¥ 12.00" }).waitFor();
+        assert.equal(await listings.getByRole("row").count(), 4);
+        await page.goto(`${server.url}/?min_paintwear=0.15&max_paintwear=0.17`);
 
         await filters.getByRole("textbox", { name: "Min float", exact: true }).fill("");
         await filters.getByRole("textbox", { name: "Max float", exact: true }).fill("");

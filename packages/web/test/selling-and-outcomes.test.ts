@@ -33,12 +33,15 @@ describeOrSkip(
     let trader: Awaited<ReturnType<typeof newTrader>>;
     let other: Awaited<ReturnType<typeof newTrader>>;
     let waitingPurchase: string;
+    let bidder: Awaited<ReturnType<typeof newTrader>>;
+    let caseGoodsId = 0;
 
     /** `other` lists one case at `price` and the trader buys it; answers the trade's id. */
     async function buyCase(price: string): Promise<string> {
       const [asset] = (
         await server.sandbox.grantItems(other.account.platformid, { market_hash_name: CASE, count: 1 })
       ).assets;
+      caseGoodsId = asset!.goods_id;
       await other.market.listItems([{ assetid: asset!.assetid, price }]);
       const bought = await trader.market.purchase({
         items: [{ goods_id: asset!.goods_id, max_price: price, quantity: 1 }],
@@ -53,7 +56,7 @@ describeOrSkip(
       server = await startServer({ DEMO: "off" });
       trader = await newTrader(server, "helptrader");
       other = await newTrader(server, "helpother");
-      const bidder = await newTrader(server, "helpbidder");
+      bidder = await newTrader(server, "helpbidder");
       await server.sandbox.fundAccount(trader.user.user_id, { account: "balance", amount: "500" });
       await server.sandbox.fundAccount(bidder.user.user_id, { account: "balance", amount: "100" });
       // Two Crowns to sell to a buy order, one at each width.
@@ -251,6 +254,23 @@ describeOrSkip(
         .filter({ hasText: `Purchase ${waitingPurchase} cancelled` })
         .waitFor();
       await assertAccessible(page, "a purchase cancelled (1366 px)");
+      await context.close();
+    });
+
+    test("Sell now is never offered to the user's own buy order, only at another user's best bid", async () => {
+      // The trader bids for the case they hold, above anyone: no buyer for them to sell to.
+      await trader.market.createBuyOrder({ goods_id: caseGoodsId, price: "12.00", num: 1 });
+      const { context, page } = await open(DESKTOP);
+      await visit(page, "/me/inventory", table("Inventory"));
+      const row = page.getByRole("row").filter({ has: page.getByLabel(`Price for ${CASE}`) });
+      assert.equal(await row.getByRole("button", { name: /^Sell now/ }).count(), 0, "no Sell now to oneself");
+      // Another user's lower bid is the one a sale would go to.
+      await bidder.market.createBuyOrder({ goods_id: caseGoodsId, price: "3.00", num: 1 });
+      await visit(page, "/me/inventory", table("Inventory"));
+      await row
+        .getByRole("button", { name: `Sell now for ¥ 3.00: ${CASE} to the highest buy order` })
+        .waitFor();
+      await assertAccessible(page, "Sell now at another user's bid (1366 px)");
       await context.close();
     });
   },

@@ -46,6 +46,10 @@ import {
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxUpdateWebhookEndpoint,
+  sandboxDeleteWebhookEndpoint,
+  sandboxListWebhookDeliveries,
+  sandboxRedeliverWebhook,
   updateWebhookEndpoint,
 } from "./webhooks.ts";
 import {
@@ -280,6 +284,10 @@ export const OPERATIONS = [
   sandboxCreateWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
+  sandboxUpdateWebhookEndpoint,
+  sandboxDeleteWebhookEndpoint,
+  sandboxListWebhookDeliveries,
+  sandboxRedeliverWebhook,
   sandboxStartSimulation,
   sandboxStopSimulation,
   sandboxGetSimulation,

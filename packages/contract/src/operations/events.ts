@@ -39,9 +39,11 @@ export const listEvents = defineOperation({
   path: "/api/market/developer/events",
   access: "developer",
   envelope: "official",
+  // The website reads the price alerts a user received with its session (docs/design/website.md#price-alerts).
+  sessionToo: true,
   summary: "The caller's account events after a given id, oldest first, and whether more follow",
   description:
-    "A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).",
+    "A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default). The website's session may read them too.",
   tags: ["Events"],
   querystring: EventsQuery,
   response: EventsPage,

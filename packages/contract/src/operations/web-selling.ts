@@ -91,6 +91,9 @@ export const WebInventoryItem = StrictObject({
   ...PlatformPriceFields,
   sell_min_price: MoneyString,
   buy_max_price: MoneyString,
+  // The best price another user's order in the public book offers for the goods ("0.00": none),
+  // what selling now fetches; buy_max_price counts the caller's own orders too.
+  sell_now_price: MoneyString,
   tradable: Type.Boolean(),
   tradeable: Type.Boolean({ description: "the real website's spelling of tradable" }),
   tradable_time: Type.Union([UnixSeconds, Type.Null()]),

@@ -87,6 +87,26 @@ const CreateBody = StrictObject({
   description: Type.Optional(WebhookDescription),
 });
 
+const UpdateBody = StrictObject({
+  url: Type.Optional(WebhookUrl),
+  types: Type.Optional(WebhookEventTypes),
+  description: Type.Optional(WebhookDescription),
+  enabled: Type.Optional(Type.Boolean()),
+});
+const DeletedAnswer = Type.Object({ id: IdString, deleted: Type.Literal(true) });
+const DeliveriesQuery = Type.Object({
+  page_num: PageNum,
+  page_size: PageSize(100, 20),
+  state: Type.Optional(WebhookDeliveryState),
+});
+const DeliveriesPage = Type.Object({
+  items: Type.Array(WebhookDeliveryRecord),
+  page_num: Type.Integer(),
+  page_size: Type.Integer(),
+  total_count: Type.Integer(),
+});
+const RedeliveryAnswer = Type.Object({ attempt: WebhookAttemptRecord, delivery: WebhookDeliveryRecord });
+
 export const createWebhookEndpoint = defineOperation({
   ...official,
   id: "createWebhookEndpoint",
@@ -128,12 +148,7 @@ export const updateWebhookEndpoint = defineOperation({
   description:
     "A disabled endpoint is owed no new events; its pending deliveries wait until it is enabled again.",
   params: EndpointParams,
-  body: StrictObject({
-    url: Type.Optional(WebhookUrl),
-    types: Type.Optional(WebhookEventTypes),
-    description: Type.Optional(WebhookDescription),
-    enabled: Type.Optional(Type.Boolean()),
-  }),
+  body: UpdateBody,
   response: WebhookEndpointRecord,
 });
 
@@ -144,7 +159,7 @@ export const deleteWebhookEndpoint = defineOperation({
   path: "/api/market/developer/webhooks/:endpoint_id",
   summary: "Deletes a webhook endpoint; its pending deliveries are dropped as failed",
   params: EndpointParams,
-  response: Type.Object({ id: IdString, deleted: Type.Literal(true) }),
+  response: DeletedAnswer,
 });
 
 export const rollWebhookSecret = defineOperation({
@@ -165,17 +180,8 @@ export const listWebhookDeliveries = defineOperation({
   path: "/api/market/developer/webhooks/:endpoint_id/deliveries",
   summary: "A page of a webhook endpoint's deliveries, newest first, with their state and last attempt",
   params: EndpointParams,
-  querystring: Type.Object({
-    page_num: PageNum,
-    page_size: PageSize(100, 20),
-    state: Type.Optional(WebhookDeliveryState),
-  }),
-  response: Type.Object({
-    items: Type.Array(WebhookDeliveryRecord),
-    page_num: Type.Integer(),
-    page_size: Type.Integer(),
-    total_count: Type.Integer(),
-  }),
+  querystring: DeliveriesQuery,
+  response: DeliveriesPage,
 });
 
 export const redeliverWebhook = defineOperation({
@@ -187,7 +193,7 @@ export const redeliverWebhook = defineOperation({
   description:
     "The attempt is made during the request (at most 10 s). A success marks a pending or failed delivery delivered; a failure leaves its state and schedule as they were. Answers `Invalid State` while another attempt to the same endpoint is under way.",
   params: StrictObject({ endpoint_id: IdString, delivery_id: IdString }),
-  response: Type.Object({ attempt: WebhookAttemptRecord, delivery: WebhookDeliveryRecord }),
+  response: RedeliveryAnswer,
 });
 
 const SandboxUserParams = StrictObject({ user_id: IdString });
@@ -224,4 +230,54 @@ export const sandboxSendTestWebhook = defineOperation({
   params: EndpointParams,
   body: StrictObject({ type: Type.Enum([...EVENT_TYPES]) }),
   response: Type.Object({ event: EventRecord, attempt: WebhookAttemptRecord }),
+});
+
+/*
+ * The operator's hand on a user's endpoints (docs/design/website-console.md#the-consoles-events-and-webhooks):
+ * what the user's own operations do, through the sandbox admin token, so the console manages a
+ * user's webhooks without creating an API token of theirs. An endpoint of another user is Not Found.
+ */
+const SandboxEndpointParams = StrictObject({ user_id: IdString, endpoint_id: IdString });
+
+export const sandboxUpdateWebhookEndpoint = defineOperation({
+  ...sandbox,
+  id: "sandboxUpdateWebhookEndpoint",
+  method: "PUT",
+  path: "/sandbox/users/:user_id/webhooks/:endpoint_id",
+  summary: "Changes a user's webhook endpoint or turns it off and on, as the user would",
+  params: SandboxEndpointParams,
+  body: UpdateBody,
+  response: WebhookEndpointRecord,
+});
+
+export const sandboxDeleteWebhookEndpoint = defineOperation({
+  ...sandbox,
+  id: "sandboxDeleteWebhookEndpoint",
+  method: "DELETE",
+  path: "/sandbox/users/:user_id/webhooks/:endpoint_id",
+  summary:
+    "Deletes a user's webhook endpoint, as the user would; its pending deliveries are dropped as failed",
+  params: SandboxEndpointParams,
+  response: DeletedAnswer,
+});
+
+export const sandboxListWebhookDeliveries = defineOperation({
+  ...sandbox,
+  id: "sandboxListWebhookDeliveries",
+  method: "GET",
+  path: "/sandbox/users/:user_id/webhooks/:endpoint_id/deliveries",
+  summary: "A page of a user's webhook endpoint's deliveries, newest first, as the user reads them",
+  params: SandboxEndpointParams,
+  querystring: DeliveriesQuery,
+  response: DeliveriesPage,
+});
+
+export const sandboxRedeliverWebhook = defineOperation({
+  ...sandbox,
+  id: "sandboxRedeliverWebhook",
+  method: "POST",
+  path: "/sandbox/users/:user_id/webhooks/:endpoint_id/deliveries/:delivery_id/redeliver",
+  summary: "Sends a delivery of a user's endpoint again now, as the user would, and answers how it went",
+  params: StrictObject({ user_id: IdString, endpoint_id: IdString, delivery_id: IdString }),
+  response: RedeliveryAnswer,
 });

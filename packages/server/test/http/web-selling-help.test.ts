@@ -9,7 +9,13 @@ const SUPPLY = "/api/market/developer/buy_order/supply";
 const STICKER = "Sticker | Crown (Foil)";
 
 interface Inventory {
-  items: Array<{ assetid: string; buy_max_price: string; progress: number; open_trade_id: string | null }>;
+  items: Array<{
+    assetid: string;
+    buy_max_price: string;
+    sell_now_price: string;
+    progress: number;
+    open_trade_id: string | null;
+  }>;
   seller_fee: { basis_points: number; min: string };
   bought_prices: Record<string, string>;
 }
@@ -102,6 +108,7 @@ describe("website selling help: fee rule, purchase prices, sell now to a buy ord
     const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
     const item = (await inventory(seller, 1)).items.find((entry) => entry.assetid === assetid)!;
     assert.equal(item.buy_max_price, "9.00", "the inventory shows the order to sell to");
+    assert.equal(item.sell_now_price, "9.00", "another user's order is one to sell to");
     const sold = await t.web(seller.session, "POST", SUPPLY, {
       game: "cs2",
       buy_order_id: orderId,
@@ -126,6 +133,20 @@ describe("website selling help: fee rule, purchase prices, sell now to a buy ord
       idle.every((entry) => entry.open_trade_id === null),
       "items in no trade say so",
     );
+  });
+
+  test("happy: the price to sell now at leaves out the user's own orders, which buy_max_price counts", async () => {
+    // The seller bids above the buyer's 9.00 for the goods they hold.
+    const own = await placeBuyOrder(seller, "15.00");
+    const assetid = await grantOne(t, seller.platformid, { market_hash_name: STICKER });
+    const item = (await inventory(seller, 1)).items.find((entry) => entry.assetid === assetid)!;
+    assert.equal(item.buy_max_price, "15.00", "the goods' highest buy order, the seller's own");
+    assert.ok(Number(item.sell_now_price) < 15, `${item.sell_now_price}: not the seller's own order`);
+    const cancelled = await t.as(seller.token, "DELETE", "/api/market/developer/buy_order", {
+      game: "cs2",
+      buy_order_ids: [own],
+    });
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
   });
 
   test("errors: a bad body is refused naming the field; one's own order is refused naming it", async () => {

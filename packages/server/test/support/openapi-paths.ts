@@ -150,7 +150,7 @@ export interface paths {
      * The caller's account events after a given id, oldest first, and whether more follow
      * @description The caller's account events after a given id, oldest first, and whether more follow.
      *
-     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default).
+     *     A client that was away reads on from the last id it saw and loses nothing: ids increase in the order the changes committed. Events are kept for `EVENT_RETENTION_DAYS` (30 by default). The website's session may read them too.
      *
      *     Needs the API token of a developer or enterprise user (`Authorization: Bearer smk_...`). A failure answers `{code, msg}` with the code's HTTP status.
      *
@@ -2953,6 +2953,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/sandbox/users/{user_id}/webhooks/{endpoint_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Changes a user's webhook endpoint or turns it off and on, as the user would
+     * @description Changes a user's webhook endpoint or turns it off and on, as the user would.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    put: operations["sandboxUpdateWebhookEndpoint"];
+    post?: never;
+    /**
+     * Deletes a user's webhook endpoint, as the user would; its pending deliveries are dropped as failed
+     * @description Deletes a user's webhook endpoint, as the user would; its pending deliveries are dropped as failed.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    delete: operations["sandboxDeleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/users/{user_id}/webhooks/{endpoint_id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of a user's webhook endpoint's deliveries, newest first, as the user reads them
+     * @description A page of a user's webhook endpoint's deliveries, newest first, as the user reads them.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    get: operations["sandboxListWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/sandbox/users/{user_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a delivery of a user's endpoint again now, as the user would, and answers how it went
+     * @description Sends a delivery of a user's endpoint again now, as the user would, and answers how it went.
+     *
+     *     Sandbox API: needs the sandbox admin token (`Authorization: Bearer sma_...`); present only while the sandbox is on. A failure answers `{code, msg}` with the code's HTTP status.
+     */
+    post: operations["sandboxRedeliverWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/mails": {
     parameters: {
       query?: never;
@@ -4403,6 +4475,8 @@ export interface components {
       sell_min_price: string;
       /** @example 12.50 */
       buy_max_price: string;
+      /** @example 12.50 */
+      sell_now_price: string;
       tradable: boolean;
       /** @description the real website's spelling of tradable */
       tradeable: boolean;
@@ -13107,6 +13181,248 @@ export interface operations {
           "application/json": {
             event: components["schemas"]["EventRecord"];
             attempt: components["schemas"]["WebhookAttemptRecord"];
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxUpdateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * @description an absolute http:// or https:// URL, without user name or password
+           * @example https://bot.example.com/skinmarket/events
+           */
+          url?: string;
+          /**
+           * @description account event types; `trade.*` names a family, `*` every account event
+           * @example [
+           *       "trade.*",
+           *       "balance.changed"
+           *     ]
+           */
+          types?: string[];
+          /** @description a note for the owner */
+          description?: string;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: changes a user's webhook endpoint or turns it off and on, as the user would */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointRecord"];
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxDeleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: deletes a user's webhook endpoint, as the user would; its pending deliveries are dropped as failed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * @description a decimal id of at most 15 digits, such as 1001
+             * @example 1001
+             */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxListWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page_num?: number;
+        page_size?: number;
+        state?: "pending" | "delivered" | "failed";
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of a user's webhook endpoint's deliveries, newest first, as the user reads them */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["WebhookDeliveryRecord"][];
+            page_num: number;
+            page_size: number;
+            total_count: number;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OfficialErrorBody"];
+        };
+      };
+    };
+  };
+  sandboxRedeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        endpoint_id: string;
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done and committed: sends a delivery of a user's endpoint again now, as the user would, and answers how it went */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            attempt: components["schemas"]["WebhookAttemptRecord"];
+            delivery: components["schemas"]["WebhookDeliveryRecord"];
           };
         };
       };

@@ -4,6 +4,8 @@ import { web } from "../api.ts";
 import { money } from "../format.ts";
 import { t } from "../i18n.ts";
 import { onLiveEvent, type LiveEvent } from "../live.ts";
+import { firedPriceAlerts, seenPriceAlert, unseenPriceAlerts } from "../price-alerts.ts";
+import { useStore } from "../store.ts";
 import { useLoad } from "../use-data.tsx";
 
 /** The events that move the balance or what the user has to do. */
@@ -14,8 +16,9 @@ const COALESCE_MS = 250;
 /**
  * The signed-in user's balance and to-do counts in the header of every page
  * (docs/design/website.md#price-context-and-orientation): the balance from `asset/get_brief_asset`, the sales to deliver and
- * the offers to accept from `message/notification` (counted by the server from the trades), each a
- * link to the page where the user acts; read again when a live event says they moved.
+ * the offers to accept from `message/notification` (counted by the server from the trades), and
+ * the price alerts not yet seen on the bookmarks page, each a link to the page where the user
+ * acts; read again when a live event says they moved.
  */
 export function HeaderStatus() {
   const [version, setVersion] = useState(0);
@@ -41,6 +44,7 @@ export function HeaderStatus() {
     () => web<typeof getNotification>("GET", "/api/message/notification"),
     [version],
   ).value;
+  const unseen = unseenPriceAlerts(useStore(firedPriceAlerts), useStore(seenPriceAlert));
   const toDeliver = counts?.to_deliver_order.csgo ?? 0;
   const toAccept = counts?.to_accept_offer_order.csgo ?? 0;
   return (
@@ -53,6 +57,11 @@ export function HeaderStatus() {
       {toDeliver > 0 ? (
         <a href="/me/sales" class="todo">
           {t("To deliver")} <span class="count">{toDeliver}</span>
+        </a>
+      ) : null}
+      {unseen > 0 ? (
+        <a href="/me/bookmarks" class="todo">
+          {t("Price alerts")} <span class="count">{unseen}</span>
         </a>
       ) : null}
       {toAccept > 0 ? (

@@ -1,6 +1,7 @@
 import { formatMoney, type InventoryItem } from "@skinmarket/contract";
 import type { DomainContext } from "../context.ts";
 import { readWebGoodsInfos } from "../goods/web-goods-infos.ts";
+import { publicBook } from "../market/public-book.ts";
 import { sellerFee } from "../market/seller-fee.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { getPlatformInventory, type InventoryQuery } from "./get-platform-inventory.ts";
@@ -25,10 +26,11 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
   const page = await getPlatformInventory(ctx, { ...query, platformid: account.value });
   if (!page.ok) return page;
   const { items } = page.value;
-  const [listings, trading, bought, goods] = await Promise.all([
+  const [listings, trading, bought, bids, goods] = await Promise.all([
     readListingsOf(ctx, account.value, items),
     readOpenTradesOf(ctx, account.value, items),
     readBoughtPrices(ctx, account.value, items),
+    readBestBidsOfOthers(ctx, items),
     readWebGoodsInfos(
       ctx,
       items.map((item) => item.goods_id),
@@ -57,6 +59,7 @@ export async function getWebInventory(ctx: DomainContext, query: Omit<InventoryQ
         steam_price: item.steam_price,
         sell_min_price: item.sell_min_price,
         buy_max_price: item.buy_max_price,
+        sell_now_price: formatMoney(bids.get(item.goods_id) ?? 0),
         tradable: item.tradable,
         tradeable: item.tradable,
         tradable_time: item.tradable_time,
@@ -144,6 +147,25 @@ async function readOpenTradesOf(
     )
     .execute();
   return new Map(rows.map((row) => [row.assetid, String(row.trade_id)]));
+}
+
+/**
+ * The best price another user's order in the public book offers for each goods of the page, by
+ * goods id: what "Sell now" sells at. The goods' `buy_max_price` counts the caller's own orders,
+ * which they cannot sell to.
+ */
+async function readBestBidsOfOthers(
+  ctx: DomainContext,
+  items: InventoryItem[],
+): Promise<Map<number, number>> {
+  if (items.length === 0 || ctx.actor.kind !== "user") return new Map();
+  const rows = await publicBook(ctx.db)
+    .select((eb) => ["buy_orders.goods_id", eb.fn.max("buy_orders.price").as("price")])
+    .where("buy_orders.user_id", "!=", ctx.actor.userId)
+    .where("buy_orders.goods_id", "in", [...new Set(items.map((item) => item.goods_id))])
+    .groupBy("buy_orders.goods_id")
+    .execute();
+  return new Map(rows.map((row) => [row.goods_id, Number(row.price)]));
 }
 
 /**

@@ -1,15 +1,18 @@
 import { dateTime, goodsName, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { firedPriceAlerts } from "../../price-alerts.ts";
+import { useEffect } from "preact/hooks";
+import { firedPriceAlerts, markPriceAlertsSeen } from "../../price-alerts.ts";
 import { useStore } from "../../store.ts";
 
 /**
- * The price alerts received since sign-in (`bookmark.price_alert`, live from the event stream),
+ * The price alerts received (`bookmark.price_alert`: the server's log, then the event stream),
  * newest first, each saying which price crossed which target. A polite live region: an alert
- * that fires while the page is open is read out.
+ * that fires while the page is open is read out. Listed here, they are seen: the header's notice
+ * of them goes.
  */
 export function FiredPriceAlerts() {
   const fired = useStore(firedPriceAlerts);
+  useEffect(markPriceAlertsSeen, [fired]);
   return (
     <section aria-labelledby="fired-alerts-title">
       <h3 id="fired-alerts-title">{t("Price alerts received")}</h3>
@@ -30,7 +33,7 @@ export function FiredPriceAlerts() {
           </li>
         ))}
       </ul>
-      {fired.length === 0 ? <p class="muted">{t("No price alert has fired since you signed in.")}</p> : null}
+      {fired.length === 0 ? <p class="muted">{t("No price alert has fired.")}</p> : null}
     </section>
   );
 }

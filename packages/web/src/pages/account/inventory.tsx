@@ -98,13 +98,16 @@ export function Inventory() {
                   onChange={(event) => select(item, event.currentTarget.checked)}
                 />
               </td>
-              <td class="with-image">
-                <ItemImage
-                  iconUrl={item.icon_url}
-                  name={name}
-                  rarity={answer.goods_infos[String(item.goods_id)]?.tags?.rarity?.internal_name}
-                />
-                <a href={`/goods/${item.goods_id}`}>{name}</a>
+              <td>
+                {/* A flex box inside the cell: a cell of its own display would leave the table's rows. */}
+                <div class="with-image">
+                  <ItemImage
+                    iconUrl={item.icon_url}
+                    name={name}
+                    rarity={answer.goods_infos[String(item.goods_id)]?.tags?.rarity?.internal_name}
+                  />
+                  <a href={`/goods/${item.goods_id}`}>{name}</a>
+                </div>
               </td>
               <td>
                 <WearBar paintwear={item.asset_info.paintwear} />
@@ -142,17 +145,18 @@ export function Inventory() {
                 ) : (
                   t("Trade cooldown until {d}", { d: dateTime(item.tradable_time) })
                 )}
-                {canList && Number(item.buy_max_price) > 0 ? (
+                {/* Offered only when someone else bids: the user's own order is no buyer. */}
+                {canList && Number(item.sell_now_price) > 0 ? (
                   <button
                     type="button"
                     class="sell-now"
                     aria-label={t("Sell now for {p}: {name} to the highest buy order", {
                       name,
-                      p: money(item.buy_max_price),
+                      p: money(item.sell_now_price),
                     })}
                     onClick={() => setSelling({ assetid: item.assetid, goods_id: item.goods_id, name, paid })}
                   >
-                    {t("Sell now for {p}", { p: money(item.buy_max_price) })}
+                    {t("Sell now for {p}", { p: money(item.sell_now_price) })}
                   </button>
                 ) : null}
                 {outcome && outcome !== "OK" ? <span class="outcome error small">{outcome}</span> : null}

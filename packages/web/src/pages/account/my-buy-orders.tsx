@@ -123,8 +123,13 @@ export function MyBuyOrders() {
           })}
         </ListTable>
       ) : null}
-      <h3>{t("Online or offline")}</h3>
-      <BuyOrderStatus />
+      {waiting.value || error ? (
+        // Drawn once the list is there, below it: arriving before it, the list would push it down.
+        <>
+          <h3>{t("Online or offline")}</h3>
+          <BuyOrderStatus />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -10,7 +10,15 @@ import { currentUser } from "../../session.ts";
 import { useStore } from "../../store.ts";
 import TAGS from "../../tags.json";
 import { useLoad } from "../../use-data.tsx";
-import { FILTERS, LISTING_FILTERS, priceRangeError, readQuery, SORTS, urlOf } from "./catalog-query.ts";
+import {
+  FILTERS,
+  LISTING_FILTERS,
+  listingFiltersQuery,
+  priceRangeError,
+  readQuery,
+  SORTS,
+  urlOf,
+} from "./catalog-query.ts";
 import { PopularListings } from "./popular-listings.tsx";
 import { SearchBox } from "./search-box.tsx";
 
@@ -134,7 +142,7 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
           <ul class="grid" aria-label={t("Goods")}>
             {page.items.map((item) => (
               <li key={item.id} class="card">
-                <a href={`/goods/${item.id}`}>
+                <a href={`/goods/${item.id}${listingFiltersQuery(values)}`}>
                   <ItemImage
                     iconUrl={item.goods_info.icon_url}
                     name={goodsName(item)}
@@ -168,7 +176,8 @@ function Catalog(props: { query: URLSearchParams; visitor: boolean }) {
       ) : error ? null : (
         <p aria-busy="true">{t("Loading…")}</p>
       )}
-      {props.visitor && !values.search ? <PopularListings /> : null}
+      {/* Drawn once the goods are there, below them: arriving first, it would be pushed down. */}
+      {props.visitor && !values.search && (page || error) ? <PopularListings /> : null}
     </div>
   );
 }

@@ -34,6 +34,19 @@ const QUERY_KEYS = [
   "page_num",
 ];
 
+/**
+ * The float and seed filters among `values`, as the query of an item page's address ("" without
+ * any): the goods a card links to lists only the listings that meet them. The sticker filter is
+ * the catalog's alone (the listings route searches stickers by kit id, not by name).
+ */
+export function listingFiltersQuery(values: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const key of ["min_paintwear", "max_paintwear", "paintseed"])
+    if (values[key]) params.set(key, values[key]);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
 export function readQuery(query: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {};
   for (const key of QUERY_KEYS) {

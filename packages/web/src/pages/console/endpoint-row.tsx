@@ -1,10 +1,10 @@
 import type {
-  deleteWebhookEndpoint,
   EventType,
   OperationResponse,
+  sandboxDeleteWebhookEndpoint,
   sandboxListWebhookEndpoints,
   sandboxSendTestWebhook,
-  updateWebhookEndpoint,
+  sandboxUpdateWebhookEndpoint,
 } from "@skinmarket/contract";
 import { useState } from "preact/hooks";
 import { sandbox } from "../../api.ts";
@@ -12,7 +12,6 @@ import { t } from "../../i18n.ts";
 import { Feedback, useAction } from "../../use-data.tsx";
 import { Deliveries } from "./deliveries.tsx";
 import { EVENT_TYPE_NAMES } from "./event-types.ts";
-import { asUser } from "./user-token.ts";
 
 type Endpoint = OperationResponse<typeof sandboxListWebhookEndpoints>["items"][number];
 
@@ -28,7 +27,8 @@ export function EndpointRow(props: {
   const { endpoint, adminToken, userId } = props;
   const [message, error, run] = useAction();
   const [testType, setTestType] = useState<EventType>("balance.changed");
-  const path = `/api/market/developer/webhooks/${endpoint.id}`;
+  // As the user would, through the admin token: the operator needs no token of the user's.
+  const path = `/sandbox/users/${userId}/webhooks/${endpoint.id}`;
   return (
     <li aria-label={t("Endpoint {e}", { e: endpoint.id })}>
       <p>
@@ -44,7 +44,7 @@ export function EndpointRow(props: {
           type="button"
           onClick={() =>
             run(async () => {
-              await asUser<typeof updateWebhookEndpoint>(userId, "PUT", path, {
+              await sandbox<typeof sandboxUpdateWebhookEndpoint>("PUT", path, adminToken, {
                 body: { enabled: !endpoint.enabled },
               });
               props.onChanged();
@@ -61,7 +61,7 @@ export function EndpointRow(props: {
           onClick={() => {
             if (!window.confirm(t("Delete this endpoint?"))) return;
             void run(async () => {
-              await asUser<typeof deleteWebhookEndpoint>(userId, "DELETE", path);
+              await sandbox<typeof sandboxDeleteWebhookEndpoint>("DELETE", path, adminToken);
               props.onChanged();
               return t("Endpoint deleted.");
             });

@@ -4,21 +4,18 @@ import { sandbox } from "../../api.ts";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { EndpointRow } from "./endpoint-row.tsx";
-import { createUserToken, hasUserToken } from "./user-token.ts";
 
 /**
- * A user's webhook endpoints (docs/design/website-console.md#the-consoles-events-and-webhooks): registered through the sandbox (which
- * allows receivers on this machine), test events through the sandbox, and the rest (turning off
- * and on, deleting, the delivery log, redelivering) through the official operations as the user,
- * once the operator chose to act as the user (which creates an API token of theirs, and says so).
+ * A user's webhook endpoints (docs/design/website-console.md#the-consoles-events-and-webhooks),
+ * all through the sandbox with the admin token, as the user would act on them: registered, sent a
+ * test event, turned off and on, deleted, their delivery log read and redelivered. The operator
+ * needs no API token of the user's, so looking after a user's webhooks creates none.
  */
 export function WebhooksPanel(props: { adminToken: string; userId: string }) {
   const [shown, setShown] = useState<string>("");
   const [secret, setSecret] = useState("");
   const [version, setVersion] = useState(0);
   const [message, error, run] = useAction();
-  const [acting, setActing] = useState(() => hasUserToken(props.userId));
-  const [actMessage, actError, runAct] = useAction();
   const refresh = () => setVersion((value) => value + 1);
   const { adminToken, userId } = props;
   // A failed read shows no endpoints; what a registration did shows below its form.
@@ -92,33 +89,8 @@ export function WebhooksPanel(props: { adminToken: string; userId: string }) {
         </div>
       ) : null}
       <Feedback message={message} error={error} />
-      {acting ? (
-        <p class="muted small">{t("The console acts as this user with an API token it created for them.")}</p>
-      ) : (
-        <div class="row">
-          <p class="muted small">
-            {t(
-              "Turning endpoints off and on, deleting them and their delivery logs go through the user's own API: acting as the user creates an API token for them (listed among their tokens).",
-            )}
-          </p>
-          <button
-            type="button"
-            onClick={() =>
-              runAct(async () => {
-                await createUserToken(adminToken, userId);
-                setActing(true);
-                return t("Token created.");
-              })
-            }
-          >
-            {t("Act as this user")}
-          </button>
-        </div>
-      )}
-      <Feedback message={actMessage} error={actError} />
       {endpoints.length === 0 ? <p class="muted">{t("No webhook endpoints.")}</p> : null}
-      {/* Drawn again once the console acts as the user, so an open delivery log reads at once. */}
-      <ul class="endpoints" key={acting ? "acting" : "looking"}>
+      <ul class="endpoints">
         {endpoints.map((endpoint) => (
           <EndpointRow
             key={endpoint.id}

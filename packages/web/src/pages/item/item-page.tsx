@@ -11,7 +11,7 @@ import { useStore } from "../../store.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { Book } from "./book.tsx";
 import { ItemTabs, type ItemTab } from "./item-tabs.tsx";
-import { Listings } from "./listings.tsx";
+import { listingFiltersOf, Listings } from "./listings.tsx";
 import { PriceChart } from "./price-chart.tsx";
 import { Sales } from "./sales.tsx";
 
@@ -22,7 +22,7 @@ export type GoodsInfo = WebData<typeof getGoodsInfo>;
 const DETAIL_TAGS = ["exterior", "quality", "rarity"] as const;
 
 /** One goods: its figures, listings, buy-order book, recent sales and price history. */
-export function ItemPage(props: { goodsId: number }) {
+export function ItemPage(props: { goodsId: number; query: URLSearchParams }) {
   const lang = useStore(language);
   const user = useStore(currentUser);
   const [tab, setTab] = useState<ItemTab>("listings");
@@ -135,7 +135,12 @@ export function ItemPage(props: { goodsId: number }) {
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
         {tab === "listings" ? (
-          <Listings goodsId={info.id} version={version} onBought={() => setVersion((value) => value + 1)} />
+          <Listings
+            goodsId={info.id}
+            filters={listingFiltersOf(props.query)}
+            version={version}
+            onBought={() => setVersion((value) => value + 1)}
+          />
         ) : tab === "book" ? (
           <Book
             goodsId={info.id}

@@ -187,7 +187,16 @@ export function PriceChart(props: { goodsId: number; everSold: boolean }) {
       </div>
       {history.error ? <p role="alert">{history.error}</p> : null}
       {!props.everSold ? <p class="muted">{t("No sales yet.")}</p> : null}
-      {props.everSold && !answer && !history.error ? <div class="chart" aria-busy="true" /> : null}
+      {props.everSold && !answer && !history.error ? (
+        // The chart's room and its key while it loads, so what follows does not move when it comes.
+        <figure class="chart-figure" aria-busy="true">
+          <div class="chart" />
+          <figcaption class="chart-key" aria-hidden="true">
+            <span class="key-price">{t("Median price")}</span>
+            <span class="key-volume">{t("Sales per day")}</span>
+          </figcaption>
+        </figure>
+      ) : null}
       {props.everSold && answer && !sold ? (
         <p class="muted">{t("No sales in the last {n} days.", { n: days })}</p>
       ) : null}
