@@ -4,6 +4,7 @@ import type { GamePlatform } from "./platform/game-platform.ts";
 import type { Clock } from "./clock.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { TokenCache } from "./token-cache.ts";
+import type { SavedReads } from "./saved-reads.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 
 /**
@@ -89,6 +90,8 @@ export interface DomainContext {
   tokenCache?: TokenCache;
   /** Sends webhook deliveries (docs/design/webhooks-and-tools.md#a-slow-receiver-delays-only-its-own-deliveries); without one, none are sent. */
   webhookSender?: WebhookSender;
+  /** Costly reads saved for the next process (the catalog's goods); without it, each reads anew. */
+  savedReads?: SavedReads;
 }
 
 export function actorLabel(actor: Actor): string {
