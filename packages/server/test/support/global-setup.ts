@@ -128,6 +128,10 @@ async function pgliteImages(savedReads: string): Promise<{ migrated: string; cat
 }
 
 async function dumped(pglite: PGlite): Promise<Uint8Array> {
+  // A checkpoint keeps the segment its redo point is in, often the one before the segment it ends
+  // in: after a switch to a new segment, the checkpoint starts and ends there, and the image holds
+  // that one segment alone.
+  await pglite.query("SELECT pg_switch_wal()");
   await pglite.query("CHECKPOINT");
   return new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer());
 }
