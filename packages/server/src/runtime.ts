@@ -13,6 +13,7 @@ import { PriceSnapshots } from "./domain/market/price-snapshots.ts";
 import { SimulationRunner } from "./domain/simulation/simulation-runner.ts";
 import { TokenCache } from "./domain/token-cache.ts";
 import type { GamePlatform } from "./domain/platform/game-platform.ts";
+import type { SavedReads } from "./domain/saved-reads.ts";
 import type { SecretBox } from "./domain/secret-box.ts";
 import { enqueueWebhookDeliveries } from "./domain/webhooks/enqueue.ts";
 import type { WebhookSender } from "./domain/webhook-sender.ts";
@@ -73,6 +74,8 @@ export interface RuntimeDeps {
    * mailbox with the sandbox on, and none with it off (docs/design/back-office.md#the-mail-port).
    */
   mail?: MailSender;
+  /** Where costly reads are saved for the next process (the server's: in its data directory). */
+  savedReads?: SavedReads;
 }
 
 /** What one app runs on: made once from its dependencies, handed to the plugins and routes. */
@@ -114,6 +117,7 @@ export function createRuntime(deps: RuntimeDeps, log: DomainLogger): Runtime {
     platform: deps.platform,
     secretBox: deps.secretBox,
     rules: deps.rules ?? DEFAULT_MARKET_RULES,
+    ...(deps.savedReads ? { savedReads: deps.savedReads } : {}),
   };
   const marketChanges = deps.marketChanges ?? new MarketChanges();
   const eventLog = deps.eventLog ?? ownEventLog(core, log);

@@ -24,6 +24,7 @@ import { openDatabase, type DatabaseHandle } from "./storage/database.ts";
 import { migrateToLatest } from "./storage/migrator.ts";
 import { announceMarketChange, marketChangeOf } from "./domain/change-notices.ts";
 import { listenForChanges } from "./storage/change-notifications.ts";
+import { savedReadFiles } from "./storage/saved-read-files.ts";
 import { MarketChanges, batched } from "./domain/market/market-changes.ts";
 import { EventLog } from "./domain/events/event-log.ts";
 import { WebhookWorker } from "./domain/webhooks/delivery-worker.ts";
@@ -136,6 +137,8 @@ export async function startServer(
     // other instances hear of them, at most every ANNOUNCE_INTERVAL_MS.
     const instanceId = randomUUID();
     const tokenCache = new TokenCache();
+    // The catalog's goods as read, for the next start (docs/design/architecture.md#the-catalogs-read-is-saved).
+    const savedReads = savedReadFiles(join(config.dataDir, "saved-reads"));
     const marketChanges = new MarketChanges(
       config.databaseUrl
         ? batched(
@@ -163,6 +166,7 @@ export async function startServer(
       // Receivers on private addresses only when the operator allows them, sandbox or not: a
       // sandbox user's token must not probe the internal network (docs/design/security.md#webhook-receivers-and-secrets).
       webhookSender: new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivateUrls }),
+      savedReads,
     };
     // Every commit here may have written events (the triggers of migration 0020): the sequencer
     // runs after each, after other instances' notices, and once a second (docs/design/webhooks-and-tools.md#owed-in-the-sequencers-transaction).
@@ -267,6 +271,7 @@ export async function startServer(
       snapshotServeStale: true,
       priceSnapshots,
       eventLog,
+      savedReads,
       ...(systemContext.webhookSender ? { webhookSender: systemContext.webhookSender } : {}),
       ...(config.smtp ? { mail: new SmtpMailSender(config.smtp) } : {}),
       ...(limiterStore

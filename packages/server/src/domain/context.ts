@@ -5,6 +5,7 @@ import type { Clock } from "./clock.ts";
 import type { MailSender } from "./mail-sender.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { TokenCache } from "./token-cache.ts";
+import type { SavedReads } from "./saved-reads.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 
 /**
@@ -96,6 +97,8 @@ export interface DomainContext {
   webhookSender?: WebhookSender;
   /** The mail port (docs/design/back-office.md#the-mail-port); without one, sign-up is refused. */
   mail?: MailSender;
+  /** Costly reads saved for the next process (the catalog's goods); without it, each reads anew. */
+  savedReads?: SavedReads;
 }
 
 export function actorLabel(actor: Actor): string {

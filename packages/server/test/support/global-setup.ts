@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -11,6 +11,9 @@ import { runOnServer, urlOfDatabase } from "../../src/storage/postgres-admin.ts"
 import type { Database } from "../../src/storage/schema.ts";
 import { CHROMIUM, noDebianPythonPackages } from "./describe-or-skip.ts";
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from "../../src/storage/type-parsers.ts";
+import { marketCatalog } from "../../src/domain/market/market-goods.ts";
+import { savedReadFiles } from "../../src/storage/saved-read-files.ts";
+import { silentLog, testPlatform } from "./test-context.ts";
 import { prepared } from "./test-database.ts";
 import { TEST_TEMPLATES_VARIABLE, type TestTemplates } from "./test-templates.ts";
 
@@ -30,9 +33,11 @@ export async function globalSetup(): Promise<void> {
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache");
   if (process.env.CI === "true") await requireServices();
   const serverUrl = process.env.TEST_DATABASE_URL;
+  folder = await mkdtemp(join(tmpdir(), "skinmarket-test-templates-"));
+  const savedReads = join(folder, "saved-reads");
   const made: TestTemplates = serverUrl
-    ? { postgres: await postgresTemplates(serverUrl) }
-    : await pgliteTemplates();
+    ? { postgres: await postgresTemplates(serverUrl, savedReads), savedReads }
+    : { ...(await pgliteTemplates(savedReads)), savedReads };
   process.env[TEST_TEMPLATES_VARIABLE] = JSON.stringify(made);
 }
 
@@ -85,10 +90,12 @@ async function requireServices(): Promise<void> {
  * start `skinmarket serve` for what it does after its first start copy it (`seededDataDir`)
  * instead of migrating and loading the catalog in every process they start.
  */
-async function pgliteTemplates(): Promise<TestTemplates> {
-  const images = await pgliteImages();
+async function pgliteTemplates(savedReads: string): Promise<TestTemplates> {
+  const images = await pgliteImages(savedReads);
   const dataDir = join(folder!, "data-dir");
   await mkdir(dataDir);
+  // The server saves its reads in its data directory: a seeded one holds the catalog's already.
+  await cp(savedReads, join(dataDir, "saved-reads"), { recursive: true });
   const pglite = await PGlite.create({
     dataDir: join(dataDir, "pglite"),
     loadDataDir: new Blob([await readFile(images.catalog)]),
@@ -97,8 +104,7 @@ async function pgliteTemplates(): Promise<TestTemplates> {
   return { pglite: images, dataDir };
 }
 
-async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
-  folder = await mkdtemp(join(tmpdir(), "skinmarket-test-templates-"));
+async function pgliteImages(savedReads: string): Promise<{ migrated: string; catalog: string }> {
   const pglite = await PGlite.create({ parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric } });
   // A checkpoint renames the WAL segments it no longer needs into segments for later writes (up to
   // min_wal_size, 80 MB): in an image they are bytes that every test database would copy and never
@@ -111,11 +117,12 @@ async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
     close: async () => {},
   };
   try {
-    const paths = { migrated: join(folder, "migrated.tar"), catalog: join(folder, "catalog.tar") };
+    const paths = { migrated: join(folder!, "migrated.tar"), catalog: join(folder!, "catalog.tar") };
     await prepared(handle, {});
     await writeFile(paths.migrated, await dumped(pglite));
     await prepared(handle, { catalog: true });
     await writeFile(paths.catalog, await dumped(pglite));
+    await saveCatalogRead(handle, savedReads);
     return paths;
   } finally {
     await handle.db.destroy();
@@ -123,11 +130,18 @@ async function pgliteImages(): Promise<{ migrated: string; catalog: string }> {
 }
 
 async function dumped(pglite: PGlite): Promise<Uint8Array> {
+  // A checkpoint keeps the segment its redo point is in, often the one before the segment it ends
+  // in: after a switch to a new segment, the checkpoint starts and ends there, and the image holds
+  // that one segment alone.
+  await pglite.query("SELECT pg_switch_wal()");
   await pglite.query("CHECKPOINT");
   return new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer());
 }
 
-async function postgresTemplates(url: string): Promise<{ migrated: string; catalog: string }> {
+async function postgresTemplates(
+  url: string,
+  savedReads: string,
+): Promise<{ migrated: string; catalog: string }> {
   const stem = `skinmarket_template_${process.pid}_${randomBytes(4).toString("hex")}`;
   const names = { migrated: `${stem}_migrated`, catalog: `${stem}_catalog` };
   serverTemplates = { url, names: [names.migrated, names.catalog] };
@@ -137,6 +151,20 @@ async function postgresTemplates(url: string): Promise<{ migrated: string; catal
   // A template may be copied only while nobody is connected to it: each handle is closed first.
   await runOnServer(url, `CREATE DATABASE ${names.catalog} TEMPLATE ${names.migrated}`);
   const catalog = await openDatabase({ kind: "postgres", url: urlOfDatabase(url, names.catalog) });
-  await prepared(catalog, { catalog: true }).finally(() => catalog.close());
+  await prepared(catalog, { catalog: true })
+    .then(() => saveCatalogRead(catalog, savedReads))
+    .finally(() => catalog.close());
   return names;
+}
+
+/** The catalog's goods as the market reads them, saved under the template's catalog load. */
+async function saveCatalogRead(handle: DatabaseHandle, folder: string): Promise<void> {
+  await marketCatalog({
+    db: handle.db,
+    clock: { now: () => new Date() },
+    actor: { kind: "system" },
+    log: silentLog,
+    ...testPlatform(),
+    savedReads: savedReadFiles(folder),
+  });
 }

@@ -6,6 +6,7 @@ import { OffsetClock } from "../../src/domain/clock.ts";
 import { MarketChanges } from "../../src/domain/market/market-changes.ts";
 import { PriceSnapshots, type SnapshotBuild } from "../../src/domain/market/price-snapshots.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
+import type { SavedReads } from "../../src/domain/saved-reads.ts";
 import { assertLedgerInvariants } from "../../src/domain/wallet/check-ledger-invariants.ts";
 import type { DatabaseHandle } from "../../src/storage/database.ts";
 import type { StreamSettings } from "../../src/http/stream/stream-settings.ts";
@@ -14,6 +15,8 @@ import { csrfTokenOf } from "../../src/domain/secrets.ts";
 import type { MailSender } from "../../src/domain/mail-sender.ts";
 import { silentLog, testPlatform } from "./test-context.ts";
 import { openTestDatabase } from "./test-database.ts";
+import { templates } from "./test-templates.ts";
+import { savedReadFiles } from "../../src/storage/saved-read-files.ts";
 
 export const ADMIN_TOKEN = "sma_test-admin-token-0123456789";
 
@@ -126,6 +129,7 @@ export async function createTestApp(
   const stoppedAt = Date.now();
   const clock = options.stoppedClock ? new OffsetClock(() => stoppedAt) : new OffsetClock();
   const services = testPlatform(options.tradeProtectionHours);
+  const savedReads = testSavedReads();
   const marketChanges = new MarketChanges();
   const snapshots = options.serverSnapshots
     ? new PriceSnapshots(marketChanges, 1000, { serveStale: true, maxAgeMs: Infinity })
@@ -137,6 +141,7 @@ export async function createTestApp(
     clock,
     ...services,
     marketChanges,
+    ...(savedReads ? { savedReads } : {}),
     ...(snapshots ? { priceSnapshots: snapshots, snapshotServeStale: options.serverSnapshots ?? false } : {}),
     ...(options.sandbox === false
       ? {}
@@ -181,7 +186,14 @@ export async function createTestApp(
     clock,
     ...(snapshots ? { snapshots } : {}),
     marketChanges,
-    ctx: { db: database.db, clock, actor: { kind: "system" }, log: silentLog, ...services },
+    ctx: {
+      db: database.db,
+      clock,
+      actor: { kind: "system" },
+      log: silentLog,
+      ...services,
+      ...(savedReads ? { savedReads } : {}),
+    },
     admin: (method, url, body) => request(ADMIN_TOKEN, method, url, body),
     as: (token, method, url, body) => request(token, method, url, body),
     async createUser(body = {}) {
@@ -247,6 +259,15 @@ export async function createTestApp(
   };
   openApps += 1;
   return testApp;
+}
+
+/**
+ * The run's saved reads, which the global setup primed with the catalog template's goods
+ * (docs/design/architecture.md#the-catalogs-read-is-saved); none for a file run on its own.
+ */
+function testSavedReads(): SavedReads | undefined {
+  const folder = templates().savedReads;
+  return folder ? savedReadFiles(folder) : undefined;
 }
 
 /** Test apps open in this process, and the referenced timers there were before the first opened. */

@@ -11,6 +11,12 @@ export interface TestTemplates {
    * `skinmarket serve` leaves in `DATA_DIR/pglite` after its first start (`seededDataDir`).
    */
   dataDir?: string;
+  /**
+   * The folder of the run's saved reads (the catalog's goods as the market reads them), primed
+   * from the catalog template: the test apps' first market read finds them there instead of
+   * reading 37,000 goods (docs/design/architecture.md#the-catalogs-read-is-saved).
+   */
+  savedReads?: string;
 }
 
 export const TEST_TEMPLATES_VARIABLE = "SKINMARKET_TEST_TEMPLATES";
