@@ -21,8 +21,8 @@ export class SnapshotEntries implements ReadonlyMap<number, PriceEntry> {
   readonly size: number;
   readonly #base: ReadonlyMap<number, PriceEntry>;
   readonly #changes: ReadonlyMap<number, PriceEntry | undefined>;
-  /** The changed goods ids in id order, sorted on the first walk over the entries. */
-  #changedIds: number[] | undefined;
+  /** The entries in id order, once walked (`#merged`). */
+  #walked: { ids: number[]; values: PriceEntry[] } | undefined;
 
   constructor(
     base: ReadonlyMap<number, PriceEntry>,
@@ -50,7 +50,10 @@ export class SnapshotEntries implements ReadonlyMap<number, PriceEntry> {
     for (const [goodsId, entry] of changes) merged.set(goodsId, entry);
     if (merged.size <= layerLimit(this.#base.size)) return new SnapshotEntries(this.#base, merged);
     // Folded into a new base, in id order: the old base stays whole for the snapshots holding it.
-    return new SnapshotEntries(new Map(new SnapshotEntries(this.#base, merged)));
+    const { ids, values } = new SnapshotEntries(this.#base, merged).#merged();
+    const folded = new Map<number, PriceEntry>();
+    for (const [index, goodsId] of ids.entries()) folded.set(goodsId, values[index]!);
+    return new SnapshotEntries(folded);
   }
 
   get(goodsId: number): PriceEntry | undefined {
@@ -62,40 +65,59 @@ export class SnapshotEntries implements ReadonlyMap<number, PriceEntry> {
   }
 
   /** Base and changes merged in goods-id order (the base is in id order). */
-  *entries(): MapIterator<[number, PriceEntry]> {
-    if (this.#changes.size === 0) {
-      yield* this.#base;
-      return;
-    }
-    const changed = (this.#changedIds ??= [...this.#changes.keys()].sort((a, b) => a - b));
-    let next = 0;
-    for (const [goodsId, entry] of this.#base) {
-      for (; next < changed.length && changed[next]! < goodsId; next++) {
-        const added = this.#changes.get(changed[next]!);
-        if (added) yield [changed[next]!, added];
-      }
-      if (next < changed.length && changed[next] === goodsId) {
-        next++;
-        const replaced = this.#changes.get(goodsId);
-        if (replaced) yield [goodsId, replaced];
-      } else yield [goodsId, entry];
-    }
-    for (; next < changed.length; next++) {
-      const added = this.#changes.get(changed[next]!);
-      if (added) yield [changed[next]!, added];
-    }
+  entries(): MapIterator<[number, PriceEntry]> {
+    if (this.#changes.size === 0) return this.#base.entries();
+    const ids = this.#merged().ids;
+    const values = this.#merged().values;
+    return ids.map((goodsId, index): [number, PriceEntry] => [goodsId, values[index]!]).values();
   }
 
-  *keys(): MapIterator<number> {
-    for (const [goodsId] of this.entries()) yield goodsId;
+  keys(): MapIterator<number> {
+    if (this.#changes.size === 0) return this.#base.keys();
+    return this.#merged().ids.values();
   }
 
-  *values(): MapIterator<PriceEntry> {
-    for (const [, entry] of this.entries()) yield entry;
+  values(): MapIterator<PriceEntry> {
+    if (this.#changes.size === 0) return this.#base.values();
+    return this.#merged().values.values();
   }
 
   [Symbol.iterator](): MapIterator<[number, PriceEntry]> {
     return this.entries();
+  }
+
+  /**
+   * The goods ids and entries in id order, merged once, on the first walk over this snapshot's
+   * entries: readers walk the whole market for every answer, and an array's iterator allocates
+   * nothing where a merging iterator allocated for every entry of every walk.
+   */
+  #merged(): { ids: number[]; values: PriceEntry[] } {
+    if (this.#walked) return this.#walked;
+    const changes = this.#changes;
+    const changed = [...changes.keys()].sort((a, b) => a - b);
+    // Sized at once and filled by `forEach` (no pair per entry, no growing): the first walk of
+    // a snapshot costs these two arrays.
+    const ids = new Array<number>(this.size);
+    const values = new Array<PriceEntry>(this.size);
+    let at = 0;
+    let next = 0;
+    const take = (goodsId: number) => {
+      const entry = changes.get(goodsId);
+      if (entry) {
+        ids[at] = goodsId;
+        values[at++] = entry;
+      }
+    };
+    this.#base.forEach((entry, goodsId) => {
+      for (; next < changed.length && changed[next]! < goodsId; next++) take(changed[next]!);
+      if (next < changed.length && changed[next] === goodsId) take(changed[next++]!);
+      else {
+        ids[at] = goodsId;
+        values[at++] = entry;
+      }
+    });
+    for (; next < changed.length; next++) take(changed[next]!);
+    return (this.#walked = { ids, values });
   }
 
   forEach(
