@@ -69,7 +69,13 @@ const collect = (globalThis as { gc?: () => void }).gc!;
  * Walk: a reader's pass over the last snapshot's entries (an answer's build): the first one's
  * bytes (the layered entries merge then), the CPU of the next ones.
  */
-function measure(name: string, update: typeof copied) {
+function measure(
+  name: string,
+  update: (
+    entries: ReadonlyMap<number, PriceEntry>,
+    changes: Map<number, PriceEntry | undefined>,
+  ) => ReadonlyMap<number, PriceEntry>,
+) {
   let bytes = 0;
   let entries: ReadonlyMap<number, PriceEntry> = base;
   for (const changes of updates) {
