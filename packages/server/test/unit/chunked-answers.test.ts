@@ -4,7 +4,7 @@ import { gunzipSync } from "node:zlib";
 import { toUnixSeconds } from "../../src/domain/clock.ts";
 import type { MarketCatalog } from "../../src/domain/market/market-goods.ts";
 import { priceListJson, priceListParts, type ItemShape } from "../../src/domain/market/price-entries.ts";
-import { keepUnchangedEntries } from "../../src/domain/market/build-price-snapshot.ts";
+import { keepUnchangedEntries, type BuiltSnapshot } from "../../src/domain/market/build-price-snapshot.ts";
 import type { PriceEntry, PriceSnapshot } from "../../src/domain/market/price-snapshot.ts";
 import { PrebuiltBodies } from "../../src/http/prebuilt-bodies.ts";
 import { PrebuiltJson } from "../../src/http/prebuilt-json.ts";
@@ -116,7 +116,7 @@ describe("whole-market answers are put together a part at a time", () => {
 
 describe("whole snapshots are compared a slice at a time", () => {
   const catalog: MarketCatalog = { checksum: "c", byId: new Map(), byName: new Map() };
-  const snapshotOf = (list: PriceEntry[]): PriceSnapshot => ({
+  const snapshotOf = (list: PriceEntry[]): BuiltSnapshot => ({
     builtAt: statTime,
     entries: new Map(list.map((item) => [item.goods_id, item])),
     catalog,
@@ -124,7 +124,7 @@ describe("whole snapshots are compared a slice at a time", () => {
     nextCooldownEnd: null,
   });
 
-  const sameFigures = async (a: PriceSnapshot, b: PriceSnapshot) => (await keepUnchangedEntries(a, b)) === a;
+  const sameFigures = async (a: PriceSnapshot, b: BuiltSnapshot) => (await keepUnchangedEntries(a, b)) === a;
   const later = new Date(statTime.getTime() + 60_000);
 
   test("equal figures are found equal, whenever they were found, with other work run meanwhile", async () => {

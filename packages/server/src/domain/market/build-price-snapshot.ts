@@ -20,7 +20,7 @@ const COMPARED_PER_TURN = 2000;
  */
 export async function keepUnchangedEntries(
   previous: PriceSnapshot,
-  built: PriceSnapshot,
+  built: BuiltSnapshot,
 ): Promise<PriceSnapshot> {
   let differs =
     previous.catalog !== built.catalog ||
@@ -55,11 +55,14 @@ export const EMBEDDED_LISTINGS_PER_CHUNK = 500;
 /** Above every goods id: the last chunk reaches it, for goods with buy orders alone. */
 const LAST_GOODS_ID = 2 ** 31 - 1;
 
+/** A snapshot just built, not yet published: its entries are its own, a plain map in id order. */
+export type BuiltSnapshot = PriceSnapshot & { entries: Map<number, PriceEntry> };
+
 /** Builds a snapshot of the whole market now: plain data, nothing serialized yet. */
 export async function buildSnapshot(
   ctx: DomainContext,
   listingsPerChunk = EMBEDDED_LISTINGS_PER_CHUNK,
-): Promise<PriceSnapshot> {
+): Promise<BuiltSnapshot> {
   const builtAt = ctx.clock.now();
   const catalog = await marketCatalog(ctx);
   const [liquidity, cooldown] = await Promise.all([readLiquidityRanks(ctx), nextCooldownEnd(ctx, builtAt)]);

@@ -23,8 +23,12 @@ export interface PriceEntry extends GoodsFigures {
 
 export interface PriceSnapshot {
   builtAt: Date;
-  /** Every goods with a listing on sale or a buy order in the public book, by goods id, in id order. */
-  entries: Map<number, PriceEntry>;
+  /**
+   * Every goods with a listing on sale or a buy order in the public book, by goods id, in id
+   * order. Never written once the snapshot is published: an update makes new entries that share
+   * this snapshot's (`SnapshotEntries`).
+   */
+  entries: ReadonlyMap<number, PriceEntry>;
   /** The catalog the snapshot was built on: single-goods lookups by id or name read it. */
   catalog: MarketCatalog;
   /** Liquidity ranks (hundredths of a percent) of the goods traded in the last 30 days. */

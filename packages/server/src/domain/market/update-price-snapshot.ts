@@ -4,6 +4,7 @@ import { computeMarketFigures, type GoodsFigures, type GoodsRange } from "./mark
 import { marketCatalog } from "./market-goods.ts";
 import { sameEntry, toPriceEntry, type PriceEntry, type PriceSnapshot } from "./price-snapshot.ts";
 import { nextCooldownEnd, readGoodsRanks, readLiquidityRanks } from "./price-snapshot-reads.ts";
+import { SnapshotEntries } from "./snapshot-entries.ts";
 
 /**
  * Goods an update reads per set of statements: a larger batch (many changed goods, many
@@ -56,20 +57,27 @@ export async function updateSnapshot(
     if (readCooldown && (!cooldown || readCooldown < cooldown)) cooldown = readCooldown;
   }
   let differs = liquidity !== snapshot.liquidity;
-  let added = false;
-  const entries = new Map(snapshot.entries);
+  // The entries that change (a goods that left the market as `undefined`), laid over the
+  // snapshot's: the update costs the goods it changes, not the market, and the snapshot replaced
+  // keeps its view for whoever still reads it (docs/design/market-snapshots.md#entries-shared-between-snapshots).
+  const changes = new Map<number, PriceEntry | undefined>();
+  const current = (goodsId: number) =>
+    changes.has(goodsId) ? changes.get(goodsId) : snapshot.entries.get(goodsId);
   if (liquidity !== snapshot.liquidity)
-    for (const [goodsId, entry] of entries) {
+    for (const [goodsId, entry] of snapshot.entries) {
       const liquidityRank = liquidity.get(goodsId) ?? 0;
       // A new rank is a new figure of the entry's: it takes the moment it was found.
       if (entry.liquidityRank !== liquidityRank)
-        entries.set(goodsId, { ...entry, liquidityRank, foundAt: builtAt });
+        changes.set(goodsId, { ...entry, liquidityRank, foundAt: builtAt });
     }
   for (const goodsId of goodsIds) {
-    const before = entries.get(goodsId);
+    const before = current(goodsId);
     const goodsFigures = figures.get(goodsId);
     if (!goodsFigures) {
-      if (before) differs = entries.delete(goodsId);
+      if (before) {
+        differs = true;
+        changes.set(goodsId, undefined);
+      }
       continue;
     }
     const after = toPriceEntry(
@@ -80,8 +88,7 @@ export async function updateSnapshot(
     );
     if (before && sameEntry(before, after)) continue;
     differs = true;
-    added ||= !before;
-    entries.set(goodsId, after);
+    changes.set(goodsId, after);
   }
   // A cooldown ending among the goods read may come before the snapshot's next one; one that
   // ended or went away leaves the snapshot's, which at worst updates early.
@@ -95,8 +102,8 @@ export async function updateSnapshot(
   return {
     ...snapshot,
     builtAt,
-    // A goods new to the market goes to its place in id order, as a whole build puts it.
-    entries: added ? new Map([...entries].sort(([a], [b]) => a - b)) : entries,
+    // A goods new to the market takes its place in id order, as a whole build puts it.
+    entries: SnapshotEntries.of(snapshot.entries).withChanges(changes),
     liquidity,
     nextCooldownEnd: next,
   };
