@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { IdString, InternalOk, Nickname, StrictObject, UnixSeconds } from "../common.ts";
+import { IdString, InternalOk, Nickname, StrictObject, Text, UnixSeconds } from "../common.ts";
 import { defineOperation } from "../operation.ts";
 
 /**
@@ -18,11 +18,7 @@ export const EmailAddress = Type.String({
 });
 
 /** A new password: 10 to 256 characters (OWASP's length rule; no composition rules). */
-export const NewPassword = Type.String({
-  minLength: 10,
-  maxLength: 256,
-  description: "10 to 256 characters",
-});
+export const NewPassword = Text({ minLength: 10, maxLength: 256, description: "10 to 256 characters" });
 
 export const signUp = defineOperation({
   ...web,
@@ -101,7 +97,7 @@ export const sandboxListMails = defineOperation({
   path: "/sandbox/mails",
   summary: "The mails the marketplace sent, newest first, as the sandbox's mailbox keeps them",
   querystring: StrictObject({
-    to: Type.Optional(Type.String({ maxLength: 254, description: "only mails to this address (any case)" })),
+    to: Type.Optional(Text({ maxLength: 254, description: "only mails to this address (any case)" })),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   }),
   response: Type.Object({ items: Type.Array(SandboxMail) }),
