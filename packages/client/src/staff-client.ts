@@ -6,6 +6,9 @@ import {
   listStaffActions,
   staffSignIn,
   staffSignOut,
+  staffAdjustBalance,
+  staffFindUsers,
+  staffGetUser,
   staffSignOutUser,
   type OperationBody,
   type OperationDefinition,
@@ -66,6 +69,24 @@ export class StaffClient {
   /** Ends every session and token of a user, with the reason the audit keeps. */
   async signOutUser(userId: string, reason: string): Promise<OperationResponse<typeof staffSignOutUser>> {
     return this.#call(staffSignOutUser, { params: { user_id: userId }, body: { reason } });
+  }
+
+  /** Users by nickname (from its start), user id or bound platform id; at most 20. */
+  async findUsers(q: string): Promise<OperationResponse<typeof staffFindUsers>> {
+    return this.#call(staffFindUsers, { query: { q } });
+  }
+
+  /** A user's page: balances, recent trades, sign-ins and staff actions on them. */
+  async getUser(userId: string): Promise<OperationResponse<typeof staffGetUser>> {
+    return this.#call(staffGetUser, { params: { user_id: userId } });
+  }
+
+  /** Credits or debits a user's balance by hand, within the role's limit, with the reason the audit keeps. */
+  async adjustBalance(
+    userId: string,
+    body: OperationBody<typeof staffAdjustBalance>,
+  ): Promise<OperationResponse<typeof staffAdjustBalance>> {
+    return this.#call(staffAdjustBalance, { params: { user_id: userId }, body });
   }
 
   /** The staff actions, newest first. */

@@ -108,6 +108,7 @@ import {
   staffSignOut,
   staffSignOutUser,
 } from "./staff.ts";
+import { staffAdjustBalance, staffFindUsers, staffGetUser } from "./staff-money.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -223,6 +224,9 @@ export const OPERATIONS = [
   listStaff,
   staffSignOutUser,
   listStaffActions,
+  staffFindUsers,
+  staffGetUser,
+  staffAdjustBalance,
   getUserInfo,
   getSteamTrades,
   getNotification,

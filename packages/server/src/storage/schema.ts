@@ -156,7 +156,8 @@ export interface WebSessionsTable {
 
 /** Per-user accounts and the system accounts of docs/design/money-and-ledger.md#money-and-the-ledger. */
 export type UserAccountKind = "balance" | "margin" | "wallet" | "escrow";
-export type SystemAccountKind = "fees" | "external";
+/** `adjustments` is the house's side of money moved by hand (docs/design/back-office-money.md). */
+export type SystemAccountKind = "fees" | "external" | "adjustments";
 export type LedgerAccountKind = UserAccountKind | SystemAccountKind;
 
 export interface LedgerAccountsTable {

@@ -40,7 +40,7 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   const negative = await db
     .selectFrom("ledger_accounts")
     .select(["account_id", "kind", "balance"])
-    .where("kind", "<>", "external")
+    .where("kind", "not in", ["external", "adjustments"])
     .where("balance", "<", 0)
     .execute();
   for (const row of negative)
