@@ -8,6 +8,7 @@ import {
   staffSignOut,
   staffAdjustBalance,
   staffFindUsers,
+  staffFreezeAccount,
   staffGetUser,
   staffSignOutUser,
   type OperationBody,
@@ -87,6 +88,14 @@ export class StaffClient {
     body: OperationBody<typeof staffAdjustBalance>,
   ): Promise<OperationResponse<typeof staffAdjustBalance>> {
     return this.#call(staffAdjustBalance, { params: { user_id: userId }, body });
+  }
+
+  /** Freezes (true) or unfreezes (false) a user's trading and/or withdrawals, with the reason. */
+  async freezeAccount(
+    userId: string,
+    body: OperationBody<typeof staffFreezeAccount>,
+  ): Promise<OperationResponse<typeof staffFreezeAccount>> {
+    return this.#call(staffFreezeAccount, { params: { user_id: userId }, body });
   }
 
   /** The staff actions, newest first. */

@@ -108,7 +108,7 @@ import {
   staffSignOut,
   staffSignOutUser,
 } from "./staff.ts";
-import { staffAdjustBalance, staffFindUsers, staffGetUser } from "./staff-money.ts";
+import { staffAdjustBalance, staffFindUsers, staffFreezeAccount, staffGetUser } from "./staff-money.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -227,6 +227,7 @@ export const OPERATIONS = [
   staffFindUsers,
   staffGetUser,
   staffAdjustBalance,
+  staffFreezeAccount,
   getUserInfo,
   getSteamTrades,
   getNotification,

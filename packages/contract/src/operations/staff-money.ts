@@ -109,3 +109,21 @@ export const staffAdjustBalance = defineOperation({
     balance_after: MoneyString,
   }),
 });
+
+export const staffFreezeAccount = defineOperation({
+  ...ops,
+  id: "staffFreezeAccount",
+  method: "POST",
+  path: "/ops/api/users/:user_id/freeze",
+  access: "staff",
+  summary: "Freezes or unfreezes a user's trading and/or withdrawals (risk, admin)",
+  description:
+    "`true` freezes, `false` unfreezes, an absent field stays as it is. A frozen account's purchases, listings, buy orders and supplies (trading) or withdrawals are refused with Access Denied naming `trading_frozen` or `withdrawals_frozen`; the user's account info shows the freezes.",
+  params: StrictObject({ user_id: IdString }),
+  body: StrictObject({
+    trading: Type.Optional(Type.Boolean()),
+    withdrawals: Type.Optional(Type.Boolean()),
+    reason: StaffReason,
+  }),
+  response: InternalOk({ user_id: IdString, trading: Type.Boolean(), withdrawals: Type.Boolean() }),
+});

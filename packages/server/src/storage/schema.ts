@@ -113,6 +113,9 @@ export interface UsersTable {
   email: ColumnType<string | null, string | null | undefined, string | null>;
   email_confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Staff froze the account's trading or its withdrawals (migration 0041); null: not frozen. */
+  trading_frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  withdrawals_frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 

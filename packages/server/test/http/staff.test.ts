@@ -140,6 +140,11 @@ for (const sandbox of [true, false]) {
             amount: "1",
             reason: "role table probe",
           }),
+        "user.freeze": (session) =>
+          ops(t, session, "POST", "/ops/api/users/999999/freeze", {
+            trading: true,
+            reason: "role table probe",
+          }),
       };
       for (const role of ["support", "finance", "risk", "admin"] as const) {
         const { session } = role === "admin" ? { session: admin } : await withStaff(t, admin, role);

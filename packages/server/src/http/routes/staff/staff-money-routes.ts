@@ -1,8 +1,15 @@
-import { formatMoney, staffAdjustBalance, staffFindUsers, staffGetUser } from "@skinmarket/contract";
+import {
+  formatMoney,
+  staffAdjustBalance,
+  staffFindUsers,
+  staffFreezeAccount,
+  staffGetUser,
+} from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
 import { ok } from "../../../domain/result.ts";
 import { adjustBalance } from "../../../domain/staff/adjust-balance.ts";
+import { freezeAccount } from "../../../domain/staff/freeze-account.ts";
 import { findUsers, type FoundUser } from "../../../domain/staff/find-users.ts";
 import { readUserPage } from "../../../domain/staff/read-user-page.ts";
 import { registerOperation } from "../../operation-route.ts";
@@ -69,6 +76,17 @@ export function registerStaffMoneyRoutes(app: FastifyInstance): void {
       balance_after: formatMoney(done.value.balanceAfter),
     };
     return ok({ code: "OK" as const, data, msg: null });
+  });
+
+  registerOperation(app, staffFreezeAccount, async ({ ctx, params, body }) => {
+    const done = await freezeAccount(ctx, {
+      userId: Number(params.user_id),
+      reason: body.reason,
+      ...(body.trading !== undefined ? { trading: body.trading } : {}),
+      ...(body.withdrawals !== undefined ? { withdrawals: body.withdrawals } : {}),
+    });
+    if (!done.ok) return done;
+    return ok({ code: "OK" as const, data: { user_id: params.user_id, ...done.value }, msg: null });
   });
 }
 
