@@ -10,6 +10,7 @@ import {
   staffFindUsers,
   staffFreezeAccount,
   staffGetUser,
+  staffRefundTrade,
   staffSignOutUser,
   type OperationBody,
   type OperationDefinition,
@@ -96,6 +97,14 @@ export class StaffClient {
     body: OperationBody<typeof staffFreezeAccount>,
   ): Promise<OperationResponse<typeof staffFreezeAccount>> {
     return this.#call(staffFreezeAccount, { params: { user_id: userId }, body });
+  }
+
+  /** Refunds a completed trade to its buyer, in full (no amount) or in part, from the seller or the house. */
+  async refundTrade(
+    tradeId: string,
+    body: OperationBody<typeof staffRefundTrade>,
+  ): Promise<OperationResponse<typeof staffRefundTrade>> {
+    return this.#call(staffRefundTrade, { params: { trade_id: tradeId }, body });
   }
 
   /** The staff actions, newest first. */

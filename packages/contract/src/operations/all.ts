@@ -108,7 +108,13 @@ import {
   staffSignOut,
   staffSignOutUser,
 } from "./staff.ts";
-import { staffAdjustBalance, staffFindUsers, staffFreezeAccount, staffGetUser } from "./staff-money.ts";
+import {
+  staffAdjustBalance,
+  staffFindUsers,
+  staffFreezeAccount,
+  staffGetUser,
+  staffRefundTrade,
+} from "./staff-money.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -228,6 +234,7 @@ export const OPERATIONS = [
   staffGetUser,
   staffAdjustBalance,
   staffFreezeAccount,
+  staffRefundTrade,
   getUserInfo,
   getSteamTrades,
   getNotification,

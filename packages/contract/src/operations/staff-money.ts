@@ -127,3 +127,28 @@ export const staffFreezeAccount = defineOperation({
   }),
   response: InternalOk({ user_id: IdString, trading: Type.Boolean(), withdrawals: Type.Boolean() }),
 });
+
+export const staffRefundTrade = defineOperation({
+  ...ops,
+  id: "staffRefundTrade",
+  method: "POST",
+  path: "/ops/api/trades/:trade_id/refund",
+  access: "staff",
+  summary: "Refunds a completed trade to the buyer's balance, in full or in part (finance, admin)",
+  description:
+    "Only a completed trade whose seller has been paid (past trade protection). `amount` in yuan, absent: all that is left to refund. `from: seller` takes up to what the sale brought the seller (price less fee) from the seller's balance and the rest from the house; `from: house` takes all from the house's adjustments account. The refunds of a trade never exceed its price; finance refunds at most `FINANCE_ADJUST_LIMIT` at once.",
+  params: StrictObject({ trade_id: IdString }),
+  body: StrictObject({
+    amount: Type.Optional(MoneyInput),
+    from: Type.Union([Type.Literal("seller"), Type.Literal("house")], { description: "seller or house" }),
+    reason: StaffReason,
+  }),
+  response: InternalOk({
+    trade_id: IdString,
+    entry_id: IdString,
+    amount: MoneyString,
+    from_seller: MoneyString,
+    from_house: MoneyString,
+    refunded: MoneyString,
+  }),
+});

@@ -326,6 +326,10 @@ export interface TradesTable {
   protected_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** When the seller's income left their escrow for their balance; null while held. */
   released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** How much of the price staff have refunded to the buyer (migration 0041). */
+  refunded: ColumnType<number, number | undefined, number>;
+  /** The part of `refunded` the seller's balance paid; the house paid the rest. */
+  refunded_by_seller: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

@@ -140,6 +140,11 @@ for (const sandbox of [true, false]) {
             amount: "1",
             reason: "role table probe",
           }),
+        "trade.refund": (session) =>
+          ops(t, session, "POST", "/ops/api/trades/999999/refund", {
+            from: "house",
+            reason: "role table probe",
+          }),
         "user.freeze": (session) =>
           ops(t, session, "POST", "/ops/api/users/999999/freeze", {
             trading: true,

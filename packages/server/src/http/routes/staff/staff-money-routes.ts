@@ -4,6 +4,7 @@ import {
   staffFindUsers,
   staffFreezeAccount,
   staffGetUser,
+  staffRefundTrade,
 } from "@skinmarket/contract";
 import type { FastifyInstance } from "fastify";
 import { toUnixSeconds } from "../../../domain/clock.ts";
@@ -11,6 +12,7 @@ import { ok } from "../../../domain/result.ts";
 import { adjustBalance } from "../../../domain/staff/adjust-balance.ts";
 import { freezeAccount } from "../../../domain/staff/freeze-account.ts";
 import { findUsers, type FoundUser } from "../../../domain/staff/find-users.ts";
+import { refundTrade } from "../../../domain/staff/refund-trade.ts";
 import { readUserPage } from "../../../domain/staff/read-user-page.ts";
 import { registerOperation } from "../../operation-route.ts";
 
@@ -87,6 +89,25 @@ export function registerStaffMoneyRoutes(app: FastifyInstance): void {
     });
     if (!done.ok) return done;
     return ok({ code: "OK" as const, data: { user_id: params.user_id, ...done.value }, msg: null });
+  });
+
+  registerOperation(app, staffRefundTrade, async ({ ctx, params, body }) => {
+    const done = await refundTrade(ctx, {
+      tradeId: Number(params.trade_id),
+      from: body.from,
+      reason: body.reason,
+      ...(body.amount !== undefined ? { amount: body.amount } : {}),
+    });
+    if (!done.ok) return done;
+    const data = {
+      trade_id: params.trade_id,
+      entry_id: String(done.value.entryId),
+      amount: formatMoney(done.value.amount),
+      from_seller: formatMoney(done.value.fromSeller),
+      from_house: formatMoney(done.value.fromHouse),
+      refunded: formatMoney(done.value.refunded),
+    };
+    return ok({ code: "OK" as const, data, msg: null });
   });
 }
 
