@@ -90,12 +90,13 @@ describe("refunds of completed trades", () => {
         .executeTakeFirstOrThrow()
     ).goods_id;
     assert.ok((await createFirstAdmin(t.ctx, { email: "boss@ops.example", password: PASSWORD })).ok);
-    staff.admin = await staffSignIn(t, "boss@ops.example");
+    const admin = await staffSignIn(t, "boss@ops.example");
+    staff.admin = admin;
     for (const role of ["support", "finance", "risk"]) {
       const made = await t.app.inject({
         method: "POST",
         url: "/ops/api/staff",
-        headers: { cookie: staff.admin.cookie, "x-csrftoken": staff.admin.csrf },
+        headers: { cookie: admin.cookie, "x-csrftoken": admin.csrf },
         payload: { email: `${role}@ops.example`, password: PASSWORD, role, reason: `hiring ${role}` },
       });
       assert.equal(made.statusCode, 200, made.body);
