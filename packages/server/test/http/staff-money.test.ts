@@ -197,6 +197,25 @@ for (const sandbox of [true, false]) {
       });
       assert.equal(missing.statusCode, 404);
       assert.equal((await ops(t, staff.admin!, "GET", "/ops/api/users/999999")).statusCode, 404);
+      const closed = await t.ctx.db
+        .insertInto("users")
+        .values({
+          nickname: `Closed${sandbox ? "On" : "Off"}`,
+          password_hash: "x",
+          access_level: "developer",
+          created_at: new Date(),
+          updated_at: new Date(),
+          closed_at: new Date(),
+        })
+        .returning("user_id")
+        .executeTakeFirstOrThrow();
+      const toClosed = await ops(t, staff.admin!, "POST", `/ops/api/users/${closed.user_id}/adjustments`, {
+        direction: "credit",
+        amount: "1",
+        reason: "money nobody can spend",
+      });
+      assert.equal(toClosed.statusCode, 409, toClosed.body);
+      assert.match(toClosed.json().error, /^user_id: the account is closed/);
       assert.equal((await ops(t, staff.admin!, "GET", "/ops/api/users?q=")).statusCode, 400);
       assert.equal(await balance(), before);
       await t.assertLedger();

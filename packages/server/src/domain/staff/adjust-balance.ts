@@ -3,7 +3,6 @@ import type { StaffRole } from "../../storage/schema.ts";
 import type { DomainContext, MarketRules } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
-import { requireUser } from "../users/require-user.ts";
 import { lockUserAccounts, postJournalEntry } from "../wallet/ledger.ts";
 import { checkReason, recordStaffAction } from "./record-staff-action.ts";
 import { requireStaff } from "./staff-roles.ts";
@@ -72,8 +71,14 @@ export async function adjustBalance(
   const amount = parsed.fen;
   return inTransaction(ctx, async (tx) => {
     noteNoMarketChange(tx);
-    const user = await requireUser(tx, input.userId);
-    if (!user.ok) return user;
+    const user = await tx.db
+      .selectFrom("users")
+      .select("closed_at")
+      .where("user_id", "=", input.userId)
+      .executeTakeFirst();
+    if (!user) return fail("Not Found", `user ${input.userId} does not exist`);
+    // A closed account had nothing left in it, and nobody can spend or withdraw what lands there.
+    if (user.closed_at !== null) return fail("Invalid State", "user_id: the account is closed");
     const { accounts, balances } = await lockUserAccounts(tx, input.userId, ["adjustments"]);
     const change = input.direction === "credit" ? amount : -amount;
     const posted = await postJournalEntry(

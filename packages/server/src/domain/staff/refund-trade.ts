@@ -68,6 +68,12 @@ export async function refundTrade(
         "Invalid State",
         "trade_id: the seller's income is still held under trade protection; the trade may yet be reversed",
       );
+    const buyer = await tx.db
+      .selectFrom("users")
+      .select("closed_at")
+      .where("user_id", "=", trade.buyer_id)
+      .executeTakeFirstOrThrow();
+    if (buyer.closed_at !== null) return fail("Invalid State", "trade_id: the buyer's account is closed");
     const left = trade.price - trade.refunded;
     const amount = parsed?.fen ?? left;
     if (left === 0) return fail("Invalid State", "trade_id: the trade is refunded in full already");
