@@ -6,6 +6,11 @@ import {
   listStaffActions,
   staffSignIn,
   staffSignOut,
+  staffAdjustBalance,
+  staffFindUsers,
+  staffFreezeAccount,
+  staffGetUser,
+  staffRefundTrade,
   staffSignOutUser,
   type OperationBody,
   type OperationDefinition,
@@ -66,6 +71,40 @@ export class StaffClient {
   /** Ends every session and token of a user, with the reason the audit keeps. */
   async signOutUser(userId: string, reason: string): Promise<OperationResponse<typeof staffSignOutUser>> {
     return this.#call(staffSignOutUser, { params: { user_id: userId }, body: { reason } });
+  }
+
+  /** Users by nickname (from its start), user id or bound platform id; at most 20. */
+  async findUsers(q: string): Promise<OperationResponse<typeof staffFindUsers>> {
+    return this.#call(staffFindUsers, { query: { q } });
+  }
+
+  /** A user's page: balances, recent trades, sign-ins and staff actions on them. */
+  async getUser(userId: string): Promise<OperationResponse<typeof staffGetUser>> {
+    return this.#call(staffGetUser, { params: { user_id: userId } });
+  }
+
+  /** Credits or debits a user's balance by hand, within the role's limit, with the reason the audit keeps. */
+  async adjustBalance(
+    userId: string,
+    body: OperationBody<typeof staffAdjustBalance>,
+  ): Promise<OperationResponse<typeof staffAdjustBalance>> {
+    return this.#call(staffAdjustBalance, { params: { user_id: userId }, body });
+  }
+
+  /** Freezes (true) or unfreezes (false) a user's trading and/or withdrawals, with the reason. */
+  async freezeAccount(
+    userId: string,
+    body: OperationBody<typeof staffFreezeAccount>,
+  ): Promise<OperationResponse<typeof staffFreezeAccount>> {
+    return this.#call(staffFreezeAccount, { params: { user_id: userId }, body });
+  }
+
+  /** Refunds a completed trade to its buyer, in full (no amount) or in part, from the seller or the house. */
+  async refundTrade(
+    tradeId: string,
+    body: OperationBody<typeof staffRefundTrade>,
+  ): Promise<OperationResponse<typeof staffRefundTrade>> {
+    return this.#call(staffRefundTrade, { params: { trade_id: tradeId }, body });
   }
 
   /** The staff actions, newest first. */

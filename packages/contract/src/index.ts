@@ -24,6 +24,7 @@ export * from "./operations/web-account.ts";
 export * from "./operations/web-steam-sign-in.ts";
 export * from "./operations/web-accounts-for-people.ts";
 export * from "./operations/staff.ts";
+export * from "./operations/staff-money.ts";
 export * from "./operations/web-probes.ts";
 export * from "./operations/web-selling.ts";
 export * from "./operations/web-buying.ts";

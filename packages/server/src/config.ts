@@ -38,6 +38,10 @@ export interface Config {
   eventRetentionDays: number;
   /** Hours a delivered trade stays reversible on the sandbox platform (docs/design/trade-protection.md#the-platforms-window). */
   tradeProtectionHours: number;
+  /** The largest goodwill credit support may give by hand, in fen (docs/design/back-office-money.md). */
+  supportCreditLimitFen: number;
+  /** The largest adjustment finance may make by hand, in fen. */
+  financeAdjustLimitFen: number;
   /** Off only for local development (`LIMITS=off`); never off by default. */
   limits: boolean;
   redisUrl: string | undefined;
@@ -125,6 +129,8 @@ export const CONFIG_VARIABLES = {
   EVENT_RETENTION_DAYS: "how long the event log keeps events, in days, at least 7 (default 30)",
   TRADE_PROTECTION_HOURS:
     "hours of sandbox time a delivered trade stays reversible on the sandbox platform, Steam's trade protection (default 168)",
+  SUPPORT_CREDIT_LIMIT: "the largest goodwill credit a support agent may give by hand, in yuan (default 50)",
+  FINANCE_ADJUST_LIMIT: "the largest balance adjustment finance may make by hand, in yuan (default 10000)",
   LIMITS:
     "on|off: the reference's rate limits per token and operation (default on; off only for local development)",
   REDIS_URL: "redis:// URL: limit counters shared by every instance (unset: each instance counts in memory)",
@@ -220,6 +226,8 @@ export function loadConfig(
     maxListingPriceFen: decimal(source, "MAX_LISTING_PRICE", 100_000_000, 1, 10_000_000_000),
     eventRetentionDays: integer(source, "EVENT_RETENTION_DAYS", 30, 7, 3650),
     tradeProtectionHours: integer(source, "TRADE_PROTECTION_HOURS", 168, 0, 24 * 90),
+    supportCreditLimitFen: decimal(source, "SUPPORT_CREDIT_LIMIT", 5_000, 0, 10_000_000_000),
+    financeAdjustLimitFen: decimal(source, "FINANCE_ADJUST_LIMIT", 1_000_000, 0, 10_000_000_000),
     limits: onOff(source, "LIMITS", true),
     redisUrl: redisUrl(source),
     redisKeyPrefix: keyPrefix(source),

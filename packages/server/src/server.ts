@@ -115,6 +115,8 @@ export function marketRules(config: Config): MarketRules {
     maxListingPriceFen: config.maxListingPriceFen,
     eventRetentionDays: config.eventRetentionDays,
     tradeProtectionHours: config.tradeProtectionHours,
+    supportCreditLimitFen: config.supportCreditLimitFen,
+    financeAdjustLimitFen: config.financeAdjustLimitFen,
   };
 }
 

@@ -1,3 +1,5 @@
+import { ZH_OPS } from "./zh-ops.ts";
+
 /** The Chinese of every text the pages show (English is the key); `test/i18n.test.ts` checks none is missing. */
 export const ZH: Record<string, string> = {
   "API reference": "API 文档",
@@ -486,4 +488,5 @@ export const ZH: Record<string, string> = {
   "Mails sent, newest first": "已发送的邮件，最新在前",
   To: "收件人",
   Text: "正文",
+  ...ZH_OPS,
 };

@@ -131,6 +131,26 @@ describeOrSkip("the back office in Chromium, sandbox off", { skip: NO_CHROMIUM |
         { email: "admin@ops.example", password: "admin password 1" },
       );
       assert.ok(made.ok);
+      const user = await db
+        .insertInto("users")
+        .values({
+          nickname: "OpsPageUser",
+          password_hash: "x",
+          access_level: "developer",
+          created_at: new Date(),
+          updated_at: new Date(),
+        })
+        .returning("user_id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("ledger_accounts")
+        .values(
+          (["balance", "margin", "wallet", "escrow"] as const).map((kind) => ({
+            user_id: user.user_id,
+            kind,
+          })),
+        )
+        .execute();
     });
     browser = await launchChromium();
   });
@@ -139,7 +159,7 @@ describeOrSkip("the back office in Chromium, sandbox off", { skip: NO_CHROMIUM |
     await server?.stop();
   });
 
-  test("the admin signs in, reads the audit and is told why a sign-out was refused", async () => {
+  test("the admin signs in, finds a user, credits them by hand, reads the audit and is told why a sign-out was refused", async () => {
     for (const size of [DESKTOP, PHONE]) {
       const { context, page } = await openAt(browser, size);
       await page.goto(server.url + "/ops");
@@ -154,8 +174,29 @@ describeOrSkip("the back office in Chromium, sandbox off", { skip: NO_CHROMIUM |
       assert.match((await firstAdmin.first().textContent()) ?? "", /command line/);
       await checkPage(page, `back office at ${size.width} px`);
 
-      await page.getByLabel("User id").fill("999999");
-      await page.getByLabel("Reason (kept in the audit)").fill("ticket 12");
+      await page.getByLabel("Nickname, user id or platform id").fill("opspage");
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("button", { name: "Open OpsPageUser" }).click();
+      await page.getByRole("heading", { name: /^User OpsPageUser/ }).waitFor();
+      const adjust = page.getByRole("form", { name: "Adjust the balance by hand" });
+      await adjust.getByLabel("Amount (yuan)").fill("12.50");
+      await adjust.getByLabel("Reason (kept in the audit)").fill("goodwill, ticket 31");
+      await adjust.getByRole("button", { name: "Adjust" }).click();
+      await adjust
+        .getByRole("status")
+        .getByText(/→ ¥ 12\.50|→ ¥ 25\.00/)
+        .waitFor();
+      await page.getByRole("row").filter({ hasText: "goodwill, ticket 31" }).first().waitFor();
+      await checkPage(page, `a user's page in the back office at ${size.width} px`);
+
+      await page
+        .getByRole("form", { name: "Sign a user out everywhere" })
+        .getByLabel("User id")
+        .fill("999999");
+      await page
+        .getByRole("form", { name: "Sign a user out everywhere" })
+        .getByLabel("Reason (kept in the audit)")
+        .fill("ticket 12");
       await page.getByRole("button", { name: "Sign out everywhere" }).click();
       await page.getByRole("alert").getByText("user 999999 does not exist").waitFor();
       await page.getByRole("button", { name: "Sign out of the back office" }).click();

@@ -108,6 +108,13 @@ import {
   staffSignOut,
   staffSignOutUser,
 } from "./staff.ts";
+import {
+  staffAdjustBalance,
+  staffFindUsers,
+  staffFreezeAccount,
+  staffGetUser,
+  staffRefundTrade,
+} from "./staff-money.ts";
 import { getBriefAsset, getNotification, getSteamTrades } from "./web-probes.ts";
 import {
   buyerSendOffer,
@@ -223,6 +230,11 @@ export const OPERATIONS = [
   listStaff,
   staffSignOutUser,
   listStaffActions,
+  staffFindUsers,
+  staffGetUser,
+  staffAdjustBalance,
+  staffFreezeAccount,
+  staffRefundTrade,
   getUserInfo,
   getSteamTrades,
   getNotification,

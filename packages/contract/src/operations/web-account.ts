@@ -75,6 +75,13 @@ const SignedInUserInfo = {
   buff_price_currency_rate_base_usd: Type.Number(),
   inventory_price: Type.String(),
   force_buyer_send_offer: Type.Boolean(),
+  frozen: Type.Object(
+    { trading: Type.Boolean(), withdrawals: Type.Boolean() },
+    {
+      description:
+        "what the marketplace's staff have frozen: trading refuses purchases, listings and buy orders",
+    },
+  ),
   is_premium: Type.Boolean(),
   allow_purchase_premium: Type.Boolean(),
   allow_multi_steamid: Type.Boolean(),

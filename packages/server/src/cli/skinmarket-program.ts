@@ -54,6 +54,8 @@ const FLAG_VARIABLES: Array<[flag: string, variable: ConfigVariable]> = [
   ["--max-listing-price <yuan>", "MAX_LISTING_PRICE"],
   ["--event-retention-days <days>", "EVENT_RETENTION_DAYS"],
   ["--trade-protection-hours <hours>", "TRADE_PROTECTION_HOURS"],
+  ["--support-credit-limit <yuan>", "SUPPORT_CREDIT_LIMIT"],
+  ["--finance-adjust-limit <yuan>", "FINANCE_ADJUST_LIMIT"],
   ["--limits <on|off>", "LIMITS"],
   ["--redis-url <url>", "REDIS_URL"],
   ["--redis-key-prefix <prefix>", "REDIS_KEY_PREFIX"],

@@ -43,6 +43,10 @@ export interface MarketRules {
    * (`TRADE_PROTECTION_HOURS`; docs/design/trade-protection.md#the-platforms-window).
    */
   tradeProtectionHours: number;
+  /** The largest goodwill credit support gives by hand, in fen (`SUPPORT_CREDIT_LIMIT`). */
+  supportCreditLimitFen: number;
+  /** The largest adjustment finance makes by hand, in fen (`FINANCE_ADJUST_LIMIT`); admins have none. */
+  financeAdjustLimitFen: number;
 }
 
 export const DEFAULT_MARKET_RULES: MarketRules = {
@@ -50,6 +54,8 @@ export const DEFAULT_MARKET_RULES: MarketRules = {
   maxListingPriceFen: 100_000_000,
   eventRetentionDays: 30,
   tradeProtectionHours: 7 * 24,
+  supportCreditLimitFen: 5_000,
+  financeAdjustLimitFen: 1_000_000,
 };
 
 export interface DomainLogger {

@@ -113,6 +113,9 @@ export interface UsersTable {
   email: ColumnType<string | null, string | null | undefined, string | null>;
   email_confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Staff froze the account's trading or its withdrawals (migration 0041); null: not frozen. */
+  trading_frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  withdrawals_frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 
@@ -156,7 +159,8 @@ export interface WebSessionsTable {
 
 /** Per-user accounts and the system accounts of docs/design/money-and-ledger.md#money-and-the-ledger. */
 export type UserAccountKind = "balance" | "margin" | "wallet" | "escrow";
-export type SystemAccountKind = "fees" | "external";
+/** `adjustments` is the house's side of money moved by hand (docs/design/back-office-money.md). */
+export type SystemAccountKind = "fees" | "external" | "adjustments";
 export type LedgerAccountKind = UserAccountKind | SystemAccountKind;
 
 export interface LedgerAccountsTable {
@@ -322,6 +326,10 @@ export interface TradesTable {
   protected_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** When the seller's income left their escrow for their balance; null while held. */
   released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** How much of the price staff have refunded to the buyer (migration 0041). */
+  refunded: ColumnType<number, number | undefined, number>;
+  /** The part of `refunded` the seller's balance paid; the house paid the rest. */
+  refunded_by_seller: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

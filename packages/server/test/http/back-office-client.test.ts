@@ -54,10 +54,28 @@ describe("the SDK's accounts for people and back office", () => {
       support.listActions(),
       (error: unknown) => error instanceof MarketApiError && error.code === "Access Denied",
     );
+    assert.equal((await support.findUsers(user.nickname)).data.items[0]!.user_id, user.userId);
+    const credited = await support.adjustBalance(user.userId, {
+      direction: "credit",
+      amount: "5",
+      reason: "goodwill, ticket 8",
+    });
+    assert.equal(credited.data.balance_after, "5.00");
+    assert.equal((await support.getUser(user.userId)).data.balances.balance, "5.00");
+    assert.deepEqual((await admin.freezeAccount(user.userId, { withdrawals: true, reason: "review" })).data, {
+      user_id: user.userId,
+      trading: false,
+      withdrawals: true,
+    });
+    await assert.rejects(
+      admin.refundTrade("999999", { from: "house", reason: "no such trade" }),
+      (error: unknown) => error instanceof MarketApiError && error.code === "Not Found",
+    );
+    await t.assertLedger();
     const audit = await admin.listActions({ limit: 10 });
     assert.deepEqual(
       audit.data.items.map((item) => item.operation),
-      ["user.sign_out", "staff.create", "staff.create"],
+      ["user.freeze", "money.adjust", "user.sign_out", "staff.create", "staff.create"],
     );
     assert.equal((await admin.me()).data.email, "sdk-admin@ops.example");
     const supportId = (await support.me()).data.staff_id;

@@ -133,6 +133,23 @@ for (const sandbox of [true, false]) {
         "audit.read": (session) => ops(t, session, "GET", "/ops/api/audit"),
         "user.sign_out": (session) =>
           ops(t, session, "POST", "/ops/api/users/999999/sign_out", { reason: "role table probe" }),
+        "user.read": (session) => ops(t, session, "GET", "/ops/api/users/999999"),
+        "money.adjust": (session) =>
+          ops(t, session, "POST", "/ops/api/users/999999/adjustments", {
+            direction: "credit",
+            amount: "1",
+            reason: "role table probe",
+          }),
+        "trade.refund": (session) =>
+          ops(t, session, "POST", "/ops/api/trades/999999/refund", {
+            from: "house",
+            reason: "role table probe",
+          }),
+        "user.freeze": (session) =>
+          ops(t, session, "POST", "/ops/api/users/999999/freeze", {
+            trading: true,
+            reason: "role table probe",
+          }),
       };
       for (const role of ["support", "finance", "risk", "admin"] as const) {
         const { session } = role === "admin" ? { session: admin } : await withStaff(t, admin, role);

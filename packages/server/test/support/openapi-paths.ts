@@ -1835,6 +1835,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/ops/api/users": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Finds users by nickname (from its start), user id or bound platform id (every role)
+     * @description Finds users by nickname (from its start), user id or bound platform id (every role).
+     *
+     *     At most 20 users, by id. A query of digits matches ids and platform ids as well as nicknames.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["staffFindUsers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/users/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A user's page for staff: balances, recent trades, sign-ins and staff actions on them (every role)
+     * @description A user's page for staff: balances, recent trades, sign-ins and staff actions on them (every role).
+     *
+     *     Each list is the 20 most recent, newest first.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    get: operations["staffGetUser"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/users/{user_id}/adjustments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Credits or debits a user's balance by hand against the house's adjustments account
+     * @description Credits or debits a user's balance by hand against the house's adjustments account.
+     *
+     *     `amount` is positive, in yuan; `direction` says which way. Support gives credits only, up to `SUPPORT_CREDIT_LIMIT`; finance either way up to `FINANCE_ADJUST_LIMIT`; admins without a limit; above its limit a role is refused (Access Denied naming `amount`). A debit never overdraws the balance (Insufficient Balance).
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffAdjustBalance"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/users/{user_id}/freeze": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Freezes or unfreezes a user's trading and/or withdrawals (risk, admin)
+     * @description Freezes or unfreezes a user's trading and/or withdrawals (risk, admin).
+     *
+     *     `true` freezes, `false` unfreezes, an absent field stays as it is. A frozen account's purchases, listings, buy orders and supplies (trading) or withdrawals are refused with Access Denied naming `trading_frozen` or `withdrawals_frozen`; the user's account info shows the freezes.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffFreezeAccount"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ops/api/trades/{trade_id}/refund": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refunds a completed trade to the buyer's balance, in full or in part (finance, admin)
+     * @description Refunds a completed trade to the buyer's balance, in full or in part (finance, admin).
+     *
+     *     Only a completed trade whose seller has been paid (past trade protection). `amount` in yuan, absent: all that is left to refund. `from: seller` takes up to what the sale brought the seller (price less fee) from the seller's balance and the rest from the house; `from: house` takes all from the house's adjustments account. The refunds of a trade never exceed its price; finance refunds at most `FINANCE_ADJUST_LIMIT` at once.
+     *
+     *     Back office: needs a signed-in staff member (the `staff_session` cookie) whose role allows the operation; a write also sends `X-CSRFToken` with the value of the `ops_csrf_token` cookie. A website route: success is `{code: "OK", data, msg: null}`, a failure `{code, error, extra}`.
+     */
+    post: operations["staffRefundTrade"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/account/api/user/info": {
     parameters: {
       query?: never;
@@ -10055,6 +10175,403 @@ export interface operations {
       };
     };
   };
+  staffFindUsers: {
+    parameters: {
+      query: {
+        /** @description a nickname's start, a user id or a platform id */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Finds users by nickname (from its start), user id or bound platform id (every role) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              items: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                user_id: string;
+                nickname: string;
+                /** @description Unix time in seconds */
+                created_at: number;
+                closed_at: number | null;
+                /** @description the platform accounts bound to the user */
+                platform_ids: string[];
+              }[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffGetUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A user's page for staff: balances, recent trades, sign-ins and staff actions on them (every role) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              user: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                user_id: string;
+                nickname: string;
+                /** @description Unix time in seconds */
+                created_at: number;
+                closed_at: number | null;
+                /** @description the platform accounts bound to the user */
+                platform_ids: string[];
+              };
+              balances: {
+                /** @example 12.50 */
+                balance: string;
+                /** @example 12.50 */
+                margin: string;
+                /** @example 12.50 */
+                wallet: string;
+                /** @example 12.50 */
+                escrow: string;
+              };
+              trades: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                trade_id: string;
+                side: "buyer" | "seller";
+                goods_id: number;
+                /** @example 12.50 */
+                price: string;
+                state: string;
+                /** @description Unix time in seconds */
+                created_at: number;
+              }[];
+              sign_ins: {
+                /** @description Unix time in seconds */
+                signed_in_at: number;
+                ip: string;
+                user_agent: string;
+                method: string;
+              }[];
+              staff_actions: {
+                /**
+                 * @description a decimal id of at most 15 digits, such as 1001
+                 * @example 1001
+                 */
+                action_id: string;
+                /** @description Unix time in seconds */
+                acted_at: number;
+                operation: string;
+                reason: string;
+                staff_email: string | null;
+              }[];
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffAdjustBalance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description credit or debit */
+          direction: "credit" | "debit";
+          /**
+           * @description Yuan, as a number or a numeric string with at most 2 decimals
+           * @example 12.5
+           * @example 12.50
+           */
+          amount: number | string;
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: credits or debits a user's balance by hand against the house's adjustments account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              entry_id: string;
+              direction: "credit" | "debit";
+              /** @example 12.50 */
+              amount: string;
+              /** @example 12.50 */
+              balance_before: string;
+              /** @example 12.50 */
+              balance_after: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffFreezeAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          trading?: boolean;
+          withdrawals?: boolean;
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: freezes or unfreezes a user's trading and/or withdrawals (risk, admin) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              user_id: string;
+              trading: boolean;
+              withdrawals: boolean;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
+  staffRefundTrade: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a decimal id of at most 15 digits, such as 1001
+         * @example 1001
+         */
+        trade_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Yuan, as a number or a numeric string with at most 2 decimals
+           * @example 12.5
+           * @example 12.50
+           */
+          amount?: number | string;
+          /** @description seller or house */
+          from: "seller" | "house";
+          /** @description why: 3 to 500 characters */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done and committed: refunds a completed trade to the buyer's balance, in full or in part (finance, admin) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            code: "OK";
+            data: {
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              trade_id: string;
+              /**
+               * @description a decimal id of at most 15 digits, such as 1001
+               * @example 1001
+               */
+              entry_id: string;
+              /** @example 12.50 */
+              amount: string;
+              /** @example 12.50 */
+              from_seller: string;
+              /** @example 12.50 */
+              from_house: string;
+              /** @example 12.50 */
+              refunded: string;
+            };
+            msg: null;
+          };
+        };
+      };
+      /** @description Refused: the code names why (bad input, credentials, state, limits); see the error codes */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+      /** @description Internal Error, with the request id in `X-Request-Id`; nothing is half-done */
+      "5XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalErrorBody"];
+        };
+      };
+    };
+  };
   getUserInfo: {
     parameters: {
       query?: never;
@@ -10113,6 +10630,11 @@ export interface operations {
               buff_price_currency_rate_base_usd: number;
               inventory_price: string;
               force_buyer_send_offer: boolean;
+              /** @description what the marketplace's staff have frozen: trading refuses purchases, listings and buy orders */
+              frozen: {
+                trading: boolean;
+                withdrawals: boolean;
+              };
               is_premium: boolean;
               allow_purchase_premium: boolean;
               allow_multi_steamid: boolean;

@@ -23,7 +23,7 @@ export async function readWebUserInfo(ctx: DomainContext, user: SessionUser) {
       .executeTakeFirst(),
     ctx.db
       .selectFrom("users")
-      .select("force_buyer_send_offer")
+      .select(["force_buyer_send_offer", "trading_frozen_at", "withdrawals_frozen_at"])
       .where("user_id", "=", user.userId)
       .executeTakeFirstOrThrow(),
   ]);
@@ -63,6 +63,11 @@ export async function readWebUserInfo(ctx: DomainContext, user: SessionUser) {
     inventory_price: "",
     // No account-wide preference: each listing says who sends its offer.
     force_buyer_send_offer: preference.force_buyer_send_offer,
+    // Our own: what the marketplace's staff have frozen (docs/design/back-office-money.md#freezes).
+    frozen: {
+      trading: preference.trading_frozen_at !== null,
+      withdrawals: preference.withdrawals_frozen_at !== null,
+    },
     is_premium: false,
     allow_purchase_premium: false,
     // A user may bind several platform accounts.

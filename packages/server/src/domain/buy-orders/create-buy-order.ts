@@ -11,6 +11,7 @@ import { toBuyOrderRecords } from "./buy-order-record.ts";
 import { crossBuyOrder, type BuyOrderRow } from "./match.ts";
 import { findOrderGoods } from "../market/public-book.ts";
 import { parseSpecific } from "../market/specific.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export interface CreateBuyOrderInput {
   goodsId: number;
@@ -34,6 +35,8 @@ export async function createBuyOrder(
 ): Promise<Result<Awaited<ReturnType<typeof toBuyOrderRecords>>[number]>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const userId = ctx.actor.userId;
+  const frozen = await refuseIfFrozen(ctx, userId, "trading");
+  if (!frozen.ok) return frozen;
   const price = parseListingPrice(input.price, ctx.rules);
   if (!price.ok) return invalidArgument("price", price.reason);
   const goods = await findOrderGoods(ctx, input.goodsId);

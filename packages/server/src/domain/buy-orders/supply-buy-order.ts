@@ -8,6 +8,7 @@ import { inTransaction, noteChangedGoods } from "../transaction.ts";
 import { canFill, cancelForFunds, fill, lockOrder } from "./match.ts";
 import { findOrderGoods } from "../market/public-book.ts";
 import { meetsFilter, specificFilter } from "../market/specific.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export interface SupplyOutcome {
   /** Per assetid: "OK" or why it was not sold. */
@@ -29,6 +30,8 @@ export async function supplyBuyOrder(
 ): Promise<Result<SupplyOutcome>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const sellerId = ctx.actor.userId;
+  const frozen = await refuseIfFrozen(ctx, sellerId, "trading");
+  if (!frozen.ok) return frozen;
   const orderId = Number(input.buyOrderId);
   const order = await ctx.db
     .selectFrom("buy_orders")

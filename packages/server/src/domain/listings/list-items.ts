@@ -8,6 +8,7 @@ import { fail, ok, type Result } from "../result.ts";
 import { inOneStatement, noteChangedGoods } from "../transaction.ts";
 import { COMMITMENT_PREDICATE, holdersOf, MAX_ATTEMPTS } from "../market/asset-commitment.ts";
 import { parseListingPrice } from "../market/parse-listing-price.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export interface ListingRequest {
   assetid: string;
@@ -50,6 +51,8 @@ export async function listItems(
 ): Promise<Result<ListingOutcome>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const userId = ctx.actor.userId;
+  const frozen = await refuseIfFrozen(ctx, userId, "trading");
+  if (!frozen.ok) return frozen;
   const outcome: ListingOutcome = { results: {}, sellOrders: {} };
   const bound = new Set(
     (

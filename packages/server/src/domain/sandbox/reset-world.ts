@@ -67,6 +67,7 @@ export async function resetWorld(
       .values([
         { user_id: null, kind: "fees" },
         { user_id: null, kind: "external" },
+        { user_id: null, kind: "adjustments" },
       ])
       .execute();
     await recordAudit(tx, { action: "sandbox.reset", details: { tables: world } });

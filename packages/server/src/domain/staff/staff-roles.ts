@@ -9,19 +9,24 @@ export const STAFF_OPERATIONS = [
   "staff.list",
   "audit.read",
   "user.sign_out",
+  "user.read",
+  "money.adjust",
+  "user.freeze",
+  "trade.refund",
 ] as const;
 export type StaffOperation = (typeof STAFF_OPERATIONS)[number];
 
 /**
  * Which role may do what (docs/design/back-office.md#roles-and-their-rights): the one table every
- * staff verb asks. Support answers users and ends a taken-over account's sessions; finance reads
- * the audit (money by hand comes later); risk reads the audit and ends sessions; admin does all,
- * and alone manages the staff.
+ * staff verb asks. Every role finds users and reads their page; support answers users, ends a
+ * taken-over account's sessions and gives small goodwill credits; finance reads the audit and
+ * adjusts balances and refunds trades; risk reads the audit, ends sessions and freezes accounts; admin does all, and alone manages the
+ * staff. How much each role may move by hand is `adjustLimitFen`.
  */
 export const ROLE_OPERATIONS: Readonly<Record<StaffRole, readonly StaffOperation[]>> = {
-  support: ["user.sign_out"],
-  finance: ["audit.read"],
-  risk: ["audit.read", "user.sign_out"],
+  support: ["user.sign_out", "user.read", "money.adjust"],
+  finance: ["audit.read", "user.read", "money.adjust", "trade.refund"],
+  risk: ["audit.read", "user.sign_out", "user.read", "user.freeze"],
   admin: STAFF_OPERATIONS,
 };
 

@@ -14,6 +14,7 @@ import {
   resolvePurchaseItems,
   type PurchaseItem,
 } from "./resolve-purchase-items.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export interface PurchaseInput {
   items: PurchaseItem[];
@@ -59,6 +60,8 @@ export async function purchaseGoods(
 ): Promise<Result<{ result: Record<string, PurchaseGoodsResult>; market_balance: Fen }>> {
   if (ctx.actor.kind !== "user") return fail("Unauthorized", "a user token is required");
   const buyerId = ctx.actor.userId;
+  const frozen = await refuseIfFrozen(ctx, buyerId, "trading");
+  if (!frozen.ok) return frozen;
   // A given trade URL is checked here; without one, the first unit finds the buyer's.
   let destination: Destination | undefined;
   if (input.tradeUrl !== undefined) {

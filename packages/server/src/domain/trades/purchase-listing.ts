@@ -6,6 +6,7 @@ import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inOneStatement, noteChangedGoods } from "../transaction.ts";
 import { DELIVERY_WINDOW_MS } from "../market/delivery-window.ts";
 import { resolveTradeUrl } from "./resolve-trade-url.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export interface PurchaseListingInput {
   goodsId: number;
@@ -44,6 +45,8 @@ export async function purchaseListing(
 ): Promise<Result<{ tradeId: number }>> {
   if (ctx.actor.kind !== "user") return fail("Login Required", "sign in first");
   const buyerId = ctx.actor.userId;
+  const frozen = await refuseIfFrozen(ctx, buyerId, "trading");
+  if (!frozen.ok) return frozen;
   const destination = await resolveTradeUrl(ctx, { userId: buyerId });
   if (!destination.ok) return destination;
   const payOrder = input.payAccount === "bankcard" ? null : [input.payAccount];

@@ -40,7 +40,7 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   const negative = await db
     .selectFrom("ledger_accounts")
     .select(["account_id", "kind", "balance"])
-    .where("kind", "<>", "external")
+    .where("kind", "not in", ["external", "adjustments"])
     .where("balance", "<", 0)
     .execute();
   for (const row of negative)
@@ -73,6 +73,20 @@ export async function findLedgerViolations(db: Kysely<Database>): Promise<string
   if (feeRow && String(feeRow.balance) !== feeRow.expected) {
     violations.push(`fees account ${feeRow.balance} differs from completed trades' fees ${feeRow.expected}`);
   }
+  // Each trade's refunded amount is what its refund entries paid the buyer (back-office-money.md).
+  const refunds = await sql<{ trade_id: number; refunded: number; paid: string }>`
+    SELECT t.trade_id, t.refunded, COALESCE(r.paid, 0)::text AS paid
+    FROM trades t
+    LEFT JOIN (SELECT e.reference, SUM(l.amount) AS paid
+               FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.entry_id
+               JOIN ledger_accounts a ON a.account_id = l.account_id AND a.kind = 'balance'
+               WHERE e.kind = 'refund' AND l.amount > 0 GROUP BY e.reference) r
+      ON r.reference = 'trade:' || t.trade_id
+    WHERE t.refunded <> COALESCE(r.paid, 0)
+    LIMIT 10
+  `.execute(db);
+  for (const row of refunds.rows)
+    violations.push(`trade ${row.trade_id} refunded ${row.refunded} but its refund entries paid ${row.paid}`);
   // Each buy order's counters match its trades: frozen = fills in flight (count and prices),
   // real = delivered fills; a complete order has delivered every unit.
   const orders = await sql<{ buy_order_id: number; problem: string }>`

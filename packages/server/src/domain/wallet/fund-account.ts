@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.ts";
 import { fail, invalidArgument, ok, type Result } from "../result.ts";
 import { inTransaction, noteNoMarketChange } from "../transaction.ts";
 import { postJournalEntry, readUserBalances, type UserBalances } from "./ledger.ts";
+import { refuseIfFrozen } from "../users/refuse-if-frozen.ts";
 
 export type FundableAccount = "balance" | "margin" | "wallet";
 
@@ -46,6 +47,10 @@ async function moveFunds(
     noteNoMarketChange(tx);
     const user = await requireUser(tx, input.userId);
     if (!user.ok) return user;
+    if (kind === "withdrawal") {
+      const frozen = await refuseIfFrozen(tx, input.userId, "withdrawals");
+      if (!frozen.ok) return frozen;
+    }
     const posted = await postJournalEntry(tx, {
       kind,
       reference: `user:${input.userId}`,

@@ -13,6 +13,9 @@ import { fail, ok, type Result } from "../result.ts";
 
 export const USER_ACCOUNT_KINDS: readonly UserAccountKind[] = ["balance", "margin", "wallet", "escrow"];
 
+/** The accounts allowed below zero: the outside world's side and the house's side of money moved by hand. */
+export const HOUSE_SIDES: readonly LedgerAccountKind[] = ["external", "adjustments"];
+
 export type AccountRef = { userId: number; kind: UserAccountKind } | { system: SystemAccountKind };
 
 export interface JournalLine {
@@ -128,7 +131,7 @@ export async function postJournalEntry(
     net.set(accountIds[index]!, (net.get(accountIds[index]!) ?? 0) + line.amount),
   );
   for (const [account, change] of net) {
-    if (account.kind !== "external" && account.balance + change < 0) {
+    if (!HOUSE_SIDES.includes(account.kind) && account.balance + change < 0) {
       return fail("Insufficient Balance", `insufficient ${account.kind} funds for ${formatMoney(-change)}`);
     }
   }

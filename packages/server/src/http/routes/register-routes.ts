@@ -44,6 +44,7 @@ import { registerLogout } from "./web-account/logout.ts";
 import { registerAccountsForPeople } from "./web-account/accounts-for-people.ts";
 import { registerSandboxMails } from "./sandbox/mails.ts";
 import { registerStaffSessionRoutes } from "./staff/staff-session-routes.ts";
+import { registerStaffMoneyRoutes } from "./staff/staff-money-routes.ts";
 import { registerStaffOperationRoutes } from "./staff/staff-operation-routes.ts";
 import { registerWebProbes } from "./web-account/web-probes.ts";
 import { registerWebInventoryRoutes } from "./web-selling/web-inventory-routes.ts";
@@ -97,6 +98,7 @@ export function registerRoutes(app: FastifyInstance, runtime: Runtime, options: 
   registerAccountsForPeople(app);
   registerStaffSessionRoutes(app, options);
   registerStaffOperationRoutes(app);
+  registerStaffMoneyRoutes(app);
   registerGetUserInfo(app);
   registerWebProbes(app);
   registerWebInventoryRoutes(app);

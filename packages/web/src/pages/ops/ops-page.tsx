@@ -10,11 +10,12 @@ import { ApiError, ops } from "../../api.ts";
 import { ListTable } from "../../components/paged-list.tsx";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
+import { UserSearch } from "./ops-users.tsx";
 
 /**
  * The back office (docs/design/back-office.md#staff-and-roles): a staff member signs in with their
- * own account (not a user's, not the sandbox admin token) and sees what their role allows: the
- * audit of staff actions, and signing a user out with a reason.
+ * own account (not a user's, not the sandbox admin token) and sees what their role allows: finding
+ * a user and their page with money by hand, the audit of staff actions, and signing a user out.
  */
 export function OpsPage() {
   const [version, setVersion] = useState(0);
@@ -46,6 +47,7 @@ export function OpsPage() {
           {t("Sign out of the back office")}
         </button>
       </p>
+      {staff.operations.includes("user.read") ? <UserSearch operations={staff.operations} /> : null}
       {staff.operations.includes("user.sign_out") ? <SignOutUser /> : null}
       {staff.operations.includes("audit.read") ? <Audit /> : null}
     </div>
