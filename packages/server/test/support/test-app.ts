@@ -280,7 +280,7 @@ function referencedTimers(): number {
 
 /**
  * Once the last app and its database are closed, nothing they started may keep the process
- * alive: a referenced timer left behind holds a test file's process open after its tests passed.
+ * alive: a referenced timer left behind holds the test process open after its tests passed.
  * Sockets destroyed by the close finish closing (and clear their timers) over the next turns of
  * the event loop, and a client of an unreachable Redis ends its last attempt within a second or
  * two, so the count has up to 3 s to settle; a timer left behind stays. Unreferenced
