@@ -284,9 +284,9 @@ function referencedTimers(): number {
  * Sockets destroyed by the close finish closing (and clear their timers) over the next turns of
  * the event loop, and a client of an unreachable Redis ends its last attempt within a second or
  * two, so the count has up to 3 s to settle; a timer left behind stays. Unreferenced
- * timers are not counted, as they hold nothing. Test files share a process (the `test` scripts'
- * shards), so the count is measured against the one when this file's first app opened: fewer than
- * then is no leak (an earlier file's last timers ran out meanwhile). A timer found fails the run
+ * timers are not counted, as they hold nothing. The count is measured against the one when the
+ * first of the open apps opened: fewer than then is no leak (timers of what ran before, such as an
+ * earlier file's where files share a process, ran out meanwhile). A timer found fails the run
  * through the exit code rather than by throwing here, so that the test's own cleanup after the
  * close still runs.
  */
