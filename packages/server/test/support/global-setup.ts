@@ -27,8 +27,8 @@ let folder: string | undefined;
 let serverTemplates: { url: string; names: string[] } | undefined;
 
 export async function globalSetup(): Promise<void> {
-  // Every test file is a process of its own that loads the server's modules, and many start more:
-  // Node's compile cache (as `skinmarket` uses it) spares each the stripping and compiling that an
+  // The test processes load the server's modules, and many suites start more processes: Node's
+  // compile cache (as `skinmarket` uses it) spares each the stripping and compiling that an
   // earlier one did (docs/design/stack.md#startup-compile-cache).
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache");
   if (process.env.CI === "true") await requireServices();

@@ -16,7 +16,8 @@ const PLAIN: Record<string, string> = { stattrak: "normal", souvenir: "normal", 
 
 let goods: PricedGoods[];
 
-before(async () => {
+/** Inside the suite, not at the top: test files share a process, where a file's top-level hooks run around every file's tests. */
+async function loadGoods(): Promise<void> {
   goods = (await readCatalogFile()).map((row) => ({
     goods_id: row.goodsId,
     market_hash_name: row.marketHashName,
@@ -31,7 +32,7 @@ before(async () => {
       localized_name: tag.localizedName,
     })),
   }));
-});
+}
 
 function rarityOf(each: PricedGoods): string | undefined {
   return each.tags.find((tag) => tag.category === "rarity")?.internal_name;
@@ -48,6 +49,8 @@ function bySkin(seed: number): Map<string, number> {
 }
 
 describe("demo prices", () => {
+  before(loadGoods);
+
   for (const seed of [1, 7]) {
     test(`a skin's better exterior is never cheaper (seed ${seed}); weapons' are strictly dearer`, () => {
       const prices = bySkin(seed);
