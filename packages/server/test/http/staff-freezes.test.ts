@@ -4,56 +4,17 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { createBuyOrder } from "../../src/domain/buy-orders/create-buy-order.ts";
 import { supplyBuyOrder } from "../../src/domain/buy-orders/supply-buy-order.ts";
 import { listItems } from "../../src/domain/listings/list-items.ts";
-import { createFirstAdmin } from "../../src/domain/staff/create-staff.ts";
 import { purchaseListing } from "../../src/domain/trades/purchase-listing.ts";
-import { createTestApp, setCookieValue, type TestApp } from "../support/test-app.ts";
+import { opsRequest as ops, staffOfEveryRole, type StaffSession } from "../support/staff-sessions.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 /** Freezes of an account's trading or withdrawals (docs/design/back-office-money.md#freezes). */
-const PASSWORD = "staff password 1";
-
-interface StaffSession {
-  cookie: string;
-  csrf: string;
-}
-
-async function staffSignIn(t: TestApp, email: string): Promise<StaffSession> {
-  const answer = await t.app.inject({
-    method: "POST",
-    url: "/ops/api/login",
-    payload: { email, password: PASSWORD },
-  });
-  assert.equal(answer.statusCode, 200, answer.body);
-  const session = setCookieValue(answer.headers["set-cookie"], "staff_session")!;
-  const csrf = setCookieValue(answer.headers["set-cookie"], "ops_csrf_token")!;
-  return { cookie: `staff_session=${session}; ops_csrf_token=${csrf}`, csrf };
-}
-
-function ops(t: TestApp, staff: StaffSession, url: string, body: object) {
-  return t.app.inject({
-    method: "POST",
-    url,
-    headers: { cookie: staff.cookie, "x-csrftoken": staff.csrf },
-    payload: body,
-  });
-}
-
 describe("freezes of trading and withdrawals", () => {
   let t: TestApp;
   const staff: Record<string, StaffSession> = {};
   before(async () => {
     t = await createTestApp();
-    assert.ok((await createFirstAdmin(t.ctx, { email: "boss@ops.example", password: PASSWORD })).ok);
-    staff.admin = await staffSignIn(t, "boss@ops.example");
-    for (const role of ["support", "finance", "risk"]) {
-      const made = await ops(t, staff.admin, "/ops/api/staff", {
-        email: `${role}@ops.example`,
-        password: PASSWORD,
-        role,
-        reason: `hiring ${role}`,
-      });
-      assert.equal(made.statusCode, 200, made.body);
-      staff[role] = await staffSignIn(t, `${role}@ops.example`);
-    }
+    Object.assign(staff, await staffOfEveryRole(t));
   });
   after(() => t.close());
 
@@ -61,7 +22,7 @@ describe("freezes of trading and withdrawals", () => {
     const user = await t.createUser();
     await t.fund(user.userId, "balance", "100");
     const web = await t.signIn(user.nickname, user.password);
-    const frozen = await ops(t, staff.risk!, `/ops/api/users/${user.userId}/freeze`, {
+    const frozen = await ops(t, staff.risk!, "POST", `/ops/api/users/${user.userId}/freeze`, {
       trading: true,
       reason: "chargeback ring, case 12",
     });
@@ -99,7 +60,7 @@ describe("freezes of trading and withdrawals", () => {
     });
     assert.equal(out.statusCode, 200, out.body);
 
-    const thawed = await ops(t, staff.admin!, `/ops/api/users/${user.userId}/freeze`, {
+    const thawed = await ops(t, staff.admin!, "POST", `/ops/api/users/${user.userId}/freeze`, {
       trading: false,
       reason: "case 12 closed, no fault",
     });
@@ -112,7 +73,7 @@ describe("freezes of trading and withdrawals", () => {
   test("happy: a withdrawal freeze refuses withdrawals only, and is in the audit with before and after", async () => {
     const user = await t.createUser();
     await t.fund(user.userId, "balance", "10");
-    const frozen = await ops(t, staff.risk!, `/ops/api/users/${user.userId}/freeze`, {
+    const frozen = await ops(t, staff.risk!, "POST", `/ops/api/users/${user.userId}/freeze`, {
       withdrawals: true,
       reason: "identity review",
     });
@@ -137,21 +98,23 @@ describe("freezes of trading and withdrawals", () => {
 
   test("error: a freeze names what it freezes and why; an unknown user is 404", async () => {
     const user = await t.createUser();
-    const nothing = await ops(t, staff.risk!, `/ops/api/users/${user.userId}/freeze`, {
+    const nothing = await ops(t, staff.risk!, "POST", `/ops/api/users/${user.userId}/freeze`, {
       reason: "nothing to do",
     });
     assert.equal(nothing.statusCode, 400);
     assert.match(nothing.json().error, /^trading: /);
-    const noReason = await ops(t, staff.risk!, `/ops/api/users/${user.userId}/freeze`, { trading: true });
+    const noReason = await ops(t, staff.risk!, "POST", `/ops/api/users/${user.userId}/freeze`, {
+      trading: true,
+    });
     assert.equal(noReason.statusCode, 400);
     assert.match(noReason.json().error, /reason/);
-    const notBool = await ops(t, staff.risk!, `/ops/api/users/${user.userId}/freeze`, {
+    const notBool = await ops(t, staff.risk!, "POST", `/ops/api/users/${user.userId}/freeze`, {
       trading: "yes",
       reason: "wrong type",
     });
     assert.equal(notBool.statusCode, 400);
     assert.match(notBool.json().error, /trading/);
-    const missing = await ops(t, staff.risk!, "/ops/api/users/999999/freeze", {
+    const missing = await ops(t, staff.risk!, "POST", "/ops/api/users/999999/freeze", {
       trading: true,
       reason: "nobody",
     });
@@ -161,7 +124,7 @@ describe("freezes of trading and withdrawals", () => {
   test("security: support and finance may not freeze; without the CSRF token nobody may", async () => {
     const user = await t.createUser();
     for (const role of ["support", "finance"]) {
-      const answer = await ops(t, staff[role]!, `/ops/api/users/${user.userId}/freeze`, {
+      const answer = await ops(t, staff[role]!, "POST", `/ops/api/users/${user.userId}/freeze`, {
         trading: true,
         reason: "not my job",
       });

@@ -1,37 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createFirstAdmin } from "../../src/domain/staff/create-staff.ts";
-import { ADMIN_TOKEN, createTestApp, setCookieValue, type TestApp } from "../support/test-app.ts";
+import { opsRequest as ops, staffOfEveryRole, type StaffSession } from "../support/staff-sessions.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 /** Finding users, a user's page and money by hand (docs/design/back-office-money.md), by role. */
-const PASSWORD = "staff password 1";
-
-interface StaffSession {
-  cookie: string;
-  csrf: string;
-}
-
-async function staffSignIn(t: TestApp, email: string): Promise<StaffSession> {
-  const answer = await t.app.inject({
-    method: "POST",
-    url: "/ops/api/login",
-    payload: { email, password: PASSWORD },
-  });
-  assert.equal(answer.statusCode, 200, answer.body);
-  const session = setCookieValue(answer.headers["set-cookie"], "staff_session")!;
-  const csrf = setCookieValue(answer.headers["set-cookie"], "ops_csrf_token")!;
-  return { cookie: `staff_session=${session}; ops_csrf_token=${csrf}`, csrf };
-}
-
-function ops(t: TestApp, staff: StaffSession, method: "GET" | "POST", url: string, body?: object) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { cookie: staff.cookie, ...(method === "POST" ? { "x-csrftoken": staff.csrf } : {}) },
-    ...(body ? { payload: body } : {}),
-  });
-}
-
 for (const sandbox of [true, false]) {
   describe(`money by hand and finding users, sandbox ${sandbox ? "on" : "off"}`, () => {
     let t: TestApp;
@@ -40,18 +12,7 @@ for (const sandbox of [true, false]) {
     let nickname: string;
     before(async () => {
       t = await createTestApp({ sandbox });
-      assert.ok((await createFirstAdmin(t.ctx, { email: "boss@ops.example", password: PASSWORD })).ok);
-      staff.admin = await staffSignIn(t, "boss@ops.example");
-      for (const role of ["support", "finance", "risk"]) {
-        const made = await ops(t, staff.admin, "POST", "/ops/api/staff", {
-          email: `${role}@ops.example`,
-          password: PASSWORD,
-          role,
-          reason: `hiring ${role}`,
-        });
-        assert.equal(made.statusCode, 200, made.body);
-        staff[role] = await staffSignIn(t, `${role}@ops.example`);
-      }
+      Object.assign(staff, await staffOfEveryRole(t));
       nickname = `Money${sandbox ? "On" : "Off"}User`;
       const row = await t.ctx.db
         .insertInto("users")

@@ -1,29 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createFirstAdmin } from "../../src/domain/staff/create-staff.ts";
 import { createReadyTrader, grant, type PlatformFixture } from "../support/platform-world.ts";
-import { createTestApp, setCookieValue, type TestApp } from "../support/test-app.ts";
+import { staffOfEveryRole, type StaffSession } from "../support/staff-sessions.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 /** Refunds of completed trades (docs/design/back-office-money.md#refunds), the ledger checked after each. */
-const PASSWORD = "staff password 1";
 const STICKER = "Sticker | Crown (Foil)";
-
-interface StaffSession {
-  cookie: string;
-  csrf: string;
-}
-
-async function staffSignIn(t: TestApp, email: string): Promise<StaffSession> {
-  const answer = await t.app.inject({
-    method: "POST",
-    url: "/ops/api/login",
-    payload: { email, password: PASSWORD },
-  });
-  assert.equal(answer.statusCode, 200, answer.body);
-  const session = setCookieValue(answer.headers["set-cookie"], "staff_session")!;
-  const csrf = setCookieValue(answer.headers["set-cookie"], "ops_csrf_token")!;
-  return { cookie: `staff_session=${session}; ops_csrf_token=${csrf}`, csrf };
-}
 
 describe("refunds of completed trades", () => {
   let t: TestApp;
@@ -89,19 +71,7 @@ describe("refunds of completed trades", () => {
         .where("market_hash_name", "=", STICKER)
         .executeTakeFirstOrThrow()
     ).goods_id;
-    assert.ok((await createFirstAdmin(t.ctx, { email: "boss@ops.example", password: PASSWORD })).ok);
-    const admin = await staffSignIn(t, "boss@ops.example");
-    staff.admin = admin;
-    for (const role of ["support", "finance", "risk"]) {
-      const made = await t.app.inject({
-        method: "POST",
-        url: "/ops/api/staff",
-        headers: { cookie: admin.cookie, "x-csrftoken": admin.csrf },
-        payload: { email: `${role}@ops.example`, password: PASSWORD, role, reason: `hiring ${role}` },
-      });
-      assert.equal(made.statusCode, 200, made.body);
-      staff[role] = await staffSignIn(t, `${role}@ops.example`);
-    }
+    Object.assign(staff, await staffOfEveryRole(t));
   });
   after(() => t.close());
 

@@ -3,32 +3,13 @@ import { after, before, describe, test } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
 import { createFirstAdmin } from "../../src/domain/staff/create-staff.ts";
 import { ROLE_OPERATIONS, type StaffOperation } from "../../src/domain/staff/staff-roles.ts";
-import { ADMIN_TOKEN, createTestApp, setCookieValue, type TestApp } from "../support/test-app.ts";
-
-const PASSWORD = "staff password 1";
-
-interface StaffSession {
-  cookie: string;
-  csrf: string;
-}
-
-async function staffSignIn(t: TestApp, email: string, password = PASSWORD): Promise<StaffSession> {
-  const answer = await t.app.inject({ method: "POST", url: "/ops/api/login", payload: { email, password } });
-  assert.equal(answer.statusCode, 200, answer.body);
-  const session = setCookieValue(answer.headers["set-cookie"], "staff_session")!;
-  const csrf = setCookieValue(answer.headers["set-cookie"], "ops_csrf_token")!;
-  assert.ok(session && csrf);
-  return { cookie: `staff_session=${session}; ops_csrf_token=${csrf}`, csrf };
-}
-
-function ops(t: TestApp, staff: StaffSession, method: "GET" | "POST", url: string, body?: object) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { cookie: staff.cookie, ...(method === "POST" ? { "x-csrftoken": staff.csrf } : {}) },
-    ...(body ? { payload: body } : {}),
-  });
-}
+import {
+  opsRequest as ops,
+  STAFF_PASSWORD as PASSWORD,
+  staffSignIn,
+  type StaffSession,
+} from "../support/staff-sessions.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 function auditOf(answer: LightMyRequestResponse) {
   assert.equal(answer.statusCode, 200, answer.body);
