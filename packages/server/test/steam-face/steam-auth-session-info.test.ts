@@ -5,8 +5,8 @@ import { EAuthTokenPlatformType, LoginApprover, LoginSession } from "steam-sessi
 import { getProtoForMethod } from "steam-session/dist/protobufs.js";
 import SteamTotp from "steam-totp";
 import type { DomainContext } from "../../src/domain/context.ts";
-import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 type SteamError = Error & { eresult?: number };
@@ -30,11 +30,7 @@ describe("GetAuthSessionInfo and GetAuthSessionsForAccount, as the mobile app re
     const admin: DomainContext = { ...world.ctx, actor: { kind: "admin" } };
     const accounts: SteamCredentials[] = [];
     for (let index = 0; index < 2; index++) {
-      const created = await createPlatformAccount(admin);
-      assert.ok(created.ok);
-      const shown = await showSteamCredentials(admin, created.value.platformid);
-      assert.ok(shown.ok);
-      accounts.push(shown.value);
+      accounts.push(await newSteamAccount(admin));
     }
     [account, other] = accounts as [SteamCredentials, SteamCredentials];
     mobileToken = await signIn(account, EAuthTokenPlatformType.MobileApp);

@@ -7,8 +7,8 @@ import {
   createPlatformAccount,
   describePlatformAccount,
 } from "../../src/platform/sandbox/platform-accounts.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
-import { signInBot } from "../support/steam-bot.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { signInBot, newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 /** The fields of steamcommunity's CEconItem that the tests read. */
@@ -49,11 +49,7 @@ describe("the community pages and the inventory, read by steamcommunity unchange
   before(async () => {
     world = await openSteamFaceWorld({ catalog: true });
     admin = { ...world.ctx, actor: { kind: "admin" } };
-    const created = await createPlatformAccount(admin);
-    assert.ok(created.ok);
-    const shown = await showSteamCredentials(admin, created.value.platformid);
-    assert.ok(shown.ok);
-    seller = shown.value;
+    seller = await newSteamAccount(admin);
     const granted = await grantItems(admin, {
       platformid: seller.platformid,
       marketHashName: "AK-47 | Redline (Field-Tested)",

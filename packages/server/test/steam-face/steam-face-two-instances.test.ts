@@ -7,8 +7,8 @@ import type { DomainContext } from "../../src/domain/context.ts";
 import { resetWorld } from "../../src/domain/sandbox/reset-world.ts";
 import { SecretBox } from "../../src/domain/secret-box.ts";
 import { PasswordKey } from "../../src/steam-face/password-key.ts";
-import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 import {
   assertionFor,
@@ -83,11 +83,7 @@ describe("two Steam face instances on one database hold one password RSA key", (
     first = await openSteamFaceWorld();
     second = await openSteamFaceWorld({ on: { ctx: first.ctx, database: first.database } });
     const admin: DomainContext = { ...first.ctx, actor: { kind: "admin" } };
-    const created = await createPlatformAccount(admin);
-    assert.ok(created.ok);
-    const shown = await showSteamCredentials(admin, created.value.platformid);
-    assert.ok(shown.ok);
-    account = shown.value;
+    account = await newSteamAccount(admin);
   });
   after(async () => {
     await second.close();

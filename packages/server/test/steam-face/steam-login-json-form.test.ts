@@ -3,9 +3,9 @@ import { constants, createPublicKey, publicEncrypt } from "node:crypto";
 import { request, type Agent } from "node:https";
 import { after, before, describe, test } from "node:test";
 import type { DomainContext } from "../../src/domain/context.ts";
-import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
 import { steamGuardCode } from "../../src/platform/sandbox/steam-guard.ts";
+import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 interface Answer {
@@ -46,11 +46,7 @@ describe("the login in steampy's plain-field form, answered as JSON with X-eresu
   before(async () => {
     world = await openSteamFaceWorld();
     const admin: DomainContext = { ...world.ctx, actor: { kind: "admin" } };
-    const created = await createPlatformAccount(admin);
-    assert.ok(created.ok);
-    const shown = await showSteamCredentials(admin, created.value.platformid);
-    assert.ok(shown.ok);
-    account = shown.value;
+    account = await newSteamAccount(admin);
   });
   after(() => world.close());
 

@@ -4,9 +4,9 @@ import { EAuthTokenPlatformType, LoginSession } from "steam-session";
 import SteamTotp from "steam-totp";
 import type { OffsetClock } from "../../src/domain/clock.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
-import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import { checkPlatformCookies } from "../../src/platform/sandbox/platform-sessions.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 /** The cookie's value as steam-session hands it out: `name=value; Path=/; ...; Domain=host`. */
@@ -30,11 +30,7 @@ describe("logging in through the Steam face with steam-session, unchanged", () =
   before(async () => {
     world = await openSteamFaceWorld();
     admin = { ...world.ctx, actor: { kind: "admin" } };
-    const created = await createPlatformAccount(admin);
-    assert.ok(created.ok);
-    const shown = await showSteamCredentials(admin, created.value.platformid);
-    assert.ok(shown.ok);
-    account = shown.value;
+    account = await newSteamAccount(admin);
   });
   after(() => world.close());
 

@@ -4,9 +4,9 @@ import { after, before, describe, test } from "node:test";
 import { EAuthTokenPlatformType, LoginApprover, LoginSession } from "steam-session";
 import SteamTotp from "steam-totp";
 import type { DomainContext } from "../../src/domain/context.ts";
-import { createPlatformAccount } from "../../src/platform/sandbox/platform-accounts.ts";
 import { checkPlatformCookies } from "../../src/platform/sandbox/platform-sessions.ts";
-import { showSteamCredentials, type SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import type { SteamCredentials } from "../../src/platform/sandbox/steam-credentials.ts";
+import { newSteamAccount } from "../support/steam-bot.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
 
 type SteamError = Error & { eresult?: number };
@@ -30,11 +30,7 @@ describe("logins the mobile authenticator approves (QR, device confirmation) wit
     const admin: DomainContext = { ...world.ctx, actor: { kind: "admin" } };
     const accounts: SteamCredentials[] = [];
     for (let index = 0; index < 2; index++) {
-      const created = await createPlatformAccount(admin);
-      assert.ok(created.ok);
-      const shown = await showSteamCredentials(admin, created.value.platformid);
-      assert.ok(shown.ok);
-      accounts.push(shown.value);
+      accounts.push(await newSteamAccount(admin));
     }
     [account, other] = accounts as [SteamCredentials, SteamCredentials];
     const mobile = new LoginSession(EAuthTokenPlatformType.MobileApp, { agent: world.agent });
