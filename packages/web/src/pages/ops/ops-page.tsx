@@ -11,6 +11,7 @@ import { ListTable } from "../../components/paged-list.tsx";
 import { t } from "../../i18n.ts";
 import { Feedback, useAction, useLoad } from "../../use-data.tsx";
 import { UserSearch } from "./ops-users.tsx";
+import { reasonOf, StaffActionForm } from "./staff-action-form.tsx";
 
 /**
  * The back office (docs/design/back-office.md#staff-and-roles): a staff member signs in with their
@@ -90,44 +91,31 @@ function StaffSignIn(props: { onSignedIn: () => void }) {
 }
 
 function SignOutUser() {
-  const [message, error, run, busy] = useAction();
   return (
-    <form
-      aria-labelledby="sign-out-user-title"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
+    <StaffActionForm
+      id="sign-out-user"
+      heading="h2"
+      title={t("Sign a user out everywhere")}
+      submit={t("Sign out everywhere")}
+      act={async (form) => {
         const userId = String(form.get("user_id") ?? "");
-        await run(async () => {
-          const done = await ops<typeof staffSignOutUser>(
-            "POST",
-            `/ops/api/users/${encodeURIComponent(userId)}/sign_out`,
-            {
-              body: { reason: String(form.get("reason") ?? "") },
-            },
-          );
-          return t("User {user}: {sessions} sessions ended, {tokens} tokens revoked.", {
-            user: done.user_id,
-            sessions: done.sessions_ended,
-            tokens: done.tokens_revoked,
-          });
+        const done = await ops<typeof staffSignOutUser>(
+          "POST",
+          `/ops/api/users/${encodeURIComponent(userId)}/sign_out`,
+          { body: { reason: reasonOf(form) } },
+        );
+        return t("User {user}: {sessions} sessions ended, {tokens} tokens revoked.", {
+          user: done.user_id,
+          sessions: done.sessions_ended,
+          tokens: done.tokens_revoked,
         });
       }}
     >
-      <h2 id="sign-out-user-title">{t("Sign a user out everywhere")}</h2>
       <label>
         {t("User id")}
         <input name="user_id" required inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
       </label>
-      <label>
-        {t("Reason (kept in the audit)")}
-        <input name="reason" required minLength={3} maxLength={500} />
-      </label>
-      <button type="submit" disabled={busy}>
-        {t("Sign out everywhere")}
-      </button>
-      <Feedback message={message} error={error} />
-    </form>
+    </StaffActionForm>
   );
 }
 

@@ -10,7 +10,8 @@ import { ops } from "../../api.ts";
 import { ListTable } from "../../components/paged-list.tsx";
 import { dateTime, money } from "../../format.ts";
 import { t } from "../../i18n.ts";
-import { Feedback, useAction, useLoad } from "../../use-data.tsx";
+import { Feedback, useLoad } from "../../use-data.tsx";
+import { reasonOf, StaffActionForm } from "./staff-action-form.tsx";
 
 /**
  * Finding a user and their page (docs/design/back-office-money.md#finding-a-user): every role
@@ -160,34 +161,31 @@ function UserPage(props: { userId: string; operations: readonly string[] }) {
 }
 
 function AdjustForm(props: { userId: string; onDone: () => void }) {
-  const [message, error, run, busy] = useAction();
   return (
-    <form
-      aria-labelledby="adjust-title"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        await run(async () => {
-          const done = await ops<typeof staffAdjustBalance>(
-            "POST",
-            `/ops/api/users/${encodeURIComponent(props.userId)}/adjustments`,
-            {
-              body: {
-                direction: form.get("direction") === "debit" ? "debit" : "credit",
-                amount: String(form.get("amount") ?? ""),
-                reason: String(form.get("reason") ?? ""),
-              },
+    <StaffActionForm
+      id="adjust"
+      heading="h4"
+      title={t("Adjust the balance by hand")}
+      submit={t("Adjust")}
+      act={async (form) => {
+        const done = await ops<typeof staffAdjustBalance>(
+          "POST",
+          `/ops/api/users/${encodeURIComponent(props.userId)}/adjustments`,
+          {
+            body: {
+              direction: form.get("direction") === "debit" ? "debit" : "credit",
+              amount: String(form.get("amount") ?? ""),
+              reason: reasonOf(form),
             },
-          );
-          props.onDone();
-          return t("Balance {before} → {after}.", {
-            before: money(done.balance_before),
-            after: money(done.balance_after),
-          });
+          },
+        );
+        props.onDone();
+        return t("Balance {before} → {after}.", {
+          before: money(done.balance_before),
+          after: money(done.balance_after),
         });
       }}
     >
-      <h4 id="adjust-title">{t("Adjust the balance by hand")}</h4>
       <label>
         {t("Direction")}
         <select name="direction">
@@ -199,96 +197,74 @@ function AdjustForm(props: { userId: string; onDone: () => void }) {
         {t("Amount (yuan)")}
         <input name="amount" required inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" />
       </label>
-      <label>
-        {t("Reason (kept in the audit)")}
-        <input name="reason" required minLength={3} maxLength={500} />
-      </label>
-      <button type="submit" disabled={busy}>
-        {t("Adjust")}
-      </button>
-      <Feedback message={message} error={error} />
-    </form>
+    </StaffActionForm>
   );
 }
 
 function FreezeForm(props: { userId: string; onDone: () => void }) {
-  const [message, error, run, busy] = useAction();
   return (
-    <form
-      aria-labelledby="freeze-title"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        await run(async () => {
-          const done = await ops<typeof staffFreezeAccount>(
-            "POST",
-            `/ops/api/users/${encodeURIComponent(props.userId)}/freeze`,
-            {
-              body: {
-                trading: form.get("trading") === "on",
-                withdrawals: form.get("withdrawals") === "on",
-                reason: String(form.get("reason") ?? ""),
-              },
+    <StaffActionForm
+      id="freeze"
+      heading="h4"
+      title={t("Freeze or unfreeze")}
+      submit={t("Set the freezes")}
+      act={async (form) => {
+        const done = await ops<typeof staffFreezeAccount>(
+          "POST",
+          `/ops/api/users/${encodeURIComponent(props.userId)}/freeze`,
+          {
+            body: {
+              trading: form.get("trading") === "on",
+              withdrawals: form.get("withdrawals") === "on",
+              reason: reasonOf(form),
             },
-          );
-          props.onDone();
-          return t("Trading {trading}, withdrawals {withdrawals}.", {
-            trading: done.trading ? t("frozen") : t("open"),
-            withdrawals: done.withdrawals ? t("frozen") : t("open"),
-          });
+          },
+        );
+        props.onDone();
+        return t("Trading {trading}, withdrawals {withdrawals}.", {
+          trading: done.trading ? t("frozen") : t("open"),
+          withdrawals: done.withdrawals ? t("frozen") : t("open"),
         });
       }}
     >
-      <h4 id="freeze-title">{t("Freeze or unfreeze")}</h4>
       <label>
         <input name="trading" type="checkbox" /> {t("Freeze trading")}
       </label>
       <label>
         <input name="withdrawals" type="checkbox" /> {t("Freeze withdrawals")}
       </label>
-      <label>
-        {t("Reason (kept in the audit)")}
-        <input name="reason" required minLength={3} maxLength={500} />
-      </label>
-      <button type="submit" disabled={busy}>
-        {t("Set the freezes")}
-      </button>
-      <Feedback message={message} error={error} />
-    </form>
+    </StaffActionForm>
   );
 }
 
 function RefundForm(props: { onDone: () => void }) {
-  const [message, error, run, busy] = useAction();
   return (
-    <form
-      aria-labelledby="refund-title"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
+    <StaffActionForm
+      id="refund"
+      heading="h4"
+      title={t("Refund a trade")}
+      submit={t("Refund")}
+      act={async (form) => {
         const amount = String(form.get("amount") ?? "").trim();
-        await run(async () => {
-          const done = await ops<typeof staffRefundTrade>(
-            "POST",
-            `/ops/api/trades/${encodeURIComponent(String(form.get("trade_id") ?? ""))}/refund`,
-            {
-              body: {
-                ...(amount ? { amount } : {}),
-                from: form.get("from") === "house" ? "house" : "seller",
-                reason: String(form.get("reason") ?? ""),
-              },
+        const done = await ops<typeof staffRefundTrade>(
+          "POST",
+          `/ops/api/trades/${encodeURIComponent(String(form.get("trade_id") ?? ""))}/refund`,
+          {
+            body: {
+              ...(amount ? { amount } : {}),
+              from: form.get("from") === "house" ? "house" : "seller",
+              reason: reasonOf(form),
             },
-          );
-          props.onDone();
-          return t("Refunded {amount}: {seller} from the seller, {house} from the house.", {
-            amount: money(done.amount),
-            seller: money(done.from_seller),
-            house: money(done.from_house),
-          });
+          },
+        );
+        props.onDone();
+        return t("Refunded {amount}: {seller} from the seller, {house} from the house.", {
+          amount: money(done.amount),
+          seller: money(done.from_seller),
+          house: money(done.from_house),
         });
       }}
     >
-      <h4 id="refund-title">{t("Refund a trade")}</h4>
       <label>
         {t("Trade")}
         <input name="trade_id" required inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
@@ -304,14 +280,6 @@ function RefundForm(props: { onDone: () => void }) {
           <option value="house">{t("the house")}</option>
         </select>
       </label>
-      <label>
-        {t("Reason (kept in the audit)")}
-        <input name="reason" required minLength={3} maxLength={500} />
-      </label>
-      <button type="submit" disabled={busy}>
-        {t("Refund")}
-      </button>
-      <Feedback message={message} error={error} />
-    </form>
+    </StaffActionForm>
   );
 }
