@@ -6,7 +6,7 @@ import TradeOfferManager from "steam-tradeoffer-manager";
 import { readOffer, signInTradeBot } from "../support/steam-bot.ts";
 import { confirmationKey, confirmOffer, listConfirmations } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, runWithSteamEnv, type SteamFaceWorld } from "../support/steam-face-world.ts";
-import { steamTrader } from "../support/steam-traders.ts";
+import { sellOneSticker, steamTrader } from "../support/steam-traders.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 const { ETradeOfferState, EConfirmationMethod, EOfferFilter } = TradeOfferManager;
@@ -39,20 +39,7 @@ describe("an acceptance that gives items waits for the acceptor's mobile confirm
   async function buyerSendsOffer(name: string) {
     const seller = await steamTrader(sandbox, baseUrl, `${name}-seller`);
     const buyer = await steamTrader(sandbox, baseUrl, `${name}-buyer`);
-    const [asset] = (
-      await sandbox.grantItems(seller.account.platformid, {
-        market_hash_name: "Sticker | Crown (Foil)",
-        count: 1,
-      })
-    ).assets;
-    assert.ok(asset);
-    await seller.market.listItems([{ assetid: asset.assetid, price: "20.00" }]);
-    await sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "20" });
-    const bought = await buyer.market.purchase({
-      items: [{ goods_id: asset.goods_id, max_price: 20, quantity: 1 }],
-    });
-    const orderId = bought.result[String(asset.goods_id)]?.bill_order_ids[0];
-    assert.ok(orderId);
+    const { asset, orderId } = await sellOneSticker(sandbox, seller, buyer);
     const web = new WebClient({ baseUrl });
     await web.login(buyer.user.nickname, buyer.user.password);
     await web.notifyBuyerToSendOffer(orderId);

@@ -5,7 +5,7 @@ import TradeOfferManager from "steam-tradeoffer-manager";
 import { signInTradeBot } from "../support/steam-bot.ts";
 import { confirmOffer } from "../support/steam-confirm.ts";
 import { openSteamFaceWorld, type SteamFaceWorld } from "../support/steam-face-world.ts";
-import { steamTrader } from "../support/steam-traders.ts";
+import { sellOneSticker, steamTrader } from "../support/steam-traders.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../support/test-app.ts";
 
 type Offer = ReturnType<TradeOfferManager["createOffer"]>;
@@ -119,20 +119,7 @@ describe("a whole bot: list, sell, deliver through Steam's routes, confirm, and 
   test("a trade reversed inside the window: both bots see it reverted through Steam's routes, the buyer is refunded, the seller never paid", async () => {
     const seller = await trader("reversed-seller");
     const buyer = await trader("reversed-buyer");
-    const [asset] = (
-      await sandbox.grantItems(seller.account.platformid, {
-        market_hash_name: "Sticker | Crown (Foil)",
-        count: 1,
-      })
-    ).assets;
-    assert.ok(asset);
-    await seller.market.listItems([{ assetid: asset.assetid, price: "20.00" }]);
-    await sandbox.fundAccount(buyer.user.user_id, { account: "balance", amount: "20" });
-    const bought = await buyer.market.purchase({
-      items: [{ goods_id: asset.goods_id, max_price: 20, quantity: 1 }],
-    });
-    const orderId = bought.result[String(asset.goods_id)]?.bill_order_ids[0];
-    assert.ok(orderId);
+    const { asset, orderId } = await sellOneSticker(sandbox, seller, buyer);
     const sellerBot = await signInTradeBot(world, seller.steam);
     const offer = sellerBot.manager.createOffer(buyer.account.trade_url);
     offer.addMyItem({ appid: 730, contextid: 2, assetid: asset.assetid });
