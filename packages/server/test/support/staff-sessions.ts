@@ -11,7 +11,7 @@ export interface StaffSession {
   csrf: string;
 }
 
-/** Signs a staff member in at `/ops/api/login` (docs/design/back-office.md#staff). */
+/** Signs a staff member in at `/ops/api/login` (docs/design/back-office.md#staff-sign-in). */
 export async function staffSignIn(
   t: TestApp,
   email: string,
